@@ -1,0 +1,3 @@
+import { main } from "./price-feed.js";
+
+process.exitCode = await main(process.argv);

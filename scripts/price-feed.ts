@@ -1,0 +1,90 @@
+/**
+ * The `price-feed` command: a thin map from subcommands to modules. Only this file reads the clock,
+ * the environment and decides exit codes.
+ */
+import { Command, InvalidArgumentError, Option } from "commander";
+import { parseInstant } from "../src/core/cairo.js";
+import { DataError } from "../src/core/errors.js";
+import { runBuild, runCompact } from "../src/io/build.js";
+import { writeSample } from "../src/sample/write.js";
+import { OutputError } from "../src/feed/validate.js";
+
+export function parseNow(value: string): number {
+  const ms = parseInstant(value);
+  if (ms === null) throw new InvalidArgumentError(`"${value}" is not an ISO 8601 instant with an offset, e.g. 2026-11-19T12:00:00Z`);
+  return ms;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  return n;
+}
+
+const nowOption = () => new Option("--now <iso>", "the instant to act at, ISO 8601 (default: the real clock)").argParser(parseNow);
+
+export function program(): Command {
+  const cli = new Command("price-feed")
+    .description("Egypt's licensed money market as a static JSON API: ingest quotes, build the site, serve it.")
+    .showHelpAfterError();
+
+  cli
+    .command("build")
+    .description("build public/ from data/: feed, variants, index, changelog, OpenAPI, pages, manifest")
+    .option("--data <dir>", "the input dataset", "data")
+    .option("--out <dir>", "the output folder, replaced atomically", "public")
+    .addOption(nowOption())
+    .action(async (o: { data: string; out: string; now?: number }) => {
+      const { site, reportFile } = await runBuild({ dataDir: o.data, outDir: o.out, nowMs: o.now ?? Date.now() });
+      const r = site.report;
+      console.log(
+        `built ${r.files} files into ${o.out} (${r.changedFiles.length} changed) at ${r.generatedAt}\n` +
+          `quotes: ${r.quotes.read} read on ${r.rawDays.length} raw days, ${r.quotes.accepted} accepted, ${r.quotes.rejected} rejected` +
+          `${Object.keys(r.rejectedByReason).length ? ` (${Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}; ` +
+          `${r.compactedDays} compacted days`,
+      );
+      for (const d of r.disagreements.slice(-5)) console.log(`disagreement: ${d.date} ${d.asset} ${d.seller}: ${d.sources.join(" vs ")} ${d.side} ${d.diffPct}%`);
+      for (const w of r.warnings) console.log(`warning: ${w}`);
+      console.log(`report: ${reportFile}`);
+    });
+
+  cli
+    .command("compact")
+    .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/")
+    .option("--data <dir>", "the dataset", "data")
+    .addOption(nowOption())
+    .action(async (o: { data: string; now?: number }) => {
+      const days = await runCompact(o.data, o.now ?? Date.now());
+      console.log(days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact");
+    });
+
+  cli
+    .command("sample")
+    .description("write a simulated, deterministic dataset (fictional sellers) ending at --now")
+    .option("--out <dir>", "where to write it", "data")
+    .addOption(nowOption())
+    .option("--days <n>", "days of history", positiveInt, 130)
+    .option("--assets <n>", "assets (15 real-looking ones, then synthetic currencies)", positiveInt, 15)
+    .option("--sellers <n>", "licensed sellers (14 fictional ones, then synthetic)", positiveInt, 14)
+    .option("--seed <s>", "seed of the simulation", "price-feed")
+    .option("--compact", "write days older than the retention as daily closes, as `compact` would", false)
+    .action(async (o: { out: string; now?: number; days: number; assets: number; sellers: number; seed: string; compact: boolean }) => {
+      const r = await writeSample({ ...o, nowMs: o.now ?? Date.now() });
+      console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
+    });
+
+  return cli;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof DataError || e instanceof OutputError) {
+      console.error(`price-feed: ${e.message}\nnothing was published; the previous site and all data are as they were.`);
+      return 1;
+    }
+    throw e;
+  }
+}

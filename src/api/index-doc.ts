@@ -1,0 +1,37 @@
+/** The index served at /api/v1 (DESIGN: endpoints, accepted filter values, limits, links). */
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../feed/paths.js";
+import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
+import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
+import type { Catalog } from "../schema/inputs.js";
+import type { IndexDoc } from "../schema/outputs.js";
+
+export function buildIndex(catalog: Catalog): IndexDoc {
+  return {
+    _self: INDEX_PATH,
+    _docs: DOCS_PATH,
+    _spec: OPENAPI_PATH,
+    _changelog: CHANGELOG_PATH,
+    _terms: TERMS_PATH,
+    version: "v1",
+    schemaVersion: 1,
+    endpoints: [
+      { method: "GET", path: FEED_PATH, description: "Every asset, or the subset chosen by the filters.", parameters: ["category", "asset"] },
+      { method: "GET", path: INDEX_PATH, description: "This index.", parameters: [] },
+      { method: "GET", path: OPENAPI_PATH, description: "OpenAPI 3.1 description of every field and response.", parameters: [] },
+      { method: "GET", path: CHANGELOG_PATH, description: "Changelog of the API.", parameters: [] },
+      { method: "GET", path: READYZ_PATH, description: "200 when the data is fresh, 503 when it is not.", parameters: [] },
+    ],
+    filters: {
+      category: [...new Set(catalog.map((a) => a.category))],
+      asset: catalog.map((a) => ({ id: a.id, slug: a.slug, name: a.name, nameAr: a.nameAr, category: a.category })),
+    },
+    limits: {
+      window: { limit: WINDOW_LIMIT, seconds: WINDOW_SECONDS },
+      daily: { limit: DAILY_LIMIT, resetsAt: "00:00 Africa/Cairo" },
+      seriesWindowDays: SERIES_WINDOW_DAYS,
+      lookbackDays: LOOKBACK_DAYS,
+      dataChangesAtMostEvery: "PT1H",
+      suggestedPollEvery: "PT5M",
+    },
+  };
+}

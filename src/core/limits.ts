@@ -1,0 +1,5 @@
+/** The free tier's published limits (specification "Limits"); `serve` flags may override them locally. */
+export const WINDOW_LIMIT = 240;
+export const WINDOW_SECONDS = 60;
+export const DAILY_LIMIT = 1000;
+export const CACHE_MAX_AGE_SECONDS = 300;

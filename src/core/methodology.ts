@@ -1,0 +1,33 @@
+/**
+ * Every constant of METHODOLOGY.md ("How the numbers are made"), in one place, under the same names.
+ * Changing one of these changes what the published numbers mean: change the changelog with it.
+ */
+export const CLOCK_SKEW_MS = 5 * 60 * 1000; // Accepting quotes, rule 4
+export const PLAUSIBLE_BAND = 0.1; // Accepting quotes, rule 5: ±10 %
+export const PLAUSIBLE_MIN_PEERS = 3; // rule 5: fewer other sellers ⇒ compare with the official rate
+export const SERIES_WINDOW_DAYS = 30; // History
+export const LOOKBACK_DAYS = 90; // The verdict: prior days used
+export const LOOKBACK_MAX_AGE_DAYS = 365; // The verdict: prior days not older than this
+export const MIN_PRIOR_DAYS = 10; // Calibrating below this
+export const HIGH_POSITION = 0.75;
+export const LOW_POSITION = 0.25;
+export const TREND_DAYS = 7;
+export const TREND_MIN_VALUES = 3;
+export const FLAT_PCT = 0.25;
+export const OFFICIAL_TOL_PCT = 0.5;
+export const GLOBAL_NOTABLE_PCT = 2;
+export const FRESH_MAX_MS = 3 * 3600 * 1000; // Freshness
+export const DELAYED_MAX_MS = 8 * 3600 * 1000;
+export const BUILD_MAX_AGE_MS = 2 * 3600 * 1000; // /readyz
+export const SOURCE_DISAGREE_PCT = 1; // Confidence
+export const FAVORABILITY_DECIMALS = 3;
+export const PCT_DECIMALS = 2;
+
+/** Raw quotes are kept this many Cairo days back from the build date; older days are compacted. */
+export const RAW_RETENTION_DAYS = 7;
+
+/**
+ * The official and global rates are published on business days; the last one stays in force on the
+ * days after it (a Friday uses Thursday's official rate) for at most this many days.
+ */
+export const REFERENCE_MAX_AGE_DAYS = 7;

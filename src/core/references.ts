@@ -1,0 +1,92 @@
+/**
+ * Official (central bank) and global reference rates, per asset and Cairo date: the latest accepted
+ * observation of each day, rounded to the asset's decimals, plus the day's low and high (a reference
+ * asset's series uses them).
+ */
+import { CLOCK_SKEW_MS, REFERENCE_MAX_AGE_DAYS } from "./methodology.js";
+import { cairoDate, daysBetween, parseInstant } from "./cairo.js";
+import { roundHalfAway } from "./round.js";
+import type { Located } from "./dataset.js";
+import type { CatalogAsset, GlobalRate, OfficialRate } from "../schema/inputs.js";
+
+export interface DayRef {
+  date: string;
+  buy: number | null;
+  sell: number | null;
+  /** The day's reference value: the global value, or the official mid. */
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+  observedAtMs: number;
+  sources: string[];
+}
+
+export interface RefIssue {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+/** Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. */
+export function dailyRefs(
+  rows: ReadonlyArray<Located<OfficialRate | GlobalRate>>,
+  assets: ReadonlyMap<string, CatalogAsset>,
+  nowMs: number,
+  issues: RefIssue[],
+): Map<string, DayRef[]> {
+  const byAsset = new Map<string, Map<string, DayRef>>();
+  const today = cairoDate(nowMs);
+  for (const { value: r, file, line } of rows) {
+    const asset = assets.get(r.asset);
+    const ms = parseInstant(r.observedAt);
+    const prices = "value" in r ? [r.value] : [r.buy, r.sell];
+    let reason: string | null = null;
+    if (!asset) reason = "unknown-asset";
+    else if (ms === null) reason = "invalid-observedAt";
+    else if (ms > nowMs + CLOCK_SKEW_MS) continue; // not yet observed at this build instant
+    else if (prices.some((p) => p !== null && !(Number.isFinite(p) && p > 0)) || prices.every((p) => p === null)) reason = "non-positive-price";
+    else if ("buy" in r && r.buy !== null && r.sell !== null && r.buy > r.sell) reason = "crossed";
+    if (reason || !asset || ms === null) {
+      issues.push({ file, line, reason: reason ?? "invalid" });
+      continue;
+    }
+    const date = cairoDate(ms);
+    if (date > today) continue;
+    const d = asset.decimals;
+    const buy = "value" in r ? null : r.buy === null ? null : roundHalfAway(r.buy, d);
+    const sell = "value" in r ? null : r.sell === null ? null : roundHalfAway(r.sell, d);
+    const value = "value" in r ? roundHalfAway(r.value, d) : buy !== null && sell !== null ? roundHalfAway((buy + sell) / 2, d) : null;
+    let days = byAsset.get(r.asset);
+    if (!days) byAsset.set(r.asset, (days = new Map()));
+    const cur = days.get(date);
+    if (!cur) {
+      days.set(date, { date, buy, sell, value, lo: value, hi: value, observedAtMs: ms, sources: [r.source] });
+      continue;
+    }
+    if (!cur.sources.includes(r.source)) cur.sources.push(r.source);
+    if (value !== null) {
+      cur.lo = cur.lo === null ? value : Math.min(cur.lo, value);
+      cur.hi = cur.hi === null ? value : Math.max(cur.hi, value);
+    }
+    // The latest observation of the day is the day's rate; on equal instants the first line read stays.
+    if (ms > cur.observedAtMs) Object.assign(cur, { buy, sell, value, observedAtMs: ms });
+  }
+  const out = new Map<string, DayRef[]>();
+  for (const [asset, days] of byAsset) {
+    const list = [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+    for (const d of list) d.sources.sort();
+    out.set(asset, list);
+  }
+  return out;
+}
+
+/** The reference in force on `date`: the latest day at or before it, at most REFERENCE_MAX_AGE_DAYS old. */
+export function refInForce(days: readonly DayRef[] | undefined, date: string): DayRef | null {
+  if (!days) return null;
+  for (let i = days.length - 1; i >= 0; i--) {
+    const d = days[i]!;
+    if (d.date > date) continue;
+    return daysBetween(d.date, date) <= REFERENCE_MAX_AGE_DAYS ? d : null;
+  }
+  return null;
+}

@@ -1,0 +1,18 @@
+/**
+ * Rounding half away from zero to a number of decimals (METHODOLOGY: "Values are rounded to the
+ * asset's decimals (half away from zero) before anything is compared or published").
+ * It rounds the decimal that the number prints as, so 1.005 → 1.01 (binary 1.00499… would give 1.00).
+ */
+export function roundHalfAway(x: number, decimals: number): number {
+  if (!Number.isFinite(x)) return x;
+  const sign = x < 0 ? -1 : 1;
+  const [mantissa, exp = "0"] = Math.abs(x).toExponential().split("e");
+  const shifted = Number(`${mantissa}e${Number(exp) + decimals}`);
+  const rounded = Math.floor(shifted + 0.5);
+  const out = Number(`${rounded}e${-decimals}`);
+  return out === 0 ? 0 : sign * out; // never publish -0
+}
+
+export function roundOrNull(x: number | null, decimals: number): number | null {
+  return x === null ? null : roundHalfAway(x, decimals);
+}

@@ -1,0 +1,31 @@
+/** Public paths of the API (DESIGN "Output paths"), shared by the build and the handler. */
+export const API = "/api/v1";
+export const FEED_PATH = `${API}/feed.json`;
+export const INDEX_PATH = API;
+export const OPENAPI_PATH = `${API}/openapi.json`;
+export const CHANGELOG_PATH = `${API}/changelog.json`;
+export const DOCS_PATH = "/docs/";
+export const TERMS_PATH = "/terms/";
+export const READYZ_PATH = "/readyz";
+export const MANIFEST_FILE = "_manifest.json";
+
+/** Files, relative to the output folder. */
+export const files = {
+  feed: "api/v1/feed.json",
+  category: (slug: string) => `api/v1/feed/category/${slug}.json`,
+  asset: (slug: string) => `api/v1/feed/asset/${slug}.json`,
+  index: "api/v1/index.json",
+  openapi: "api/v1/openapi.json",
+  changelog: "api/v1/changelog.json",
+  docs: "docs/index.html",
+  terms: "terms/index.html",
+  home: "index.html",
+} as const;
+
+/** The public URL path of a file of the output folder. */
+export function urlOf(file: string): string {
+  if (file === files.index) return INDEX_PATH;
+  if (file.endsWith("/index.html")) return `/${file.slice(0, -"index.html".length)}`;
+  if (file === "index.html") return "/";
+  return `/${file}`;
+}

@@ -1,0 +1,138 @@
+/**
+ * Every file of the published site, its manifest entry and the publishing state, from a dataset and
+ * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
+ */
+import { canonical, composeWithAssets, strongEtag, withoutGeneratedAt } from "./canonical.js";
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
+import { buildAssets, type AssetsResult } from "./assets.js";
+import { buildIndex } from "../api/index-doc.js";
+import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
+import { isoUtc } from "../core/cairo.js";
+import type { Dataset } from "../core/dataset.js";
+import type { BuildReport, Changelog, Feed, Manifest, PublishedState } from "../schema/outputs.js";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+export const HTML_TYPE = "text/html; charset=utf-8";
+
+export interface SiteFile {
+  path: string;
+  body: string;
+  contentType: string;
+  /** What the ETag hashes: the body, for a JSON document without its `generatedAt`. */
+  etagInput: string;
+}
+
+export interface SiteInput {
+  dataset: Dataset;
+  changelog: Changelog;
+  nowMs: number;
+  previous: PublishedState;
+}
+
+/** Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. */
+export type Renderer = (ctx: { feed: Feed; input: SiteInput; files: readonly SiteFile[] }) => SiteFile[];
+
+export interface Site {
+  files: SiteFile[];
+  manifest: Manifest;
+  state: PublishedState;
+  report: BuildReport;
+  feed: Feed;
+}
+
+export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
+  return {
+    _about: ds.site.about,
+    _disclaimer: ds.site.disclaimer,
+    _license: ds.site.license,
+    _self: self,
+    _docs: DOCS_PATH,
+    _spec: OPENAPI_PATH,
+    _changelog: CHANGELOG_PATH,
+    _terms: TERMS_PATH,
+    schemaVersion: 1,
+    seriesWindowDays: SERIES_WINDOW_DAYS,
+    generatedAt,
+  };
+}
+
+export function jsonFile(path: string, value: unknown): SiteFile {
+  const body = canonical(value);
+  return { path, body, contentType: JSON_TYPE, etagInput: withoutGeneratedAt(body) };
+}
+
+function feedFile(path: string, header: Omit<Feed, "assets">, assetJson: readonly string[]): SiteFile {
+  const body = composeWithAssets(header, assetJson);
+  return { path, body, contentType: JSON_TYPE, etagInput: withoutGeneratedAt(body) };
+}
+
+/** The feed and its pre-filtered variants: one per category, one per asset (DESIGN "Output paths"). */
+export function feedFiles(ds: Dataset, feed: Feed): SiteFile[] {
+  const json = feed.assets.map((a) => canonical(a));
+  const head = (path: string) => feedHeader(ds, urlOf(path), feed.generatedAt);
+  const out = [feedFile(files.feed, head(files.feed), json)];
+  const categories = [...new Set(feed.assets.map((a) => a.category))];
+  for (const c of categories) {
+    const path = files.category(c);
+    out.push(feedFile(path, head(path), json.filter((_, i) => feed.assets[i]!.category === c)));
+  }
+  feed.assets.forEach((a, i) => {
+    const path = files.asset(a.slug);
+    out.push(feedFile(path, head(path), [json[i]!]));
+  });
+  return out;
+}
+
+export async function composeSite(input: SiteInput, renderers: readonly Renderer[] = []): Promise<Site> {
+  const { dataset: ds, nowMs } = input;
+  const generatedAt = isoUtc(nowMs);
+  const result = buildAssets(ds, nowMs);
+  const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
+  const siteFiles: SiteFile[] = [
+    ...feedFiles(ds, feed),
+    jsonFile(files.index, buildIndex(ds.catalog)),
+    jsonFile(files.changelog, input.changelog),
+  ];
+  for (const render of renderers) siteFiles.push(...render({ feed, input, files: siteFiles }));
+
+  // Last-Modified moves exactly when the ETag does (DESIGN "Decisions"): HTTP dates have whole seconds.
+  const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);
+  const state: PublishedState = { files: {} };
+  const manifestFiles: Manifest["files"] = {};
+  const changed: string[] = [];
+  for (const f of siteFiles) {
+    const etag = await strongEtag(f.etagInput);
+    const prev = input.previous.files[f.path];
+    const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
+    if (!prev || prev.etag !== etag) changed.push(f.path);
+    state.files[f.path] = { etag, lastModified };
+    manifestFiles[f.path] = { etag, lastModified, contentType: f.contentType, bytes: new TextEncoder().encode(f.body).length };
+  }
+  const manifest: Manifest = {
+    schemaVersion: 1,
+    generatedAt,
+    categories: [...new Set(ds.catalog.map((a) => a.category))],
+    assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
+    calendar: ds.calendar.categories,
+    files: manifestFiles,
+  };
+  return { files: siteFiles, manifest, state, report: buildReport(result, generatedAt, siteFiles.length, changed), feed };
+}
+
+function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, changedFiles: string[]): BuildReport {
+  const byReason: Record<string, number> = {};
+  for (const x of r.rejections) byReason[x.reason] = (byReason[x.reason] ?? 0) + 1;
+  return {
+    generatedAt,
+    rawDays: r.rawDays,
+    compactedDays: r.compactedDays,
+    quotes: { read: r.readCount, accepted: r.acceptedCount, rejected: r.rejections.length },
+    rejectedByReason: byReason,
+    rejections: r.rejections.map((x) => ({ file: x.file, line: x.line, source: x.quote.source, seller: x.quote.seller, asset: x.quote.asset, reason: x.reason })),
+    disagreements: r.disagreements.map((d) => ({ date: d.date, asset: d.asset, seller: d.seller, sources: [...d.sources], side: d.side, diffPct: d.diffPct })),
+    warnings: [...r.warnings, ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`)],
+    files: fileCount,
+    changedFiles,
+  };
+}
+

@@ -1,0 +1,49 @@
+/**
+ * Every file is checked against its schema before anything is published (issue: "validates every
+ * file it writes against the zod schemas before anything is published").
+ */
+import type { z } from "zod";
+import { describeZodIssues } from "../core/errors.js";
+import { Changelog, Feed, IndexDoc, Manifest } from "../schema/outputs.js";
+import { MANIFEST_FILE, files } from "./paths.js";
+import type { SiteFile } from "./site.js";
+
+/** A file the build made that does not match its own schema: a bug, so the build stops. */
+export class OutputError extends Error {
+  override name = "OutputError";
+  constructor(readonly file: string, readonly reason: string) {
+    super(`${file}: invalid output: ${reason}`);
+  }
+}
+
+export function schemaFor(path: string): z.ZodType | "html" | "openapi" | null {
+  if (path === files.feed || path.startsWith("api/v1/feed/")) return Feed;
+  if (path === files.index) return IndexDoc;
+  if (path === files.changelog) return Changelog;
+  if (path === files.openapi) return "openapi";
+  if (path === MANIFEST_FILE) return Manifest;
+  if (path.endsWith(".html")) return "html";
+  return null;
+}
+
+export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
+  const schema = schemaFor(f.path);
+  if (schema === null) throw new OutputError(f.path, "no schema is known for this file");
+  if (schema === "html") {
+    if (!f.body.startsWith("<!doctype html>")) throw new OutputError(f.path, "not an HTML document");
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(f.body);
+  } catch (e) {
+    throw new OutputError(f.path, `not JSON: ${(e as Error).message}`);
+  }
+  if (schema === "openapi") {
+    const v = value as { openapi?: unknown };
+    if (v.openapi !== "3.1.0") throw new OutputError(f.path, "not an OpenAPI 3.1 document");
+    return;
+  }
+  const r = schema.safeParse(value);
+  if (!r.success) throw new OutputError(f.path, describeZodIssues(r.error.issues));
+}

@@ -1,0 +1,45 @@
+/**
+ * METHODOLOGY "Today's table and best sellers": the seller table of the business date and the best
+ * seller of each side.
+ */
+import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs.js";
+import type { SellerRow } from "../schema/outputs.js";
+import type { Side } from "../ingest/acceptance.js";
+
+export interface TableRow extends SellerRow {
+  observedAt: string;
+}
+
+const byName = (a: TableRow, b: TableRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
+
+/** Better for the customer first: lower `sell`, higher `buy`; a missing value ranks last. */
+export function betterFirst(side: Side) {
+  return (a: TableRow, b: TableRow): number => {
+    const x = a[side];
+    const y = b[side];
+    if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1;
+    return side === "sell" ? x - y : y - x;
+  };
+}
+
+export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset, sellers: ReadonlyMap<string, RegistrySeller>): TableRow[] {
+  const rows = closes.map((c) => {
+    const s = sellers.get(c.seller);
+    return { seller: s?.name ?? c.seller, sellerAr: s?.nameAr ?? null, buy: c.buy, sell: c.sell, observedAt: c.observedAt };
+  });
+  const better = betterFirst(asset.defaultSide);
+  return rows.sort((a, b) => better(a, b) || byName(a, b));
+}
+
+/** Best of a side: ties go to the most recent quote, then by name. Null when nobody quotes it. */
+export function bestOf(rows: readonly TableRow[], side: Side): TableRow | null {
+  const better = betterFirst(side);
+  const quoting = rows.filter((r) => r[side] !== null);
+  quoting.sort((a, b) => better(a, b) || Date.parse(b.observedAt) - Date.parse(a.observedAt) || byName(a, b));
+  return quoting[0] ?? null;
+}
+
+/** The published row, without the instant used for ties. */
+export function publicRow(r: TableRow): SellerRow {
+  return { seller: r.seller, sellerAr: r.sellerAr, buy: r.buy, sell: r.sell };
+}

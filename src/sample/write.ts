@@ -1,0 +1,113 @@
+/**
+ * `price-feed sample`: writes a complete simulated dataset in the input formats of `data/`, ending
+ * at `now`. With `compact`, days older than the raw retention go straight to their daily closes,
+ * exactly what `price-feed compact` would make of them (tested).
+ */
+import path from "node:path";
+import { promises as fs } from "node:fs";
+import { DateTime } from "luxon";
+import { addDays, CAIRO, cairoDate } from "../core/cairo.js";
+import { dailyRefs } from "../core/references.js";
+import type { Located } from "../core/dataset.js";
+import { closeRawDay, sourceRanker, type Maps } from "../feed/assets.js";
+import { historyText, retentionStart } from "../history/compact.js";
+import type { GlobalRate, OfficialRate, Quote, Site, Sources } from "../schema/inputs.js";
+import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "./catalog.js";
+import { SampleMarket, type SampleConfig } from "./market.js";
+
+export interface SampleOptions extends SampleConfig {
+  out: string;
+  nowMs: number;
+  days: number;
+  compact: boolean;
+}
+
+export const SIMULATED_SITE: Site = {
+  about:
+    "Indicative prices of Egypt's licensed money market (currencies and gold from licensed banks, exchange houses and dealers). " +
+    "THIS DEPLOYMENT SERVES SIMULATED SAMPLE DATA: the sellers are fictional and every number is generated.",
+  disclaimer: "Indicative rates for information only; not financial advice and not an offer to buy or sell.",
+  license: "Data licensed CC BY 4.0. Official rates: Central Bank of Egypt (simulated in this sample).",
+  simulated: true,
+};
+
+const line = (o: object) => `${JSON.stringify(o)}\n`;
+const quoteLine = (q: Quote) => line({ source: q.source, seller: q.seller, asset: q.asset, buy: q.buy, sell: q.sell, observedAt: q.observedAt });
+
+/** Top-of-hour instants of a Cairo date up to `nowMs` (23 or 25 on daylight-saving days). */
+function hoursOf(date: string, nowMs: number): number[] {
+  const start = DateTime.fromISO(date, { zone: CAIRO }).toMillis();
+  const end = DateTime.fromISO(addDays(date, 1), { zone: CAIRO }).toMillis();
+  const out: number[] = [];
+  for (let t = start; t < end && t <= nowMs; t += 3_600_000) out.push(t);
+  return out;
+}
+
+export function sampleSources(cfg: SampleConfig): Sources {
+  return {
+    sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({ id: s.id, name: s.name, adapter: "demo", enabled: true })),
+    demo: { seed: cfg.seed, assets: cfg.assets, sellers: cfg.sellers },
+  };
+}
+
+export async function writeSample(o: SampleOptions): Promise<{ files: number; bytes: number }> {
+  const market = new SampleMarket(o);
+  const today = cairoDate(o.nowMs);
+  const first = addDays(today, -(o.days - 1));
+  const compactBefore = o.compact ? retentionStart(o.nowMs) : first;
+  const files = new Map<string, string>();
+  const put = (name: string, text: string) => text && files.set(name, text);
+  put("assets.json", `${JSON.stringify(market.assets.map(({ level: _l, dailyVol: _v, goldGrams: _g, ...a }) => a), null, 2)}\n`);
+  put("sellers.json", `${JSON.stringify(market.sellers, null, 2)}\n`);
+  put("calendar.json", `${JSON.stringify(CALENDAR, null, 2)}\n`);
+  put("site.json", `${JSON.stringify(SIMULATED_SITE, null, 2)}\n`);
+  put("sources.json", `${JSON.stringify(sampleSources(o), null, 2)}\n`);
+
+  // Pass 1: the reference rates of every day (plausibility of old days needs the official rate).
+  const officialRows: Array<Located<OfficialRate>> = [];
+  const dates: string[] = [];
+  for (let d = first; d <= today; d = addDays(d, 1)) dates.push(d);
+  for (const date of dates) {
+    let off = "";
+    let glob = "";
+    for (const h of hoursOf(date, o.nowMs)) {
+      const obs = market.hour(h, { quotes: false });
+      for (const r of obs.official) {
+        off += line(r);
+        officialRows.push({ value: r, file: `official/${date}.ndjson`, line: 0 });
+      }
+      for (const g of obs.global as GlobalRate[]) glob += line(g);
+    }
+    put(`official/${date}.ndjson`, off);
+    put(`global/${date}.ndjson`, glob);
+  }
+
+  // Pass 2: seller quotes, raw for recent days; compacted days need only each source's last hour.
+  const maps: Maps = { assets: new Map(market.assets.map((a) => [a.id, a])), sellers: new Map(market.sellers.map((s) => [s.id, s])) };
+  const official = dailyRefs(officialRows, maps.assets, o.nowMs, []);
+  const rank = sourceRanker(sampleSources(o).sources.map((s) => s.id));
+  for (const date of dates) {
+    if (date < compactBefore) {
+      const quotes: Quote[] = [];
+      for (const asset of market.assets) {
+        const last = market.sessionHours(asset, date).at(-1);
+        if (last !== undefined) quotes.push(...market.hour(last, { only: (a) => a === asset }).quotes);
+      }
+      const day = { date, file: `quotes/${date}.ndjson`, quotes: quotes.map((q) => ({ quote: q, file: "", line: 0 })) };
+      put(`history/${date}.ndjson`, historyText(closeRawDay(day, o.nowMs, maps, official, rank).closes));
+      continue;
+    }
+    let text = "";
+    for (const h of hoursOf(date, o.nowMs)) for (const q of market.hour(h).quotes) text += quoteLine(q);
+    put(`quotes/${date}.ndjson`, text);
+  }
+
+  let bytes = 0;
+  for (const [name, text] of files) {
+    const file = path.join(o.out, name);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, text);
+    bytes += Buffer.byteLength(text);
+  }
+  return { files: files.size, bytes };
+}

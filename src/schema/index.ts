@@ -1,0 +1,2 @@
+export * from "./inputs.js";
+export * from "./outputs.js";

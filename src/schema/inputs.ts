@@ -1,0 +1,170 @@
+/**
+ * Input formats of `data/`: the catalog, the licensed registry, the calendar, the site texts, the
+ * sources list and the three observation logs, plus the compacted daily closes in `history/`.
+ * Every file is validated with these on load; a failure names the file, the line and the reason.
+ * No node:* imports: the edge runtime loads this module too.
+ */
+import { z } from "zod";
+
+export const DateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
+  .meta({ description: "A calendar date, YYYY-MM-DD (Africa/Cairo)." });
+
+/** An instant as written by sources; validity of the instant itself is acceptance rule 4. */
+export const InstantString = z.string().min(1).max(64);
+
+export const Category = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, "expected a lowercase slug")
+  .meta({ description: "Public taxonomy slug of a category.", examples: ["currencies", "metals"] });
+
+export const Market = z.enum(["competitive", "sole", "reference"]).meta({
+  description:
+    "competitive: two or more licensed sellers quote it; sole: exactly one does; reference: no sellers, a reference price only.",
+});
+export const Side = z.enum(["sell", "buy"]).meta({
+  description: "sell: the seller sells to the customer (lower is better); buy: the seller buys from the customer (higher is better).",
+});
+
+export const CatalogAsset = z.strictObject({
+  id: z.string().regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "expected <BASE>-<QUOTE> in capitals"),
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lowercase hyphenated slug"),
+  category: Category,
+  kind: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  market: Market,
+  unit: z.string().regex(/^[A-Z]{3}\/[A-Za-z0-9]+$/, "expected <QUOTE>/<BASE-UNIT>"),
+  decimals: z.int().min(0).max(8),
+  defaultSide: Side,
+  name: z.string().min(1),
+  nameAr: z.string().min(1),
+});
+export type CatalogAsset = z.infer<typeof CatalogAsset>;
+
+export const Catalog = z.array(CatalogAsset).min(1).superRefine((assets, ctx) => {
+  const seen = new Set<string>();
+  for (const [i, a] of assets.entries()) {
+    for (const key of [a.id.toLowerCase(), a.slug]) {
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate asset id or slug "${key}"` });
+      seen.add(key);
+    }
+  }
+});
+export type Catalog = z.infer<typeof Catalog>;
+
+export const RegistrySeller = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  name: z.string().min(1),
+  nameAr: z.string().min(1).nullable(),
+  kind: z.enum(["bank", "exchange-house", "gold-dealer"]),
+  licensedBy: z.string().min(1),
+  categories: z.array(Category).min(1),
+});
+export type RegistrySeller = z.infer<typeof RegistrySeller>;
+
+export const Registry = z.array(RegistrySeller).superRefine((sellers, ctx) => {
+  const seen = new Set<string>();
+  for (const [i, s] of sellers.entries()) {
+    if (seen.has(s.id)) ctx.addIssue({ code: "custom", path: [i, "id"], message: `duplicate seller id "${s.id}"` });
+    seen.add(s.id);
+  }
+});
+export type Registry = z.infer<typeof Registry>;
+
+const Clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "expected HH:MM");
+export const Weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+export type Weekday = z.infer<typeof Weekday>;
+
+export const Session = z
+  .strictObject({ days: z.array(Weekday).min(1), open: Clock, close: Clock })
+  .refine((s) => s.open < s.close, "a session must open before it closes");
+export type Session = z.infer<typeof Session>;
+
+export const CategoryCalendar = z.strictObject({
+  sessions: z.array(Session),
+  holidays: z.array(DateString),
+});
+export type CategoryCalendar = z.infer<typeof CategoryCalendar>;
+
+export const Calendar = z.strictObject({
+  timezone: z.literal("Africa/Cairo"),
+  categories: z.record(Category, CategoryCalendar),
+});
+export type Calendar = z.infer<typeof Calendar>;
+
+export const Site = z.strictObject({
+  about: z.string().min(1),
+  disclaimer: z.string().min(1),
+  license: z.string().min(1),
+  simulated: z.boolean(),
+});
+export type Site = z.infer<typeof Site>;
+
+/** The sources, in priority order: on equal `observedAt` the source listed first wins. */
+export const SourceEntry = z.looseObject({
+  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  name: z.string().min(1),
+  adapter: z.string().min(1),
+  enabled: z.boolean().default(true),
+});
+export const Sources = z.strictObject({
+  sources: z.array(SourceEntry),
+  /** The simulated market behind the `demo` adapter, when the dataset is the sample. */
+  demo: z.strictObject({ seed: z.string(), assets: z.int().min(1), sellers: z.int().min(1) }).optional(),
+});
+export type Sources = z.infer<typeof Sources>;
+
+const Price = z.number().nullable();
+
+export const Quote = z.strictObject({
+  source: z.string().min(1),
+  seller: z.string().min(1),
+  asset: z.string().min(1),
+  buy: Price,
+  sell: Price,
+  observedAt: InstantString,
+});
+export type Quote = z.infer<typeof Quote>;
+
+export const OfficialRate = z.strictObject({
+  source: z.string().min(1),
+  asset: z.string().min(1),
+  buy: Price,
+  sell: Price,
+  observedAt: InstantString,
+});
+export type OfficialRate = z.infer<typeof OfficialRate>;
+
+export const GlobalRate = z.strictObject({
+  source: z.string().min(1),
+  asset: z.string().min(1),
+  value: z.number(),
+  observedAt: InstantString,
+});
+export type GlobalRate = z.infer<typeof GlobalRate>;
+
+/** One seller's close of a day: its latest accepted quote, already rounded. */
+export const SellerClose = z.strictObject({
+  seller: z.string(),
+  source: z.string(),
+  buy: z.number().nullable(),
+  sell: z.number().nullable(),
+  observedAt: z.string(),
+});
+export type SellerClose = z.infer<typeof SellerClose>;
+
+/**
+ * A compacted day of one asset (`history/<date>.ndjson`): everything a build needs from that day's
+ * raw quotes, so that a build on compacted data is byte-identical to one on the raw quotes.
+ */
+export const DayClose = z.strictObject({
+  date: DateString,
+  asset: z.string(),
+  closes: z.array(SellerClose),
+  sources: z.array(z.string()),
+  disagreements: z.array(
+    z.strictObject({ seller: z.string(), sources: z.tuple([z.string(), z.string()]), side: Side, diffPct: z.number() }),
+  ),
+  observedAt: z.string().nullable(),
+});
+export type DayClose = z.infer<typeof DayClose>;
