@@ -2,6 +2,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { parse as parseTolerant, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { DataError, describeZodIssues } from "../core/errors.js";
 
 export async function readText(file: string): Promise<string> {
@@ -24,8 +25,12 @@ export function parseJsonText<T>(file: string, text: string, schema: z.ZodType<T
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    const m = /position (\d+)/.exec(String(e));
-    throw new DataError(file, m ? lineAt(text, Number(m[1])) : null, `not valid JSON (${(e as Error).message})`);
+    // V8 does not always say where; a second, tolerant parser finds the first error's offset.
+    const errors: ParseError[] = [];
+    parseTolerant(text, errors, { allowTrailingComma: false, disallowComments: true });
+    const first = errors[0];
+    const why = first ? printParseErrorCode(first.error) : (e as Error).message;
+    throw new DataError(file, first ? lineAt(text, first.offset) : null, `not valid JSON (${why})`);
   }
   const r = schema.safeParse(raw);
   if (!r.success) throw new DataError(file, null, describeZodIssues(r.error.issues));
