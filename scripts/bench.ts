@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: performance figures, never timed tests. Prints a table and writes
+ * `.bench/results.json`. Datasets are generated once into `.bench/` (git-ignored):
+ *   sample: the committed data/; large: 200 assets × 40 sellers × 400 days; half: 100 assets of it.
+ * Targets (issue "The build"): sample ≤ 2 s; large ≤ 15 s and peak RSS ≤ 500 MB; growth ≤ linear.
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const BENCH = path.resolve(".bench");
+const NOW = "2026-11-19T12:30:00Z";
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
+const cli = path.resolve("scripts/price-feed.mjs");
+const child = path.resolve("scripts/bench-build-child.ts");
+const tsx = path.resolve("node_modules/.bin/tsx");
+
+const exists = (p: string) => fs.access(p).then(() => true, () => false);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+async function dataset(name: string, args: string[]): Promise<string> {
+  const dir = path.join(BENCH, name);
+  if (!(await exists(path.join(dir, "assets.json")))) {
+    console.error(`generating ${name} (${args.join(" ")}) …`);
+    await fs.rm(dir, { recursive: true, force: true });
+    await run("node", [cli, "sample", "--out", dir, "--now", NOW, "--compact", ...args], { maxBuffer: 1 << 26 });
+  }
+  return dir;
+}
+
+async function measure(mode: "build" | "floor", ...args: string[]) {
+  const { stdout } = await run(tsx, [child, mode, ...args], { maxBuffer: 1 << 26 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { ms: number; maxRssMB: number };
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let n = 0;
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += (await fs.stat(path.join(e.parentPath, e.name))).size;
+  return n;
+}
+
+export async function benchBuild() {
+  await fs.mkdir(BENCH, { recursive: true });
+  const sample = path.join(BENCH, "sample");
+  await fs.rm(sample, { recursive: true, force: true });
+  await fs.cp("data", sample, { recursive: true });
+  const sets = {
+    sample,
+    half: await dataset("half", ["--days", "400", "--assets", "100", "--sellers", "40"]),
+    large: await dataset("large", ["--days", "400", "--assets", "200", "--sellers", "40"]),
+  };
+  const rows: Record<string, unknown>[] = [];
+  for (const [name, dir] of Object.entries(sets)) {
+    const out = path.join(BENCH, `${name}-public`);
+    const builds = [];
+    for (let i = 0; i < RUNS; i++) {
+      await fs.rm(path.join(dir, "state"), { recursive: true, force: true }); // every run starts from no state
+      builds.push(await measure("build", dir, out, NOW));
+    }
+    const floors = [];
+    for (let i = 0; i < RUNS; i++) floors.push(await measure("floor", out, path.join(BENCH, `${name}-floor`)));
+    const ms = builds.map((b) => b.ms);
+    rows.push({
+      dataset: name,
+      dataMB: +((await dirBytes(dir)) / 1e6).toFixed(1),
+      outMB: +((await dirBytes(out)) / 1e6).toFixed(1),
+      buildMs: Math.round(median(ms)),
+      buildMinMs: Math.round(Math.min(...ms)),
+      buildMaxMs: Math.round(Math.max(...ms)),
+      peakRssMB: Math.round(Math.max(...builds.map((b) => b.maxRssMB))),
+      floorMs: Math.round(median(floors.map((f) => f.ms))),
+      buildOverFloor: +(median(ms) / median(floors.map((f) => f.ms))).toFixed(1),
+    });
+  }
+  const half = rows.find((r) => r["dataset"] === "half")!;
+  const large = rows.find((r) => r["dataset"] === "large")!;
+  return { rows, largeOverHalf: +((large["buildMs"] as number) / (half["buildMs"] as number)).toFixed(2) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 1e9), node: process.version, runs: RUNS };
+  const build = await benchBuild();
+  console.log("\nBuild (median of runs; peak RSS is the maximum):");
+  console.table(build.rows);
+  console.log(`large ÷ half build time: ${build.largeOverHalf} (2.0 = linear in assets)`);
+  const results = { machine, build };
+  await fs.writeFile(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(JSON.stringify(results));
+}
