@@ -8,6 +8,20 @@ import { DataError } from "../src/core/errors.js";
 import { runBuild, runCompact } from "../src/io/build.js";
 import { writeSample } from "../src/sample/write.js";
 import { OutputError } from "../src/feed/validate.js";
+import { startServer } from "../src/server/serve.js";
+import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../src/core/limits.js";
+
+export function parseRate(value: string): { window: number; windowSeconds: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new InvalidArgumentError(`"${value}" is not N/SECONDS, e.g. 240/60`);
+  return { window: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`"${value}" is not a port number`);
+  return n;
+}
 
 export function parseNow(value: string): number {
   const ms = parseInstant(value);
@@ -73,6 +87,34 @@ export function program(): Command {
       console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
     });
 
+  cli
+    .command("serve")
+    .description("serve the built site over HTTP with the edge handler: /api/v1, /readyz and the pages")
+    .option("--dir <dir>", "the built site", "public")
+    .addOption(new Option("--port <n>", "the port (0: any free port)").argParser(port).default(8888).env("PORT"))
+    .option("--host <host>", "the address to listen on", "127.0.0.1")
+    .addOption(nowOption())
+    .option("--rate-limit <n/seconds>", "requests per window per client address", parseRate, { window: WINDOW_LIMIT, windowSeconds: WINDOW_SECONDS })
+    .option("--daily-limit <n>", "requests per Cairo day per client address", positiveInt, DAILY_LIMIT)
+    .option("--redis-url <url>", "share the counters through Redis (default: in memory)")
+    .option("--trust-proxy", "take the client address from the first X-Forwarded-For hop", false)
+    .action(async (o: { dir: string; port: number; host: string; now?: number; rateLimit: { window: number; windowSeconds: number }; dailyLimit: number; redisUrl?: string; trustProxy: boolean }) => {
+      const server = await startServer({
+        dir: o.dir, port: o.port, host: o.host, limits: { ...o.rateLimit, daily: o.dailyLimit }, trustProxy: o.trustProxy,
+        ...(o.now === undefined ? {} : { nowMs: o.now }),
+        ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
+      });
+      console.log(`serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          console.log(`${signal}: closing`);
+          void server.close().then(resolve);
+        };
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+    });
+
   return cli;
 }
 
@@ -81,6 +123,10 @@ export async function main(argv: string[]): Promise<number> {
     await program().parseAsync(argv);
     return 0;
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" && String((e as Error).message).includes("_manifest.json")) {
+      console.error("price-feed: nothing is built there yet: run `npm run build` (or `price-feed build --out DIR`) first.");
+      return 1;
+    }
     if (e instanceof DataError || e instanceof OutputError) {
       console.error(`price-feed: ${e.message}\nnothing was published; the previous site and all data are as they were.`);
       return 1;

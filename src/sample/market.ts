@@ -146,10 +146,11 @@ export class SampleMarket {
     const date = cairoDate(ms);
     const at = instantString(ms);
     for (const asset of this.assets) {
+      if (opts.only && !opts.only(asset)) continue;
       const hours = this.sessionHours(asset, date);
       if (!hours.includes(ms)) continue;
       const first = hours[0] === ms;
-      const withQuotes = opts.quotes !== false && (opts.only?.(asset) ?? true);
+      const withQuotes = opts.quotes !== false;
       for (const seller of withQuotes ? this.sellers : []) {
         if (!this.quotesAsset(seller, asset)) continue;
         for (const source of this.sourcesOf(seller)) {
@@ -162,13 +163,13 @@ export class SampleMarket {
           quotes.push({ source, seller: seller.id, asset: asset.id, buy: q.buy, sell: q.sell, observedAt: at });
         }
       }
-      const mid = this.mid(asset, ms);
+      if (opts.only) continue; // only this asset's quotes are asked for
       if (asset.category === "currencies" && first) {
         const cbe = this.mid(asset, ms + 3_600_000); // the central bank's morning fixing
         official.push({ source: OFFICIAL_SOURCE.id, asset: asset.id, buy: roundHalfAway(cbe * 0.9989, 4), sell: roundHalfAway(cbe * 1.0011, 4), observedAt: at });
       }
       if (asset.market === "reference" || first)
-        global.push({ source: GLOBAL_SOURCE.id, asset: asset.id, value: roundHalfAway(mid * (1 + 0.0008 * this.draw("g", asset.id, ms)), 4), observedAt: at });
+        global.push({ source: GLOBAL_SOURCE.id, asset: asset.id, value: roundHalfAway(this.mid(asset, ms) * (1 + 0.0008 * this.draw("g", asset.id, ms)), 4), observedAt: at });
     }
     if (opts.quotes !== false && !opts.only && this.localHour(ms) === BAD_QUOTE_HOUR && this.sessionHours(this.assets[0]!, date).includes(ms))
       quotes.push(...this.badQuotes(at));

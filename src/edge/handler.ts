@@ -1,0 +1,237 @@
+/**
+ * The one handler behind every path of /api/v1 and /readyz (and, in the local server, the pages):
+ * `(Request, deps) → Promise<Response>`, web-standard, no node:* imports. It runs as the Netlify
+ * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
+ * [[headers]] rules to edge-function answers (DESIGN "Decisions").
+ */
+import { canonical, composeWithAssets, strongEtag } from "../feed/canonical.js";
+import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
+import { nextCairoMidnight } from "../core/cairo.js";
+import type { Manifest } from "../schema/outputs.js";
+import type { CounterStore, Hit } from "./counters.js";
+import { httpDate, notModified } from "./conditional.js";
+import { selectAssets } from "./filters.js";
+import { HttpProblem, PROBLEM_TYPE } from "./problem.js";
+import { readiness } from "./readyz.js";
+
+export interface Limits {
+  window: number;
+  windowSeconds: number;
+  daily: number;
+}
+
+export interface Deprecation {
+  /** When the version was deprecated (RFC 9745 `Deprecation: @<seconds>`). */
+  deprecatedAt: string;
+  /** When it goes away (RFC 8594 `Sunset: <HTTP-date>`). */
+  sunset: string;
+}
+
+export interface HandlerDeps {
+  /** A file of the published site, by its path relative to the site's root; null when absent. */
+  readFile(path: string): Promise<string | null>;
+  manifest(): Promise<Manifest>;
+  counters: CounterStore;
+  now(): number;
+  clientAddress: string;
+  limits: Limits;
+  /** Deprecated API versions, by path prefix ("v1"). */
+  deprecations?: Readonly<Record<string, Deprecation>>;
+  /** The local server also serves the pages; on Netlify the CDN does. */
+  serveSite?: boolean;
+  /** Parsed documents reused across requests of one build. */
+  cache?: FeedCache;
+}
+
+export const MAX_URL_LENGTH = 4096;
+export const MAX_PARAMS = 64;
+const FEED_CACHE = "public, max-age=300";
+const ALLOW = "GET, HEAD, OPTIONS";
+const EXPOSE = [
+  "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
+  "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset", "Link",
+].join(", ");
+
+/** Per build: the feed's header and each asset's canonical JSON, for answers composed on request. */
+export class FeedCache {
+  private key = "";
+  private parsed: Promise<{ header: Record<string, unknown>; assets: Map<string, string> }> | null = null;
+  private readonly etags = new Map<string, Promise<string>>();
+
+  feed(m: Manifest, read: () => Promise<string | null>) {
+    if (this.key !== m.generatedAt || !this.parsed) {
+      this.key = m.generatedAt;
+      this.etags.clear();
+      this.parsed = read().then((text) => {
+        if (text === null) throw new Error("the published feed is missing");
+        const { assets, ...header } = JSON.parse(text) as { assets: Array<{ slug: string }> };
+        return { header, assets: new Map(assets.map((a) => [a.slug, canonical(a)])) };
+      });
+      this.parsed.catch(() => (this.parsed = null));
+    }
+    return this.parsed;
+  }
+
+  etag(key: string, make: () => Promise<string>): Promise<string> {
+    let e = this.etags.get(key);
+    if (!e) this.etags.set(key, (e = make()));
+    return e;
+  }
+}
+
+function baseHeaders(): Headers {
+  return new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
+}
+
+function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number): void {
+  h.set("RateLimit-Limit", String(limits.window));
+  h.set("RateLimit-Policy", `${limits.window};w=${limits.windowSeconds}`);
+  h.set("Daily-Limit", String(limits.daily));
+  if (!hit) return; // counters unreachable: limits are not enforced, so no remaining count is claimed
+  h.set("RateLimit-Remaining", String(Math.max(0, limits.window - hit.windowCount)));
+  h.set("RateLimit-Reset", String(Math.max(1, Math.ceil(hit.windowResetMs / 1000))));
+  h.set("Daily-Used", String(Math.min(hit.dayCount, limits.daily)));
+  h.set("Daily-Reset", String(Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000)));
+}
+
+function problemResponse(p: HttpProblem, instance: string, headers: Headers, head: boolean): Response {
+  headers.set("Content-Type", PROBLEM_TYPE);
+  headers.set("Cache-Control", "no-store");
+  for (const [k, v] of Object.entries(p.headers)) headers.set(k, v);
+  return new Response(head ? null : JSON.stringify(p.body(instance)), { status: p.status, headers });
+}
+
+/** Replaces the top-level `_self` of a canonical feed (the first `"_self":` can only be that one). */
+export function withSelf(body: string, fileSelf: string, self: string): string {
+  if (fileSelf === self) return body;
+  const needle = `"_self":${JSON.stringify(fileSelf)}`;
+  const at = body.indexOf(needle);
+  return at < 0 ? body : body.slice(0, at) + `"_self":${JSON.stringify(self)}` + body.slice(at + needle.length);
+}
+
+interface Representation {
+  body: string;
+  etag: string;
+  lastModifiedMs: number;
+  contentType: string;
+  cacheControl: string;
+}
+
+/** Only files the manifest lists are ever read: no path of a request reaches the disk by itself. */
+const listed = (m: Manifest, file: string) => Object.hasOwn(m.files, file);
+
+/** The published file behind a public path, or null. */
+function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): string | null {
+  if (pathname === API || pathname === `${API}/`) return F.index;
+  const rel = pathname.slice(1);
+  if (rel.startsWith("api/v1/") && rel !== F.index && listed(m, rel)) return rel;
+  if (!serveSite || rel.startsWith("api/")) return null;
+  const candidate = rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel;
+  return listed(m, candidate) ? candidate : null;
+}
+
+async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps): Promise<Representation> {
+  const meta = m.files[file]!;
+  const body = await deps.readFile(file);
+  if (body === null) throw new HttpProblem(404, "not-found", "Not found", "This file is listed but missing; the site is being republished.", "not found");
+  return { body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
+}
+
+async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cache: FeedCache): Promise<Representation> {
+  const self = url.pathname + url.search;
+  const selected = selectAssets(url.searchParams, m);
+  const variant = (file: string) =>
+    fileRepresentation(file, m, deps).then((r) => ({ ...r, body: withSelf(r.body, `/${file}`, self) }));
+  if (selected === null || selected.length === m.assets.length) return variant(F.feed);
+  if (selected.length === 1) return variant(F.asset(selected[0]!));
+  for (const c of m.categories) {
+    const inCat = m.assets.filter((a) => a.category === c).map((a) => a.slug);
+    if (inCat.length === selected.length && inCat.every((s, i) => s === selected[i])) return variant(F.category(c));
+  }
+  // Any other selection is composed from the feed: the same bytes the build would have written.
+  const feed = await cache.feed(m, () => deps.readFile(F.feed));
+  const body = composeWithAssets({ ...feed.header, _self: self }, selected.map((s) => feed.assets.get(s)!));
+  const parts = selected.length ? selected.map((s) => m.files[F.asset(s)]!) : [m.files[F.feed]!];
+  const etag = await cache.etag(selected.join(",") || "-", () => strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`));
+  const lastModifiedMs = Math.max(...parts.map((p) => Date.parse(p.lastModified)));
+  return { body, etag, lastModifiedMs, contentType: m.files[F.feed]!.contentType, cacheControl: FEED_CACHE };
+}
+
+function validateTarget(url: URL): void {
+  if (url.href.length > MAX_URL_LENGTH)
+    throw new HttpProblem(414, "uri-too-long", "URI too long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long");
+  let n = 0;
+  for (const _ of url.searchParams) if (++n > MAX_PARAMS)
+    throw new HttpProblem(400, "too-many-parameters", "Too many parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters");
+  for (const [k, v] of url.searchParams)
+    if ((k === "category" || k === "asset") && v.includes("\uFFFD"))
+      throw new HttpProblem(400, "invalid-encoding", "Invalid encoding", `The ${k} parameter is not valid percent-encoded UTF-8.`, "invalid encoding");
+}
+
+const sharedCache = new FeedCache();
+
+export async function handle(request: Request, deps: HandlerDeps): Promise<Response> {
+  const nowMs = deps.now();
+  const url = new URL(request.url);
+  const instance = url.pathname;
+  const head = request.method === "HEAD";
+  const headers = baseHeaders();
+
+  const hit = await deps.counters.hit(deps.clientAddress, nowMs, deps.limits.windowSeconds * 1000);
+  rateHeaders(headers, hit, deps.limits, nowMs);
+  const version = /^\/api\/(v\d+)(\/|$)/.exec(url.pathname)?.[1];
+  const dep = version ? deps.deprecations?.[version] : undefined;
+  if (dep) {
+    headers.set("Deprecation", `@${Math.floor(Date.parse(dep.deprecatedAt) / 1000)}`);
+    headers.set("Sunset", httpDate(Date.parse(dep.sunset)));
+    headers.set("Link", '</api/v1/changelog.json>; rel="deprecation"; type="application/json"');
+  }
+
+  try {
+    if (hit && hit.dayCount > deps.limits.daily) {
+      const retry = Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000);
+      throw new HttpProblem(429, "daily-limit", "Daily allowance used", `This address has used its ${deps.limits.daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) });
+    }
+    if (hit && hit.windowCount > deps.limits.window) {
+      const retry = Math.max(1, Math.ceil(hit.windowResetMs / 1000));
+      throw new HttpProblem(429, "rate-limited", "Too many requests", `At most ${deps.limits.window} requests per ${deps.limits.windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) });
+    }
+    if (request.method === "OPTIONS") {
+      headers.set("Access-Control-Allow-Methods", ALLOW);
+      headers.set("Access-Control-Allow-Headers", "If-None-Match, If-Modified-Since, X-Contact");
+      headers.set("Access-Control-Max-Age", "86400");
+      headers.set("Allow", ALLOW);
+      return new Response(null, { status: 204, headers });
+    }
+    if (request.method !== "GET" && !head)
+      throw new HttpProblem(405, "method-not-allowed", "Method not allowed", `The API is read-only: ${ALLOW}.`, "method not allowed", { allow: ALLOW.split(", ") }, { Allow: ALLOW });
+    validateTarget(url);
+
+    const manifest = await deps.manifest();
+    if (url.pathname === READYZ_PATH) {
+      const r = readiness(manifest, nowMs);
+      headers.set("Content-Type", "application/json; charset=utf-8");
+      headers.set("Cache-Control", "no-store");
+      return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
+    }
+    let rep: Representation;
+    if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, deps.cache ?? sharedCache);
+    else {
+      const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
+      if (file === null)
+        throw new HttpProblem(404, "not-found", "Not found", `Nothing is published at this path. The API's index is at ${API}.`, "not found");
+      rep = await fileRepresentation(file, manifest, deps);
+    }
+    headers.set("ETag", rep.etag);
+    headers.set("Last-Modified", httpDate(rep.lastModifiedMs));
+    headers.set("Cache-Control", rep.cacheControl);
+    if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
+    headers.set("Content-Type", rep.contentType);
+    return new Response(head ? null : rep.body, { status: 200, headers });
+  } catch (e) {
+    if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);
+    // A fault of ours: logged by the adapter, never a stack trace to the client.
+    console.error(`price-feed handler: ${(e as Error).stack ?? String(e)}`);
+    return problemResponse(new HttpProblem(503, "unavailable", "Service unavailable", "The feed could not be read; retry shortly.", "unavailable"), instance, headers, head);
+  }
+}

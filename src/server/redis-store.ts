@@ -1,0 +1,34 @@
+/**
+ * Rate-limit counters in Redis over TCP (ioredis), shared by every server that points at it. One
+ * Lua script advances both counters atomically. Unreachable Redis ⇒ fail open, said once.
+ */
+import { Redis } from "ioredis";
+import { FailOpen, HIT_SCRIPT, hitFromReply, scriptInputs, type CounterStore, type Hit } from "../edge/counters.js";
+
+export class RedisStore implements CounterStore {
+  private readonly redis: Redis;
+  private readonly guard: FailOpen;
+
+  constructor(url: string, log: (line: string) => void = console.error) {
+    this.guard = new FailOpen(`Redis at ${new URL(url).host}`, log);
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false, // while disconnected, fail at once instead of queueing
+      maxRetriesPerRequest: 0,
+      commandTimeout: 250,
+      retryStrategy: (times) => Math.min(200 * times, 2000), // keep reconnecting
+      lazyConnect: false,
+    });
+    this.redis.on("error", () => {}); // reported through FailOpen, once
+  }
+
+  hit(client: string, nowMs: number, windowMs: number): Promise<Hit | null> {
+    return this.guard.run(async () => {
+      const { keys, args } = scriptInputs(client, nowMs, windowMs);
+      return hitFromReply(await this.redis.eval(HIT_SCRIPT, 2, ...keys, ...args));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
