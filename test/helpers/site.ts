@@ -1,0 +1,36 @@
+/** A built site of the small test dataset, and handler deps over it. */
+import path from "node:path";
+import { runBuild } from "../../src/io/build.js";
+import { MemoryStore, type CounterStore } from "../../src/edge/counters.js";
+import { FeedCache, type HandlerDeps } from "../../src/edge/handler.js";
+import { SiteReader } from "../../src/server/serve.js";
+import { tempDir, writeDataset } from "./dataset.js";
+import { smallRows } from "./rows.js";
+
+export const BUILT_AT = Date.parse("2026-11-19T11:30:00Z");
+
+export async function builtSite(nowMs = BUILT_AT): Promise<{ data: string; out: string }> {
+  const data = await writeDataset(await tempDir(), smallRows());
+  const out = path.join(data, "public");
+  await runBuild({ dataDir: data, outDir: out, nowMs });
+  return { data, out };
+}
+
+export function depsFor(out: string, o: Partial<HandlerDeps> & { reads?: string[]; counters?: CounterStore } = {}): HandlerDeps {
+  const site = new SiteReader(out);
+  const reads = o.reads;
+  return {
+    readFile: (p) => {
+      reads?.push(p);
+      return site.readFile(p);
+    },
+    manifest: () => site.manifest(),
+    counters: o.counters ?? new MemoryStore(),
+    now: () => BUILT_AT + 60_000,
+    clientAddress: "192.0.2.1",
+    limits: { window: 240, windowSeconds: 60, daily: 1000 },
+    serveSite: true,
+    cache: new FeedCache(),
+    ...o,
+  };
+}
