@@ -8,6 +8,8 @@ import { FailOpen, HIT_SCRIPT, hitFromReply, scriptInputs, type CounterStore, ty
 export class RedisStore implements CounterStore {
   private readonly redis: Redis;
   private readonly guard: FailOpen;
+  /** The first connection, awaited (at most a second) so that a fresh server does not start open. */
+  private readonly firstReady: Promise<void>;
 
   constructor(url: string, log: (line: string) => void = console.error) {
     this.guard = new FailOpen(`Redis at ${new URL(url).host}`, log);
@@ -19,10 +21,18 @@ export class RedisStore implements CounterStore {
       lazyConnect: false,
     });
     this.redis.on("error", () => {}); // reported through FailOpen, once
+    this.firstReady = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      this.redis.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   hit(client: string, nowMs: number, windowMs: number): Promise<Hit | null> {
     return this.guard.run(async () => {
+      await this.firstReady;
       const { keys, args } = scriptInputs(client, nowMs, windowMs);
       return hitFromReply(await this.redis.eval(HIT_SCRIPT, 2, ...keys, ...args));
     });
