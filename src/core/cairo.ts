@@ -8,15 +8,35 @@ import type { CategoryCalendar, Weekday } from "../schema/inputs.js";
 export const CAIRO = "Africa/Cairo";
 const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
-/** Parses an ISO 8601 instant with an explicit offset or Z; null when it is not one. */
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Parses an ISO 8601 instant with an explicit offset or Z; null when it is not one. Every field is
+ * range-checked first, because Date.parse rolls "02-30" over into March and accepts "24:00".
+ */
 export function parseInstant(s: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return null;
-  const dt = DateTime.fromISO(s, { setZone: true });
-  return dt.isValid ? dt.toMillis() : null;
+  const m = INSTANT.exec(s);
+  if (!m) return null;
+  const [y, mo, d, h, mi, sec = "0", oh = "0", om = "0"] = m.slice(1).map((x) => x ?? "0") as string[];
+  const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysInMonth) return null;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59 || Number(oh) > 23 || Number(om) > 59) return null;
+  const ms = Date.parse(s);
+  return Number.isFinite(ms) ? ms : null;
 }
 
+/** Cairo's offset is a whole number of hours, so the Cairo date is constant within a UTC hour. */
+const dateByHour = new Map<number, string>();
+
 export function cairoDate(ms: number): string {
-  return DateTime.fromMillis(ms, { zone: CAIRO }).toISODate()!;
+  const hour = Math.floor(ms / 3_600_000);
+  let d = dateByHour.get(hour);
+  if (d === undefined) {
+    if (dateByHour.size > 100_000) dateByHour.clear();
+    d = DateTime.fromMillis(hour * 3_600_000, { zone: CAIRO }).toISODate()!;
+    dateByHour.set(hour, d);
+  }
+  return d;
 }
 
 export function isoUtc(ms: number): string {

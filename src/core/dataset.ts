@@ -17,7 +17,46 @@ export interface Dataset {
   /** Raw quote days, ascending: `quotes/<date>.ndjson`. */
   quoteDays: Array<{ date: string; file: string; quotes: LocatedQuote[] }>;
   /** Compacted days, ascending: `history/<date>.ndjson`. */
-  historyDays: Array<{ date: string; file: string; closes: DayClose[] }>;
+  historyDays: Array<{ date: string; file: string; records: DayRecord[] }>;
   official: Array<Located<OfficialRate>>;
   global: Array<Located<GlobalRate>>;
+}
+
+/** The day's low and high across sellers, per side: all that a past day's series entry needs. */
+export interface DayRange {
+  buyLo: number | null;
+  buyHi: number | null;
+  sellLo: number | null;
+  sellHi: number | null;
+}
+
+/**
+ * One asset's day. `close` (every seller's close) is kept only where a build may need the table:
+ * raw days, and the latest compacted day of each asset up to the build date. That keeps a 400-day,
+ * 200-asset history to a few tens of megabytes in memory.
+ */
+export interface DayRecord {
+  date: string;
+  asset: string;
+  range: DayRange;
+  close: DayClose | null;
+}
+
+export function dayRange(c: DayClose): DayRange {
+  let buyLo: number | null = null, buyHi: number | null = null, sellLo: number | null = null, sellHi: number | null = null;
+  for (const x of c.closes) {
+    if (x.buy !== null) {
+      if (buyLo === null || x.buy < buyLo) buyLo = x.buy;
+      if (buyHi === null || x.buy > buyHi) buyHi = x.buy;
+    }
+    if (x.sell !== null) {
+      if (sellLo === null || x.sell < sellLo) sellLo = x.sell;
+      if (sellHi === null || x.sell > sellHi) sellHi = x.sell;
+    }
+  }
+  return { buyLo, buyHi, sellLo, sellHi };
+}
+
+export function recordOf(c: DayClose): DayRecord {
+  return { date: c.date, asset: c.asset, range: dayRange(c), close: c };
 }

@@ -4,12 +4,12 @@
  * freshness and confidence. Pure: the same dataset and instant give the same result.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import type { Dataset } from "../core/dataset.js";
+import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
 import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../core/references.js";
 import { acceptDay, type RejectedQuote } from "../ingest/acceptance.js";
 import { closeDay } from "../history/close.js";
 import { bestOf, publicRow, sellerTable } from "../market/table.js";
-import { dayBest, loHi, priorBests, seriesWindow } from "../market/series.js";
+import { dayBest, priorBests, seriesWindow } from "../market/series.js";
 import { assessDirection } from "../verdict/verdict.js";
 import { freshness } from "../quality/freshness.js";
 import { confidence } from "../quality/confidence.js";
@@ -38,8 +38,8 @@ export function sourceRanker(ids: readonly string[]): (s: string) => number {
 export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Map<string, DayRef[]>) {
   const today = cairoDate(nowMs);
   const rank = sourceRanker(ds.sources.sources.map((s) => s.id));
-  const perAsset = new Map<string, DayClose[]>();
-  const put = (c: DayClose) => {
+  const perAsset = new Map<string, DayRecord[]>();
+  const put = (c: DayRecord) => {
     const list = perAsset.get(c.asset);
     if (list) list.push(c);
     else perAsset.set(c.asset, [c]);
@@ -50,11 +50,11 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
   let accepted = 0;
   let read = 0;
   const compacted = new Set<string>();
-  const days = new Map<string, () => DayClose[]>();
+  const days = new Map<string, () => DayRecord[]>();
   for (const h of ds.historyDays) {
     if (h.date > today) continue;
     compacted.add(h.date);
-    days.set(h.date, () => h.closes);
+    days.set(h.date, () => h.records);
   }
   const rawDays: string[] = [];
   for (const day of ds.quoteDays) {
@@ -70,7 +70,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
       accepted += r.accepted;
       rejections.push(...r.rejected);
       for (const c of r.closes) for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
-      return r.closes;
+      return r.closes.map(recordOf);
     });
   }
   for (const date of [...days.keys()].sort()) for (const c of days.get(date)!()) put(c);
@@ -99,10 +99,8 @@ export interface Maps {
   sellers: ReadonlyMap<string, RegistrySeller>;
 }
 
-function sellerEntry(c: DayClose, bench: number | null): SeriesEntry {
-  const [buyLo, buyHi] = loHi(c.closes.map((x) => x.buy));
-  const [sellLo, sellHi] = loHi(c.closes.map((x) => x.sell));
-  return { date: c.date, buyLo, buyHi, sellLo, sellHi, bench };
+function sellerEntry(d: DayRecord, bench: number | null): SeriesEntry {
+  return { date: d.date, ...d.range, bench };
 }
 
 function refEntry(r: { date: string; lo: number | null; hi: number | null }, bench: number | null): SeriesEntry {
@@ -155,13 +153,15 @@ function directions(asOf: string, entries: SeriesEntry[], v: Record<Side, number
 }
 
 function sellerAsset(
-  asset: CatalogAsset, cal: CategoryCalendar, nowMs: number, today: string, days: DayClose[],
+  asset: CatalogAsset, cal: CategoryCalendar, nowMs: number, today: string, days: DayRecord[],
   officialDays: DayRef[] | undefined, globalDays: DayRef[] | undefined, benchOn: Map<string, number | null>,
   maps: Maps, warnings: string[],
 ): Asset {
-  const todayClose = days.findLast((d) => d.closes.length > 0) ?? null;
+  const todayRecord = days.at(-1) ?? null; // every record has at least one close
+  if (todayRecord && !todayRecord.close) throw new Error(`${asset.id}: the closes of ${todayRecord.date} were not kept (load with upTo)`);
+  const todayClose = todayRecord?.close ?? null;
   const asOf = todayClose?.date ?? today;
-  const entries = days.filter((d) => d.closes.length > 0).map((d) => sellerEntry(d, benchOn.get(d.date) ?? null));
+  const entries = days.map((d) => sellerEntry(d, benchOn.get(d.date) ?? null));
   const rows = todayClose ? sellerTable(todayClose.closes, asset, maps.sellers) : [];
   if (todayClose) {
     const n = todayClose.closes.length;

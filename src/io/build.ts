@@ -8,6 +8,7 @@ import { publishSite, writeReport, writeState } from "./site-writer.js";
 import { compactDays, historyText } from "../history/compact.js";
 import { writeFileAtomic } from "./files.js";
 import { apiRenderers } from "../api/renderers.js";
+import { cairoDate } from "../core/cairo.js";
 
 export interface BuildOptions {
   dataDir: string;
@@ -17,7 +18,7 @@ export interface BuildOptions {
 }
 
 export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
-  const [dataset, changelog, previous] = await Promise.all([loadDataset(o.dataDir), loadChangelog(), loadState(o.dataDir)]);
+  const [dataset, changelog, previous] = await Promise.all([loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs) }), loadChangelog(), loadState(o.dataDir)]);
   const site = await composeSite({ dataset, changelog, nowMs: o.nowMs, previous }, o.renderers ?? apiRenderers);
   await publishSite(o.outDir, site);
   await writeState(dataPaths(o.dataDir).state, site);

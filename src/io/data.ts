@@ -5,7 +5,7 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { DataError } from "../core/errors.js";
-import type { Dataset } from "../core/dataset.js";
+import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
 import { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
 import { PublishedState } from "../schema/outputs.js";
 import { dayFiles, parseNdjson, readJson, readText } from "./files.js";
@@ -23,7 +23,12 @@ export const dataPaths = (dir: string) => ({
   history: path.join(dir, "history"),
 });
 
-export async function loadDataset(dir: string): Promise<Dataset> {
+export interface LoadOptions {
+  /** The build's Cairo date: full closes are kept for the latest compacted day up to it. */
+  upTo?: string;
+}
+
+export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<Dataset> {
   const p = dataPaths(dir);
   const [catalog, registry, calendar, site, sources] = await Promise.all([
     readJson(p.catalog, Catalog),
@@ -35,21 +40,38 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   for (const a of catalog)
     if (!calendar.categories[a.category]) throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
 
-  const ndjsonDays = async <T>(dir: string, schema: import("zod").ZodType<T>) =>
-    Promise.all((await dayFiles(dir)).map(async (d) => ({ ...d, rows: parseNdjson(d.file, await readText(d.file), schema) })));
+  // One day at a time: a day's text and its parse are garbage before the next day is read.
+  const ndjsonDays = async <T>(dir: string, schema: import("zod").ZodType<T>) => {
+    const out: Array<{ date: string; file: string; rows: Array<{ value: T; line: number }> }> = [];
+    for (const d of await dayFiles(dir)) out.push({ ...d, rows: parseNdjson(d.file, await readText(d.file), schema) });
+    return out;
+  };
 
-  const [quoteDays, historyDays, official, global] = await Promise.all([
-    ndjsonDays(p.quotes, Quote),
-    ndjsonDays(p.history, DayClose),
-    ndjsonDays(p.official, OfficialRate),
-    ndjsonDays(p.global, GlobalRate),
-  ]);
-  for (const h of historyDays)
-    for (const r of h.rows) if (r.value.date !== h.date) throw new DataError(h.file, r.line, `record dated ${r.value.date} in the file of ${h.date}`);
+  const quoteDays = await ndjsonDays(p.quotes, Quote);
+  const official = await ndjsonDays(p.official, OfficialRate);
+  const global = await ndjsonDays(p.global, GlobalRate);
+  // History is read one day at a time and reduced at once, so it never sits in memory whole.
+  const historyDays: Dataset["historyDays"] = [];
+  const latest = new Map<string, DayRecord>();
+  for (const d of await dayFiles(p.history)) {
+    const records: DayRecord[] = [];
+    for (const r of parseNdjson(d.file, await readText(d.file), DayClose)) {
+      if (r.value.date !== d.date) throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
+      const rec = recordOf(r.value);
+      if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
+      else {
+        const prev = latest.get(rec.asset);
+        if (prev) prev.close = null;
+        latest.set(rec.asset, rec);
+      }
+      records.push(rec);
+    }
+    historyDays.push({ date: d.date, file: d.file, records });
+  }
   return {
     catalog, registry, calendar, site, sources,
     quoteDays: quoteDays.map((d) => ({ date: d.date, file: d.file, quotes: d.rows.map((r) => ({ quote: r.value, file: d.file, line: r.line })) })),
-    historyDays: historyDays.map((d) => ({ date: d.date, file: d.file, closes: d.rows.map((r) => r.value) })),
+    historyDays,
     official: official.flatMap((d) => d.rows.map((r) => ({ value: r.value, file: d.file, line: r.line }))),
     global: global.flatMap((d) => d.rows.map((r) => ({ value: r.value, file: d.file, line: r.line }))),
   };
