@@ -81,12 +81,32 @@ export async function benchBuild() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.env["BENCH_ONLY"]; // "build" or "serve"
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 1e9), node: process.version, runs: RUNS };
-  const build = await benchBuild();
-  console.log("\nBuild (median of runs; peak RSS is the maximum):");
-  console.table(build.rows);
-  console.log(`large ÷ half build time: ${build.largeOverHalf} (2.0 = linear in assets)`);
-  const results = { machine, build };
-  await fs.writeFile(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const results: Record<string, unknown> = { machine };
+  if (only !== "serve") {
+    const build = await benchBuild();
+    console.log("\nBuild (median of runs; peak RSS is the maximum):");
+    console.table(build.rows);
+    console.log(`large ÷ half build time: ${build.largeOverHalf} (2.0 = linear in assets)`);
+    results["build"] = build;
+  }
+  if (only !== "build") {
+    const { inProcess, overHttp } = await import("./bench-serve.js");
+    const sampleOut = path.join(BENCH, "sample-public");
+    const largeOut = path.join(BENCH, "large-public");
+    for (const [name, dir] of [["sample", sampleOut], ["large", largeOut]] as const) {
+      if (!(await exists(path.join(dir, "_manifest.json")))) await run("node", [cli, "build", "--data", name === "sample" ? "data" : path.join(BENCH, "large"), "--out", dir, "--now", NOW]);
+    }
+    const handler = { sample: await inProcess(sampleOut), large: await inProcess(largeOut) };
+    console.log("\nHandler in process, µs per request:");
+    console.table(Object.fromEntries(Object.entries(handler).flatMap(([ds, r]) => Object.entries(r).map(([k, v]) => [`${ds}: ${k}`, v]))));
+    const http = await overHttp(sampleOut);
+    console.log("\nOver loopback HTTP, full feed, requests/s (autocannon):");
+    console.table(http.rounds.map((r) => ({ ours: r.ours.rps, sirv: r.sirv.rps, oursP99ms: r.ours.p99ms, sirvP99ms: r.sirv.p99ms, oursNon2xx: r.ours.non2xx })));
+    console.log(`price-feed serve ÷ sirv: ${http.ratio} (target ≥ 0.75)`);
+    results["serve"] = { handler, http };
+  }
+  await fs.writeFile(path.join(BENCH, only ? `results-${only}.json` : "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   console.log(JSON.stringify(results));
 }

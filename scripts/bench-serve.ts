@@ -1,0 +1,82 @@
+/**
+ * Serving figures for `npm run bench`: (1) in-process time per request of the handler, p50/p99, for
+ * the full feed, a 304, a three-asset filter and a 400; (2) requests per second over loopback of
+ * `price-feed serve` (all headers, counting on) against sirv on the same files, same autocannon load.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import autocannon from "autocannon";
+import { FeedCache, handle, type HandlerDeps } from "../src/edge/handler.js";
+import { MemoryStore } from "../src/edge/counters.js";
+import { SiteReader } from "../src/server/serve.js";
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+export async function inProcess(dir: string, n = 3000) {
+  const site = new SiteReader(dir);
+  const m = await site.manifest();
+  const deps: HandlerDeps = {
+    readFile: (p) => site.readFile(p), manifest: () => site.manifest(), counters: new MemoryStore(), now: () => Date.parse(m.generatedAt),
+    clientAddress: "192.0.2.1", limits: { window: 1e9, windowSeconds: 60, daily: 1e9 }, cache: new FeedCache(), serveSite: true,
+  };
+  const feedEtag = m.files["api/v1/feed.json"]!.etag;
+  const three = m.assets.filter((_, i) => i % 3 === 0).slice(0, 3).map((a) => a.slug).join(",");
+  const cases: Record<string, () => Request> = {
+    "full feed 200": () => new Request("http://x/api/v1/feed.json"),
+    "304": () => new Request("http://x/api/v1/feed.json", { headers: { "If-None-Match": feedEtag } }),
+    "3-asset filter 200": () => new Request(`http://x/api/v1/feed.json?asset=${three}`),
+    "400": () => new Request("http://x/api/v1/feed.json?category=nope"),
+  };
+  const out: Record<string, { p50us: number; p99us: number }> = {};
+  for (const [name, make] of Object.entries(cases)) {
+    for (let i = 0; i < 200; i++) await (await handle(make(), deps)).arrayBuffer(); // warm up
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const req = make();
+      const t0 = performance.now();
+      const res = await handle(req, deps);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+    }
+    out[name] = { p50us: Math.round(quantile(times, 0.5) * 1000), p99us: Math.round(quantile(times, 0.99) * 1000) };
+  }
+  return out;
+}
+
+function startChild(cmd: string, args: string[], ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let buf = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      if (ready.test(buf)) {
+        child.stdout!.removeAllListeners("data");
+        child.stdout!.resume();
+        resolve(child);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${cmd} exited ${code}`)));
+  });
+}
+
+async function load(url: string, seconds: number, connections: number) {
+  const r = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  return { rps: Math.round(r.requests.average), p99ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+export async function overHttp(dir: string, seconds = 8, connections = 16) {
+  const ours = await startChild("node", [path.resolve("scripts/price-feed.mjs"), "serve", "--dir", dir, "--port", "18901", "--rate-limit", "1000000000/60", "--daily-limit", "1000000000"], /serving/);
+  const theirs = await startChild("node", [path.resolve("scripts/bench-sirv.mjs"), dir, "18902"], /ready/);
+  // The server logs a line per request; send it to /dev/null-equivalent by not reading more.
+  try {
+    const rounds: Array<{ ours: Awaited<ReturnType<typeof load>>; sirv: Awaited<ReturnType<typeof load>> }> = [];
+    for (let i = 0; i < 2; i++) {
+      rounds.push({ ours: await load("http://127.0.0.1:18901/api/v1/feed.json", seconds, connections), sirv: await load("http://127.0.0.1:18902/api/v1/feed.json", seconds, connections) });
+    }
+    const best = (k: "ours" | "sirv") => Math.max(...rounds.map((r) => r[k].rps));
+    return { rounds, ratio: +(best("ours") / best("sirv")).toFixed(2), connections, seconds };
+  } finally {
+    ours.kill("SIGTERM");
+    theirs.kill("SIGTERM");
+  }
+}
