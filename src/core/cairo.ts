@@ -56,9 +56,18 @@ export function weekdayOf(date: string): Weekday {
   return WEEKDAYS[DateTime.fromISO(date, { zone: CAIRO }).weekday - 1]!;
 }
 
-/** Start of the next Cairo day after the instant (midnight Africa/Cairo), in ms. */
+const midnightAfter = new Map<string, number>();
+
+/** Start of the next Cairo day after the instant (midnight Africa/Cairo), in ms; once per date. */
 export function nextCairoMidnight(ms: number): number {
-  return DateTime.fromMillis(ms, { zone: CAIRO }).startOf("day").plus({ days: 1 }).toMillis();
+  const date = cairoDate(ms);
+  let m = midnightAfter.get(date);
+  if (m === undefined) {
+    if (midnightAfter.size > 10_000) midnightAfter.clear();
+    m = DateTime.fromISO(date, { zone: CAIRO }).plus({ days: 1 }).toMillis();
+    midnightAfter.set(date, m);
+  }
+  return m;
 }
 
 /** The session intervals [open, close) of one Cairo date, as UTC milliseconds. */

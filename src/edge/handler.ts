@@ -57,6 +57,28 @@ export class FeedCache {
   private key = "";
   private parsed: Promise<{ header: Record<string, unknown>; assets: Map<string, string> }> | null = null;
   private readonly etags = new Map<string, Promise<string>>();
+  private readonly encoded = new Map<string, Uint8Array<ArrayBuffer>>();
+  private encodedBytes = 0;
+  private readonly encoder = new TextEncoder();
+
+  /**
+   * A body's UTF-8 bytes, encoded once per ETag and URL rather than on every request (one URL has
+   * one body per ETag: its `_self` is the URL). A new build brings new ETags; the old entries are
+   * dropped when the cache passes its size.
+   */
+  bytes(key: string, body: string): Uint8Array<ArrayBuffer> {
+    let b = this.encoded.get(key);
+    if (!b) {
+      b = this.encoder.encode(body);
+      if (this.encodedBytes + b.length > 64 * 1024 * 1024) {
+        this.encoded.clear();
+        this.encodedBytes = 0;
+      }
+      this.encoded.set(key, b);
+      this.encodedBytes += b.length;
+    }
+    return b;
+  }
 
   feed(m: Manifest, read: () => Promise<string | null>) {
     if (this.key !== m.generatedAt || !this.parsed) {
@@ -227,7 +249,9 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     headers.set("Cache-Control", rep.cacheControl);
     if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
-    return new Response(head ? null : rep.body, { status: 200, headers });
+    if (head) return new Response(null, { status: 200, headers });
+    const bytes = (deps.cache ?? sharedCache).bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
+    return new Response(bytes, { status: 200, headers });
   } catch (e) {
     if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);
     // A fault of ours: logged by the adapter, never a stack trace to the client.
