@@ -9,7 +9,14 @@ describe("the Netlify edge function", () => {
     const file = await bundleEdge(path.join(await tempDir(), "api.js"));
     const code = await fs.readFile(file, "utf8");
     expect(code).not.toMatch(/from\s*["']node:/);
-    expect(code).toContain('path: ["/api/*", "/readyz"]');
+    expect(code).toMatch(/export\s*\{[^}]*\bas default\b/);
+  });
+
+  test("netlify.toml publishes public/, bundles the function and maps it to /api/* and /readyz", async () => {
+    const toml = await fs.readFile("netlify.toml", "utf8");
+    expect(toml).toContain('publish = "public"');
+    expect(toml).toContain('command = "npm run build:netlify"');
+    for (const p of ["/api/*", "/readyz"]) expect(toml).toContain(`function = "api"\n  path = "${p}"`);
   });
 
   test.each(["src/edge", "src/schema", "src/core", "src/quality", "src/feed/canonical.ts", "src/feed/paths.ts"])("%s imports nothing from node:", async (p) => {

@@ -77,6 +77,27 @@ describe("price-feed serve over real HTTP", () => {
   });
 });
 
+describe("the serve command", () => {
+  test.each(["SIGTERM", "SIGINT"] as const)("shuts down cleanly on %s", async (signal) => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn("node", ["scripts/price-feed.mjs", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const m = /on (http:\/\/[^ ]+)/.exec(stdout);
+        if (m) resolve(m[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+    });
+    expect((await fetch(`${url}/api/v1`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill(signal);
+    expect(await exited).toBe(0);
+    expect(stdout).toContain(`${signal}: closing`);
+  });
+});
+
 describe("counters in a real Redis", () => {
   test("two servers sharing one Redis enforce one limit together", async () => {
     const limits = { window: 5, windowSeconds: 60, daily: 1000 };

@@ -1,11 +1,11 @@
 /**
  * The Netlify Edge Function: a thin adapter over the handler. `npm run build:netlify` bundles it
- * (esbuild) into netlify/edge-functions/api.js, which Netlify deploys for /api/* and /readyz.
+ * (esbuild) into netlify/edge-functions/api.js; netlify.toml maps it to /api/* and /readyz.
  * Built files are read from the CDN with a secret header that makes this function step aside
  * (`context.next()`), so that reading a file under /api does not call the function again.
  * Not run in tests (no Deno here); the handler it wraps is.
  */
-import type { Config, Context } from "@netlify/edge-functions";
+import type { Context } from "@netlify/edge-functions";
 import { FeedCache, handle } from "../edge/handler.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { UpstashStore } from "../edge/upstash-store.js";
@@ -49,4 +49,4 @@ export default async function edge(request: Request, context: Context): Promise<
   });
 }
 
-export const config: Config = { path: ["/api/*", "/readyz"] };
+// Mapped to /api/* and /readyz in netlify.toml ([[edge_functions]]).
