@@ -1,6 +1,7 @@
 /** The whole input of a build, as loaded from `data/` (see src/io/data.ts), before any rule runs. */
 import type { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Registry, Site, Sources } from "../schema/inputs.js";
 import type { LocatedQuote } from "../ingest/acceptance.js";
+import { loHi } from "../market/series.js";
 
 export interface Located<T> {
   value: T;
@@ -43,17 +44,8 @@ export interface DayRecord {
 }
 
 export function dayRange(c: DayClose): DayRange {
-  let buyLo: number | null = null, buyHi: number | null = null, sellLo: number | null = null, sellHi: number | null = null;
-  for (const x of c.closes) {
-    if (x.buy !== null) {
-      if (buyLo === null || x.buy < buyLo) buyLo = x.buy;
-      if (buyHi === null || x.buy > buyHi) buyHi = x.buy;
-    }
-    if (x.sell !== null) {
-      if (sellLo === null || x.sell < sellLo) sellLo = x.sell;
-      if (sellHi === null || x.sell > sellHi) sellHi = x.sell;
-    }
-  }
+  const [buyLo, buyHi] = loHi(c.closes.map((x) => x.buy));
+  const [sellLo, sellHi] = loHi(c.closes.map((x) => x.sell));
   return { buyLo, buyHi, sellLo, sellHi };
 }
 

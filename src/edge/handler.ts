@@ -7,6 +7,7 @@
 import { canonical, composeWithAssets, strongEtag } from "../feed/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
+import { CACHE_MAX_AGE_SECONDS } from "../core/limits.js";
 import type { Manifest } from "../schema/outputs.js";
 import type { CounterStore, Hit } from "./counters.js";
 import { httpDate, notModified } from "./conditional.js";
@@ -45,7 +46,7 @@ export interface HandlerDeps {
 
 export const MAX_URL_LENGTH = 4096;
 export const MAX_PARAMS = 64;
-const FEED_CACHE = "public, max-age=300";
+const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
 const ALLOW = "GET, HEAD, OPTIONS";
 const EXPOSE = [
   "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
