@@ -1,7 +1,7 @@
 /** The whole input of a build, as loaded from `data/` (see src/io/data.ts), before any rule runs. */
 import type { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Registry, Site, Sources } from "../schema/inputs.js";
 import type { LocatedQuote } from "../ingest/acceptance.js";
-import { loHi } from "../market/series.js";
+import { loHi } from "./stats.js";
 
 export interface Located<T> {
   value: T;

@@ -15,3 +15,15 @@ export function stdDevPop(values: readonly number[]): number {
 export function pctDiff(v: number, ref: number): number {
   return ((v - ref) / ref) * 100;
 }
+
+/** Lowest and highest of the present values, or nulls. */
+export function loHi(values: ReadonlyArray<number | null>): [number | null, number | null] {
+  let lo: number | null = null;
+  let hi: number | null = null;
+  for (const v of values) {
+    if (v === null) continue;
+    if (lo === null || v < lo) lo = v;
+    if (hi === null || v > hi) hi = v;
+  }
+  return [lo, hi];
+}

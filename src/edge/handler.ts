@@ -199,6 +199,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   const instance = url.pathname;
   const head = request.method === "HEAD";
   const headers = baseHeaders();
+  const cache = deps.cache ?? sharedCache;
 
   const hit = await deps.counters.hit(deps.clientAddress, nowMs, deps.limits.windowSeconds * 1000);
   rateHeaders(headers, hit, deps.limits, nowMs);
@@ -238,7 +239,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
       return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
     }
     let rep: Representation;
-    if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, deps.cache ?? sharedCache);
+    if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, cache);
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
       if (file === null)
@@ -251,7 +252,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
     if (head) return new Response(null, { status: 200, headers });
-    const bytes = (deps.cache ?? sharedCache).bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
+    const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
     return new Response(bytes, { status: 200, headers });
   } catch (e) {
     if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);

@@ -7,18 +7,6 @@ import { daysBetween } from "../core/cairo.js";
 import type { SeriesEntry } from "../schema/outputs.js";
 import type { Side } from "../ingest/acceptance.js";
 
-/** Lowest and highest of the present values, or nulls. */
-export function loHi(values: ReadonlyArray<number | null>): [number | null, number | null] {
-  let lo: number | null = null;
-  let hi: number | null = null;
-  for (const v of values) {
-    if (v === null) continue;
-    if (lo === null || v < lo) lo = v;
-    if (hi === null || v > hi) hi = v;
-  }
-  return [lo, hi];
-}
-
 /** The day's best on a side: `sellLo` for sell, `buyHi` for buy. */
 export function dayBest(e: SeriesEntry, side: Side): number | null {
   return side === "sell" ? e.sellLo : e.buyHi;
