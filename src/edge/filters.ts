@@ -26,7 +26,7 @@ export function selectAssets(params: URLSearchParams, catalog: CatalogView): str
     const bad = cats.find((c) => !validCategories.includes(c));
     if (bad !== undefined) {
       const what = bad === "" ? "an empty category" : `unknown category "${bad.slice(0, 64)}"`;
-      throw new HttpProblem(400, "unknown-category", "Unknown category", `The category filter has ${what}. Use one of: ${validCategories.join(", ")}.`, what, { validCategories });
+      throw new HttpProblem("unknown-category", `The category filter has ${what}. Use one of: ${validCategories.join(", ")}.`, what, { validCategories });
     }
   }
   if (assets) {
@@ -34,7 +34,7 @@ export function selectAssets(params: URLSearchParams, catalog: CatalogView): str
     const bad = assets.find((a) => !known.has(a));
     if (bad !== undefined) {
       const what = bad === "" ? "an empty asset" : `unknown asset "${bad.slice(0, 64)}"`;
-      throw new HttpProblem(400, "unknown-asset", "Unknown asset", `The asset filter has ${what}. Use a slug or an id of: ${validAssets.join(", ")}.`, what, { validAssets });
+      throw new HttpProblem("unknown-asset", `The asset filter has ${what}. Use a slug or an id of: ${validAssets.join(", ")}.`, what, { validAssets });
     }
   }
   return catalog.assets

@@ -7,7 +7,7 @@
 import { canonical, composeWithAssets, strongEtag } from "../feed/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
-import { CACHE_MAX_AGE_SECONDS } from "../core/limits.js";
+import { CACHE_MAX_AGE_SECONDS, MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
 import type { Manifest } from "../schema/outputs.js";
 import type { CounterStore, Hit } from "./counters.js";
 import { httpDate, notModified } from "./conditional.js";
@@ -44,8 +44,6 @@ export interface HandlerDeps {
   cache?: FeedCache;
 }
 
-export const MAX_URL_LENGTH = 4096;
-export const MAX_PARAMS = 64;
 const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
 const ALLOW = "GET, HEAD, OPTIONS";
 const EXPOSE = [
@@ -156,7 +154,7 @@ function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): string 
 async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps): Promise<Representation> {
   const meta = m.files[file]!;
   const body = await deps.readFile(file);
-  if (body === null) throw new HttpProblem(404, "not-found", "Not found", "This file is listed but missing; the site is being republished.", "not found");
+  if (body === null) throw new HttpProblem("not-found", "This file is listed but missing; the site is being republished.", "not found");
   return { body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
 }
 
@@ -182,13 +180,13 @@ async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cach
 
 function validateTarget(url: URL): void {
   if (url.href.length > MAX_URL_LENGTH)
-    throw new HttpProblem(414, "uri-too-long", "URI too long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long");
+    throw new HttpProblem("uri-too-long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long");
   let n = 0;
   for (const _ of url.searchParams) if (++n > MAX_PARAMS)
-    throw new HttpProblem(400, "too-many-parameters", "Too many parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters");
+    throw new HttpProblem("too-many-parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters");
   for (const [k, v] of url.searchParams)
     if ((k === "category" || k === "asset") && v.includes("\uFFFD"))
-      throw new HttpProblem(400, "invalid-encoding", "Invalid encoding", `The ${k} parameter is not valid percent-encoded UTF-8.`, "invalid encoding");
+      throw new HttpProblem("invalid-encoding", `The ${k} parameter is not valid percent-encoded UTF-8.`, "invalid encoding");
 }
 
 const sharedCache = new FeedCache();
@@ -214,11 +212,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   try {
     if (hit && hit.dayCount > deps.limits.daily) {
       const retry = Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000);
-      throw new HttpProblem(429, "daily-limit", "Daily allowance used", `This address has used its ${deps.limits.daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) });
+      throw new HttpProblem("daily-limit", `This address has used its ${deps.limits.daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) });
     }
     if (hit && hit.windowCount > deps.limits.window) {
       const retry = Math.max(1, Math.ceil(hit.windowResetMs / 1000));
-      throw new HttpProblem(429, "rate-limited", "Too many requests", `At most ${deps.limits.window} requests per ${deps.limits.windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) });
+      throw new HttpProblem("rate-limited", `At most ${deps.limits.window} requests per ${deps.limits.windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) });
     }
     if (request.method === "OPTIONS") {
       headers.set("Access-Control-Allow-Methods", ALLOW);
@@ -228,7 +226,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
       return new Response(null, { status: 204, headers });
     }
     if (request.method !== "GET" && !head)
-      throw new HttpProblem(405, "method-not-allowed", "Method not allowed", `The API is read-only: ${ALLOW}.`, "method not allowed", { allow: ALLOW.split(", ") }, { Allow: ALLOW });
+      throw new HttpProblem("method-not-allowed", `The API is read-only: ${ALLOW}.`, "method not allowed", { allow: ALLOW.split(", ") }, { Allow: ALLOW });
     validateTarget(url);
 
     const manifest = await deps.manifest();
@@ -243,7 +241,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
       if (file === null)
-        throw new HttpProblem(404, "not-found", "Not found", `Nothing is published at this path. The API's index is at ${API}.`, "not found");
+        throw new HttpProblem("not-found", `Nothing is published at this path. The API's index is at ${API}.`, "not found");
       rep = await fileRepresentation(file, manifest, deps);
     }
     headers.set("ETag", rep.etag);
@@ -258,6 +256,6 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);
     // A fault of ours: logged by the adapter, never a stack trace to the client.
     console.error(`price-feed handler: ${(e as Error).stack ?? String(e)}`);
-    return problemResponse(new HttpProblem(503, "unavailable", "Service unavailable", "The feed could not be read; retry shortly.", "unavailable"), instance, headers, head);
+    return problemResponse(new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"), instance, headers, head);
   }
 }

@@ -1,29 +1,50 @@
 /**
  * Problem details (RFC 9457): one error class with a status that renders itself. `type` is a
  * relative URI to the documentation's section on that problem, so a person can follow it.
+ * PROBLEM_TYPES is the one list of them: the handler, the OpenAPI description and the docs page read it.
  */
+import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
+
 export interface ProblemExtras {
   validCategories?: string[];
   validAssets?: string[];
   allow?: string[];
 }
 
+export const PROBLEM_TYPES = {
+  "unknown-category": { status: 400, title: "Unknown category", when: "A value of ?category= is not a published category slug.", fix: "Use a value from validCategories, or drop the filter." },
+  "unknown-asset": { status: 400, title: "Unknown asset", when: "A value of ?asset= is neither a published slug nor an id.", fix: "Use a value from validAssets (slugs; ids work too)." },
+  "too-many-parameters": { status: 400, title: "Too many parameters", when: `The query has more than ${MAX_PARAMS} parameters.`, fix: "Send comma-separated values in one parameter." },
+  "invalid-encoding": { status: 400, title: "Invalid encoding", when: "A filter value is not valid percent-encoded UTF-8.", fix: "Percent-encode the value as UTF-8." },
+  "not-found": { status: 404, title: "Not found", when: "Nothing is published at the path.", fix: "Start from the index at /api/v1." },
+  "method-not-allowed": { status: 405, title: "Method not allowed", when: "A method other than GET, HEAD or OPTIONS: the API is read-only.", fix: "Use GET; the allow member and the Allow header list the methods." },
+  "uri-too-long": { status: 414, title: "URI too long", when: `The request target is longer than ${MAX_URL_LENGTH} characters.`, fix: "Filter by category, or by fewer assets." },
+  "rate-limited": { status: 429, title: "Too many requests", when: "More requests than the per-minute window allows from one address.", fix: "Wait Retry-After seconds; poll with If-None-Match and space the calls." },
+  "daily-limit": { status: 429, title: "Daily allowance used", when: "The address has used its daily allowance of the Cairo day.", fix: "Wait Retry-After seconds, until midnight Africa/Cairo." },
+  unavailable: { status: 503, title: "Service unavailable", when: "The published files could not be read (for example during a deployment).", fix: "Retry shortly." },
+} as const satisfies Record<string, { status: number; title: string; when: string; fix: string }>;
+export type ProblemSlug = keyof typeof PROBLEM_TYPES;
+
+export const problemTypeUri = (slug: ProblemSlug) => `/docs/#problem-${slug}`;
+
 export class HttpProblem extends Error {
   override name = "HttpProblem";
+  readonly status: number;
+  readonly title: string;
   constructor(
-    readonly status: number,
-    readonly slug: string,
-    readonly title: string,
+    readonly slug: ProblemSlug,
     readonly detail: string,
     readonly error: string,
     readonly extras: ProblemExtras = {},
     readonly headers: Record<string, string> = {},
   ) {
     super(detail);
+    this.status = PROBLEM_TYPES[slug].status;
+    this.title = PROBLEM_TYPES[slug].title;
   }
 
   body(instance: string): Record<string, unknown> {
-    return { type: `/docs/#problem-${this.slug}`, title: this.title, status: this.status, detail: this.detail, error: this.error, instance, ...this.extras };
+    return { type: problemTypeUri(this.slug), title: this.title, status: this.status, detail: this.detail, error: this.error, instance, ...this.extras };
   }
 }
 

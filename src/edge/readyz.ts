@@ -4,10 +4,10 @@
  */
 import { BUILD_MAX_AGE_MS } from "../core/methodology.js";
 import { freshnessState } from "../quality/freshness.js";
-import type { Manifest } from "../schema/outputs.js";
+import type { Manifest, Readiness } from "../schema/outputs.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 
-export function readiness(manifest: Manifest, nowMs: number) {
+export function readiness(manifest: Manifest, nowMs: number): { status: 200 | 503; body: Readiness } {
   const builtMs = Date.parse(manifest.generatedAt);
   const buildAgeSeconds = Math.max(0, Math.round((nowMs - builtMs) / 1000));
   const assets = manifest.assets.map((a) => {

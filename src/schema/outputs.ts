@@ -13,23 +13,42 @@ const Lean = z.union([z.literal(-1), z.literal(0), z.literal(1)]).meta({
 const IsoInstant = z.iso.datetime().meta({ description: "Absolute UTC ISO 8601 instant." });
 
 export const BestSeller = z
-  .strictObject({ seller: z.string().nullable(), sellerAr: z.string().nullable(), value: NumOrNull })
-  .meta({ id: "BestSeller", description: "Best licensed seller for one direction." });
+  .strictObject({
+    seller: z.string().nullable().meta({ description: "Seller's name in English." }),
+    sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
+    value: NumOrNull.meta({ description: "Its rate for this side, EGP per unit, rounded to the asset's decimals." }),
+  })
+  .meta({ id: "BestSeller", description: "Best licensed seller for one direction: the lowest sell or the highest buy of today's table." });
 
 export const Signals = z
   .strictObject({
-    position: z.strictObject({ lean: Lean }),
+    position: z
+      .strictObject({ lean: Lean })
+      .meta({ description: "Where today's favorability sits: +1 at or above 0.75, -1 at or below 0.25, else 0 (and 0 while calibrating)." }),
     trend: z
       .strictObject({
         lean: Lean,
-        direction: z.enum(["up", "down", "flat"]).nullable(),
-        changePct: NumOrNull,
-        volatilityPct: NumOrNull,
-        days: NumOrNull,
+        direction: z
+          .enum(["up", "down", "flat"])
+          .nullable()
+          .meta({ description: "flat when the change is under 0.25 % either way, else up or down." }),
+        changePct: NumOrNull.meta({ description: "Change in % from the earliest value of the trend window to today, 2 decimals." }),
+        volatilityPct: NumOrNull.meta({ description: "Population standard deviation of the day-over-day % changes inside the window, 2 decimals." }),
+        days: NumOrNull.meta({ description: "Calendar days from the window's earliest value to the business date." }),
       })
-      .nullable(),
-    official: z.strictObject({ lean: Lean, diffPct: NumOrNull }).nullable(),
-    global: z.strictObject({ diffPct: NumOrNull, notable: z.boolean() }).nullable(),
+      .nullable()
+      .meta({ description: "Today against the prior days of the last 7 calendar days; null when that window has fewer than 3 values." }),
+    official: z
+      .strictObject({ lean: Lean, diffPct: NumOrNull.meta({ description: "(today - official) / official x 100, 2 decimals." }) })
+      .nullable()
+      .meta({ description: "Today against the central bank's rate for this side (tolerance 0.5 %); null when there is none." }),
+    global: z
+      .strictObject({
+        diffPct: NumOrNull.meta({ description: "(today - global) / global x 100, 2 decimals." }),
+        notable: z.boolean().meta({ description: "True when the difference is 2 % or more either way." }),
+      })
+      .nullable()
+      .meta({ description: "Today against the global mid-market reference; carries no lean. Null when there is no reference." }),
   })
   .meta({ id: "Signals", description: "Language-neutral signals behind the verdict." });
 export type Signals = z.infer<typeof Signals>;
@@ -41,92 +60,119 @@ export type Verdict = z.infer<typeof Verdict>;
 
 export const Direction = z
   .strictObject({
-    best: BestSeller.nullable(),
+    best: BestSeller.nullable().meta({ description: "Null for a reference asset or when no seller quotes this side today." }),
     verdict: Verdict,
-    favorability: z.number().min(0).max(1).nullable(),
-    priorDays: z.int().min(0),
+    favorability: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({ description: "0..1, 1 = the best day of the look-back for the customer, ties counted half; null while calibrating." }),
+    priorDays: z.int().min(0).meta({ description: "Prior days with a value (at most 90, none older than 365 days) behind the favorability." }),
     signals: Signals,
   })
-  .meta({ id: "Direction" });
+  .meta({ id: "Direction", description: "One side of the market from the customer's point of view." });
 export type Direction = z.infer<typeof Direction>;
 
 export const SeriesEntry = z
   .strictObject({
     date: DateString,
-    buyLo: NumOrNull,
-    buyHi: NumOrNull,
-    sellLo: NumOrNull,
-    sellHi: NumOrNull,
-    bench: NumOrNull,
+    buyLo: NumOrNull.meta({ description: "Lowest closing buy rate across sellers that day." }),
+    buyHi: NumOrNull.meta({ description: "Highest closing buy rate across sellers that day: the day's best buy." }),
+    sellLo: NumOrNull.meta({ description: "Lowest closing sell rate across sellers that day: the day's best sell." }),
+    sellHi: NumOrNull.meta({ description: "Highest closing sell rate across sellers that day." }),
+    bench: NumOrNull.meta({ description: "Official mid rate (buy + sell) / 2 in force that day; null when none." }),
   })
-  .meta({ id: "SeriesEntry", description: "One day's close across sellers." });
+  .meta({ id: "SeriesEntry", description: "One day's close across sellers. Today's entry is provisional until the day ends." });
 export type SeriesEntry = z.infer<typeof SeriesEntry>;
 
 export const SellerRow = z
-  .strictObject({ seller: z.string(), sellerAr: z.string().nullable(), buy: NumOrNull, sell: NumOrNull })
+  .strictObject({
+    seller: z.string().meta({ description: "Seller's name in English." }),
+    sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
+    buy: NumOrNull.meta({ description: "EGP the seller pays per unit (higher is better for the customer)." }),
+    sell: NumOrNull.meta({ description: "EGP the seller asks per unit (lower is better for the customer)." }),
+  })
   .meta({ id: "SellerRow", description: "One licensed seller's latest values on the business date." });
 export type SellerRow = z.infer<typeof SellerRow>;
 
-export const FreshnessState = z.enum(["fresh", "closed", "delayed", "stale"]);
-export const ConfidenceLevel = z.enum(["high", "medium", "low", "none"]);
+export const FreshnessState = z.enum(["fresh", "closed", "delayed", "stale"]).meta({
+  description: "fresh: in session, newest quote within 3 trading hours; closed: out of session, within 3 trading hours; delayed: 3 to 8 trading hours; stale: older, or nothing observed.",
+});
+export const ConfidenceLevel = z.enum(["high", "medium", "low", "none"]).meta({
+  description: "high: 3 or more sources; medium: 2; low: 1; none: 0. One step lower when two sources disagree on a seller by more than 1 %.",
+});
 
 export const Asset = z
   .strictObject({
-    id: z.string(),
-    slug: z.string(),
-    name: z.string(),
-    nameAr: z.string(),
+    id: z.string().meta({ description: "Machine id <BASE>-<QUOTE>; accepted by ?asset=.", examples: ["USD-EGP"] }),
+    slug: z.string().meta({ description: "Lowercase hyphenated slug; accepted by ?asset=.", examples: ["us-dollar"] }),
+    name: z.string().meta({ description: "English name (addition to the specification)." }),
+    nameAr: z.string().meta({ description: "Arabic name (addition to the specification)." }),
     category: Category,
-    kind: z.string(),
+    kind: z.string().meta({ description: "Asset kind.", examples: ["currency", "metal"] }),
     market: Market,
-    unit: z.string(),
-    decimals: z.int().min(0),
+    unit: z.string().meta({ description: "Display unit <QUOTE>/<BASE-UNIT>.", examples: ["EGP/USD", "EGP/g"] }),
+    decimals: z.int().min(0).meta({ description: "Display decimals; every value is rounded to them, half away from zero." }),
     defaultSide: Side,
-    asOf: DateString,
-    observedAt: IsoInstant.nullable(),
-    freshness: z.strictObject({ state: FreshnessState, stale: z.boolean() }),
-    confidence: z.strictObject({ level: ConfidenceLevel, checks: z.int().min(0) }),
+    asOf: DateString.meta({ description: "Business date (Africa/Cairo) of the numbers: the latest day with accepted quotes, never after the build's own date." }),
+    observedAt: IsoInstant.nullable().meta({ description: "Newest accepted observation of the asset, UTC; null when there is none." }),
+    freshness: z
+      .strictObject({ state: FreshnessState, stale: z.boolean().meta({ description: "True exactly when state is stale." }) })
+      .meta({ description: "How old the newest observation is in trading time, at the build instant." }),
+    confidence: z
+      .strictObject({ level: ConfidenceLevel, checks: z.int().min(0).meta({ description: "Distinct sources with an accepted quote on the business date." }) })
+      .meta({ description: "How many independent sources corroborate the day." }),
     directions: z.strictObject({ sell: Direction, buy: Direction }),
-    benchmark: z.strictObject({ buy: NumOrNull, sell: NumOrNull }).nullable(),
-    global: z.strictObject({ value: NumOrNull }).nullable(),
-    series: z.array(SeriesEntry),
-    sellers: z.array(SellerRow),
+    benchmark: z
+      .strictObject({
+        buy: NumOrNull.meta({ description: "Official buy rate." }),
+        sell: NumOrNull.meta({ description: "Official sell rate." }),
+      })
+      .nullable()
+      .meta({ description: "The central bank's official rate in force on the business date; null when there is none." }),
+    global: z
+      .strictObject({ value: NumOrNull.meta({ description: "Mid-market value, EGP per unit." }) })
+      .nullable()
+      .meta({ description: "Global mid-market reference in force on the business date; null when there is none." }),
+    series: z.array(SeriesEntry).meta({ description: "Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry." }),
+    sellers: z.array(SellerRow).meta({ description: "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset." }),
   })
-  .meta({ id: "Asset" });
+  .meta({ id: "Asset", description: "One tracked currency or metal." });
 export type Asset = z.infer<typeof Asset>;
 
 export const Feed = z
   .strictObject({
-    _about: z.string(),
-    _disclaimer: z.string(),
-    _license: z.string(),
-    _self: z.string(),
-    _docs: z.string(),
-    _spec: z.string(),
-    _changelog: z.string(),
-    _terms: z.string(),
-    schemaVersion: z.literal(1),
-    seriesWindowDays: z.int().min(1),
-    generatedAt: IsoInstant,
-    assets: z.array(Asset),
+    _about: z.string().meta({ description: "What the feed is." }),
+    _disclaimer: z.string().meta({ description: "Information only, not financial advice." }),
+    _license: z.string().meta({ description: "Licence of the data and attribution." }),
+    _self: z.string().meta({ description: "Path and query of the exact request that produced this body.", examples: ["/api/v1/feed.json?category=metals"] }),
+    _docs: z.string().meta({ description: "Path of the human documentation.", examples: ["/docs/"] }),
+    _spec: z.string().meta({ description: "Path of this OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
+    _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),
+    _terms: z.string().meta({ description: "Path of the terms page.", examples: ["/terms/"] }),
+    schemaVersion: z.literal(1).meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),
+    seriesWindowDays: z.int().min(1).meta({ description: "Length of the history window in series (30)." }),
+    generatedAt: IsoInstant.meta({ description: "When this body was built, UTC. Not part of the ETag: unchanged data keeps its ETag." }),
+    assets: z.array(Asset).meta({ description: "Every tracked asset in catalog order, or the filtered subset; same shape either way." }),
   })
-  .meta({ id: "Feed" });
+  .meta({ id: "Feed", description: "The whole answer of the feed: every asset, or the subset the filters chose." });
 export type Feed = z.infer<typeof Feed>;
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
   .looseObject({
-    type: z.string(),
-    title: z.string(),
-    status: z.int().min(400).max(599),
-    detail: z.string(),
-    error: z.string(),
-    instance: z.string().optional(),
-    validCategories: z.array(z.string()).optional(),
-    validAssets: z.array(z.string()).optional(),
-    allow: z.array(z.string()).optional(),
+    type: z.string().meta({ description: "Relative URI of the documentation's section on this problem.", examples: ["/docs/#problem-unknown-asset"] }),
+    title: z.string().meta({ description: "Short summary of the problem type." }),
+    status: z.int().min(400).max(599).meta({ description: "The HTTP status." }),
+    detail: z.string().meta({ description: "What went wrong with this request and how to correct it." }),
+    error: z.string().meta({ description: "Short machine-friendly statement of the error." }),
+    instance: z.string().optional().meta({ description: "The request path." }),
+    validCategories: z.array(z.string()).optional().meta({ description: "On an unknown category: the accepted values." }),
+    validAssets: z.array(z.string()).optional().meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
+    allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
   })
-  .meta({ id: "Problem" });
+  .meta({ id: "Problem", description: "RFC 9457 problem details (application/problem+json)." });
 export type Problem = z.infer<typeof Problem>;
 
 export const ManifestFile = z.strictObject({
@@ -240,3 +286,18 @@ export const PublishedState = z.strictObject({
   files: z.record(z.string(), z.strictObject({ etag: z.string(), lastModified: z.string() })),
 });
 export type PublishedState = z.infer<typeof PublishedState>;
+
+/** The body of /readyz (METHODOLOGY "Freshness"): ready or not, and why. */
+export const Readiness = z
+  .strictObject({
+    status: z.enum(["ready", "not-ready"]),
+    checkedAt: IsoInstant.meta({ description: "The request instant the check used." }),
+    generatedAt: IsoInstant.meta({ description: "When the published build was made." }),
+    buildAgeSeconds: z.int().min(0),
+    buildMaxAgeSeconds: z.int().meta({ description: "Oldest a build may be before the feed is not ready (2 hours)." }),
+    buildTooOld: z.boolean(),
+    staleAssets: z.array(z.string()).meta({ description: "Slugs of the assets that are stale at the request instant." }),
+    assets: z.record(z.string(), FreshnessState).meta({ description: "Every asset's freshness state at the request instant, by slug." }),
+  })
+  .meta({ id: "Readiness", description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which." });
+export type Readiness = z.infer<typeof Readiness>;
