@@ -1,4 +1,92 @@
-/** The documents rendered from the built feed beside it (OpenAPI, pages). */
-import type { Renderer } from "../feed/site.js";
+/**
+ * The documents rendered from the built feed beside it: the OpenAPI description and the pages
+ * people read (home, docs, terms). Each is a Renderer that composeSite runs after the feed files.
+ */
+import { HTML_TYPE, JSON_TYPE, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
+import { canonical, strongEtag } from "../feed/canonical.js";
+import { API, FEED_PATH, files } from "../feed/paths.js";
+import { readiness } from "../edge/readyz.js";
+import { httpDate } from "../edge/conditional.js";
+import { selectAssets } from "../edge/filters.js";
+import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
+import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
+import { buildOpenApi, type OpenApiExamples } from "./openapi.js";
+import { renderDocs } from "./pages/docs.js";
+import { renderHome } from "./pages/home.js";
+import { renderTerms } from "./pages/terms.js";
+import type { Changelog, Feed, IndexDoc, Manifest, Problem } from "../schema/outputs.js";
 
-export const apiRenderers: readonly Renderer[] = [];
+const parsed = <T>(ctx: RenderContext, path: string): T => {
+  const f = ctx.files.find((x) => x.path === path);
+  if (!f) throw new Error(`${path} is not built yet`);
+  return JSON.parse(f.body) as T;
+};
+
+/** The body the handler sends for a problem, at the feed's path. */
+const bodyOf = (p: HttpProblem) => p.body(FEED_PATH) as Problem;
+
+function filterProblem(m: Pick<Manifest, "categories" | "assets">, query: string): Problem {
+  try {
+    selectAssets(new URLSearchParams(query), m);
+  } catch (e) {
+    if (e instanceof HttpProblem) return bodyOf(e);
+    throw e;
+  }
+  throw new Error(`the filter ${query} was accepted`);
+}
+
+/** Examples from this build: a one-asset feed, the index, the changelog, readiness, every problem. */
+async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag: string; observedAt: number }> {
+  const { feed, input } = ctx;
+  const pick = feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
+  const feedFile = ctx.files.find((f) => f.path === files.asset(pick.slug))!;
+  const m = {
+    schemaVersion: 1 as const,
+    generatedAt: feed.generatedAt,
+    categories: [...new Set(feed.assets.map((a) => a.category))],
+    assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
+    calendar: input.dataset.calendar.categories,
+    files: {},
+  };
+  const now = readiness(m, input.nowMs);
+  const list: Partial<Record<ProblemSlug, Problem>> = {
+    "unknown-category": filterProblem(m, "category=crypto"),
+    "unknown-asset": filterProblem(m, "asset=bitcoin"),
+    "too-many-parameters": bodyOf(problems.tooManyParameters()),
+    "invalid-encoding": bodyOf(problems.invalidEncoding("asset")),
+    "not-found": { ...bodyOf(problems.notFound(API)), instance: `${API}/prices.json` },
+    "method-not-allowed": bodyOf(problems.methodNotAllowed(ALLOWED_METHODS)),
+    "uri-too-long": bodyOf(problems.uriTooLong()),
+    "rate-limited": bodyOf(problems.rateLimited(WINDOW_LIMIT, WINDOW_SECONDS, 17)),
+    "daily-limit": bodyOf(problems.dailyLimit(DAILY_LIMIT, 20_520)),
+    unavailable: bodyOf(problems.unavailable()),
+  };
+  const ex: OpenApiExamples = {
+    feed: { ...(JSON.parse(feedFile.body) as Feed), _self: `${FEED_PATH}?asset=${pick.slug}` },
+    index: parsed<IndexDoc>(ctx, files.index),
+    changelog: parsed<Changelog>(ctx, files.changelog),
+    readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
+    problems: list,
+  };
+  // Header examples belong to the example asset, so the description changes only when it does.
+  return { ex, etag: await strongEtag(feedFile.etagInput), observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs };
+}
+
+export const openapiRenderer: Renderer = async (ctx) => {
+  const { ex, etag, observedAt } = await examples(ctx);
+  const doc = buildOpenApi(ex, { description: ctx.input.dataset.site.about, license: ctx.input.dataset.site.license, etagExample: etag, lastModifiedExample: httpDate(observedAt) });
+  const body = canonical(doc);
+  // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
+  // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
+  return [{ path: files.openapi, body, contentType: JSON_TYPE, etagInput: body.split(ctx.feed.generatedAt).join("") }];
+};
+
+const page = (path: string, body: string): SiteFile => ({ path, body, contentType: HTML_TYPE, etagInput: body });
+
+export const pageRenderer: Renderer = (ctx) => [
+  page(files.home, renderHome(ctx)),
+  page(files.docs, renderDocs(ctx)),
+  page(files.terms, renderTerms(ctx)),
+];
+
+export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];

@@ -12,7 +12,7 @@ import type { Manifest } from "../schema/outputs.js";
 import type { CounterStore, Hit } from "./counters.js";
 import { httpDate, notModified } from "./conditional.js";
 import { selectAssets } from "./filters.js";
-import { HttpProblem, PROBLEM_TYPE } from "./problem.js";
+import { ALLOWED_METHODS, HttpProblem, PROBLEM_TYPE, problems } from "./problem.js";
 import { readiness } from "./readyz.js";
 
 export interface Limits {
@@ -45,7 +45,7 @@ export interface HandlerDeps {
 }
 
 const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
-const ALLOW = "GET, HEAD, OPTIONS";
+const ALLOW = ALLOWED_METHODS.join(", ");
 const EXPOSE = [
   "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
   "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset", "Link",
@@ -154,7 +154,7 @@ function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): string 
 async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps): Promise<Representation> {
   const meta = m.files[file]!;
   const body = await deps.readFile(file);
-  if (body === null) throw new HttpProblem("not-found", "This file is listed but missing; the site is being republished.", "not found");
+  if (body === null) throw problems.fileMissing();
   return { body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
 }
 
@@ -180,13 +180,13 @@ async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cach
 
 function validateTarget(url: URL): void {
   if (url.href.length > MAX_URL_LENGTH)
-    throw new HttpProblem("uri-too-long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long");
+    throw problems.uriTooLong();
   let n = 0;
   for (const _ of url.searchParams) if (++n > MAX_PARAMS)
-    throw new HttpProblem("too-many-parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters");
+    throw problems.tooManyParameters();
   for (const [k, v] of url.searchParams)
     if ((k === "category" || k === "asset") && v.includes("\uFFFD"))
-      throw new HttpProblem("invalid-encoding", `The ${k} parameter is not valid percent-encoded UTF-8.`, "invalid encoding");
+      throw problems.invalidEncoding(k);
 }
 
 const sharedCache = new FeedCache();
@@ -212,11 +212,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   try {
     if (hit && hit.dayCount > deps.limits.daily) {
       const retry = Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000);
-      throw new HttpProblem("daily-limit", `This address has used its ${deps.limits.daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) });
+      throw problems.dailyLimit(deps.limits.daily, retry);
     }
     if (hit && hit.windowCount > deps.limits.window) {
       const retry = Math.max(1, Math.ceil(hit.windowResetMs / 1000));
-      throw new HttpProblem("rate-limited", `At most ${deps.limits.window} requests per ${deps.limits.windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) });
+      throw problems.rateLimited(deps.limits.window, deps.limits.windowSeconds, retry);
     }
     if (request.method === "OPTIONS") {
       headers.set("Access-Control-Allow-Methods", ALLOW);
@@ -226,7 +226,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
       return new Response(null, { status: 204, headers });
     }
     if (request.method !== "GET" && !head)
-      throw new HttpProblem("method-not-allowed", `The API is read-only: ${ALLOW}.`, "method not allowed", { allow: ALLOW.split(", ") }, { Allow: ALLOW });
+      throw problems.methodNotAllowed();
     validateTarget(url);
 
     const manifest = await deps.manifest();
@@ -241,7 +241,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
       if (file === null)
-        throw new HttpProblem("not-found", `Nothing is published at this path. The API's index is at ${API}.`, "not found");
+        throw problems.notFound(API);
       rep = await fileRepresentation(file, manifest, deps);
     }
     headers.set("ETag", rep.etag);
@@ -256,6 +256,6 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);
     // A fault of ours: logged by the adapter, never a stack trace to the client.
     console.error(`price-feed handler: ${(e as Error).stack ?? String(e)}`);
-    return problemResponse(new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"), instance, headers, head);
+    return problemResponse(problems.unavailable(), instance, headers, head);
   }
 }

@@ -49,3 +49,22 @@ export class HttpProblem extends Error {
 }
 
 export const PROBLEM_TYPE = "application/problem+json";
+
+/** The API is read-only (specification, rule 1). */
+export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
+
+/** The handler's problems, made in one place so the OpenAPI examples are the very bodies it sends. */
+export const problems = {
+  fileMissing: () => new HttpProblem("not-found", "This file is listed but missing; the site is being republished.", "not found"),
+  notFound: (index: string) => new HttpProblem("not-found", `Nothing is published at this path. The API's index is at ${index}.`, "not found"),
+  uriTooLong: () => new HttpProblem("uri-too-long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long"),
+  tooManyParameters: () => new HttpProblem("too-many-parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters"),
+  invalidEncoding: (param: string) => new HttpProblem("invalid-encoding", `The ${param} parameter is not valid percent-encoded UTF-8.`, "invalid encoding"),
+  dailyLimit: (daily: number, retry: number) =>
+    new HttpProblem("daily-limit", `This address has used its ${daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) }),
+  rateLimited: (window: number, windowSeconds: number, retry: number) =>
+    new HttpProblem("rate-limited", `At most ${window} requests per ${windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) }),
+  methodNotAllowed: (allow: readonly string[] = ALLOWED_METHODS) =>
+    new HttpProblem("method-not-allowed", `The API is read-only: ${allow.join(", ")}.`, "method not allowed", { allow: [...allow] }, { Allow: allow.join(", ") }),
+  unavailable: () => new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"),
+};

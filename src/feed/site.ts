@@ -30,7 +30,13 @@ export interface SiteInput {
 }
 
 /** Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. */
-export type Renderer = (ctx: { feed: Feed; input: SiteInput; files: readonly SiteFile[] }) => SiteFile[];
+export type Renderer = (ctx: RenderContext) => SiteFile[] | Promise<SiteFile[]>;
+export interface RenderContext {
+  feed: Feed;
+  input: SiteInput;
+  /** The files made so far: the feed, its variants, the index and the changelog, then earlier renderers' files. */
+  files: readonly SiteFile[];
+}
 
 export interface Site {
   files: SiteFile[];
@@ -93,7 +99,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
     jsonFile(files.index, buildIndex(ds.catalog)),
     jsonFile(files.changelog, input.changelog),
   ];
-  for (const render of renderers) siteFiles.push(...render({ feed, input, files: siteFiles }));
+  for (const render of renderers) siteFiles.push(...(await render({ feed, input, files: siteFiles })));
 
   // Last-Modified moves exactly when the ETag does (DESIGN "Decisions"): HTTP dates have whole seconds.
   const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);

@@ -99,9 +99,11 @@ export type SellerRow = z.infer<typeof SellerRow>;
 export const FreshnessState = z.enum(["fresh", "closed", "delayed", "stale"]).meta({
   description: "fresh: in session, newest quote within 3 trading hours; closed: out of session, within 3 trading hours; delayed: 3 to 8 trading hours; stale: older, or nothing observed.",
 });
+export type FreshnessState = z.infer<typeof FreshnessState>;
 export const ConfidenceLevel = z.enum(["high", "medium", "low", "none"]).meta({
   description: "high: 3 or more sources; medium: 2; low: 1; none: 0. One step lower when two sources disagree on a seller by more than 1 %.",
 });
+export type ConfidenceLevel = z.infer<typeof ConfidenceLevel>;
 
 export const Asset = z
   .strictObject({

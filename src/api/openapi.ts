@@ -1,0 +1,267 @@
+/**
+ * The OpenAPI 3.1 description (`/api/v1/openapi.json`), generated at build time: the component
+ * schemas come from the zod output schemas the build validates with (zod 4 emits JSON Schema
+ * draft 2020-12, the dialect of OpenAPI 3.1), and the examples from the build's own documents and
+ * from the handler's own errors. Nothing here restates a field by hand.
+ */
+import { z } from "zod";
+import * as outputs from "../schema/outputs.js";
+import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../feed/paths.js";
+import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
+import type { Changelog, Feed, IndexDoc, Problem, Readiness } from "../schema/outputs.js";
+
+export const OPENAPI_VERSION = "1.0";
+
+/** The public documents of the API, in the order they appear in `components.schemas`. */
+const PUBLIC_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem", "Index", "Changelog", "Readiness"];
+
+export interface OpenApiExamples {
+  /** A feed answer filtered to one asset, as the build wrote it. */
+  feed: Feed;
+  index: IndexDoc;
+  changelog: Changelog;
+  /** The build's own readiness at the build instant, under the status it has. */
+  readiness: { ready?: Readiness; notReady?: Readiness };
+  /** One body per problem type, made by the handler's own code. */
+  problems: Partial<Record<ProblemSlug, Problem>>;
+}
+
+type Json = Record<string, unknown>;
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Component schemas from the zod registry: `$ref`s between them point into components. */
+export function componentSchemas(): Record<string, Json> {
+  // Importing outputs registers every schema with an id in zod's global registry.
+  void outputs;
+  const all = z.toJSONSchema(z.globalRegistry, {
+    target: "draft-2020-12",
+    io: "output",
+    uri: (id) => `#/components/schemas/${id}`,
+  }).schemas as Record<string, Json>;
+  const out: Record<string, Json> = {};
+  for (const name of PUBLIC_SCHEMAS) {
+    const s = all[name];
+    if (!s) throw new Error(`schema ${name} is not registered`);
+    // $schema and $id belong to standalone documents; inside OpenAPI the dialect is the document's.
+    const { $schema: _s, $id: _i, ...rest } = s;
+    out[name] = rest;
+  }
+  const dangling = JSON.stringify(out).match(/#\/components\/schemas\/(\w+)/g)?.map((r) => r.split("/").pop()!).filter((n) => !out[n]);
+  if (dangling?.length) throw new Error(`public schemas refer to unlisted ones: ${[...new Set(dangling)].join(", ")}`);
+  return out;
+}
+
+const int = (description: string, example?: number): Json => ({ description, schema: { type: "integer", minimum: 0 }, ...(example === undefined ? {} : { example }) });
+const str = (description: string, example?: string): Json => ({ description, schema: { type: "string" }, ...(example === undefined ? {} : { example }) });
+
+/** Response headers (RFC 9110, RFC 9111, the IETF RateLimit draft, RFC 9745, RFC 8594). */
+function headers(about: About): Record<string, Json> {
+  return {
+    "ETag": str("Strong validator of the body without generatedAt; send it back as If-None-Match.", about.etagExample),
+    "Last-Modified": str("HTTP-date of the last change of the data (moves exactly when the ETag does).", about.lastModifiedExample),
+    "Cache-Control": str("Caching rule for this answer; errors are no-store.", `public, max-age=${CACHE_MAX_AGE_SECONDS}`),
+    "Access-Control-Allow-Origin": str("Open CORS: any origin may read the answer.", "*"),
+    "RateLimit-Limit": int("Requests allowed per window.", WINDOW_LIMIT),
+    "RateLimit-Remaining": int("Requests left in the current window (absent when the counters are unreachable and limits are not enforced).", WINDOW_LIMIT - 1),
+    "RateLimit-Reset": int("Seconds until the current window resets.", WINDOW_SECONDS),
+    "RateLimit-Policy": str("The quota: limit;w=window seconds.", `${WINDOW_LIMIT};w=${WINDOW_SECONDS}`),
+    "Daily-Limit": int("Requests allowed per address per Cairo day.", DAILY_LIMIT),
+    "Daily-Used": int("Requests this address has made today, Cairo time.", 1),
+    "Daily-Reset": int("Seconds until midnight Africa/Cairo, when the daily allowance resets.", 3600),
+    "Retry-After": int("Seconds to wait before retrying.", 30),
+    "Allow": str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
+    "Deprecation": str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
+    "Sunset": str("Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).", "Thu, 01 Jul 2027 00:00:00 GMT"),
+  };
+}
+
+/** Headers every answer carries: CORS and the rate-limit state. */
+const COMMON = ["Access-Control-Allow-Origin", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset"];
+
+function headerRefs(...keys: string[]): Json {
+  return Object.fromEntries([...keys, ...COMMON].map((k) => [k, ref("headers", k)]));
+}
+
+function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["problems"]): Json {
+  const ex = Object.fromEntries(slugs.filter((s) => examples[s]).map((s) => [s, { summary: PROBLEM_TYPES[s].title, value: examples[s] }]));
+  return { "application/problem+json": { schema: ref("schemas", "Problem"), ...(Object.keys(ex).length ? { examples: ex } : {}) } };
+}
+
+function problemResponse(description: string, slugs: ProblemSlug[], examples: OpenApiExamples["problems"], ...extraHeaders: string[]): Json {
+  return { description, headers: headerRefs(...extraHeaders), content: problemContent(slugs, examples) };
+}
+
+function responses(ex: OpenApiExamples): Record<string, Json> {
+  const p = ex.problems;
+  return {
+    NotModified: {
+      description: "The client's copy is current (If-None-Match matched, or nothing changed since If-Modified-Since). No body.",
+      headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+    },
+    BadRequest: problemResponse("A filter value is unknown, or the query is malformed. The body lists the accepted values.", ["unknown-category", "unknown-asset", "too-many-parameters", "invalid-encoding"], p),
+    NotFound: problemResponse("Nothing is published at this path.", ["not-found"], p),
+    MethodNotAllowed: problemResponse(
+      "Sent for any method other than GET, HEAD and OPTIONS: the API is read-only. (OpenAPI lists responses per operation, so it is listed under GET.)",
+      ["method-not-allowed"],
+      p,
+      "Allow",
+    ),
+    UriTooLong: problemResponse("The request target is too long.", ["uri-too-long"], p),
+    TooManyRequests: problemResponse("The per-minute window or the daily allowance of this address is used up.", ["rate-limited", "daily-limit"], p, "Retry-After"),
+    Unavailable: problemResponse("The published files could not be read; retry shortly.", ["unavailable"], p),
+  };
+}
+
+const ERRORS = { "404": ref("responses", "NotFound"), "405": ref("responses", "MethodNotAllowed"), "414": ref("responses", "UriTooLong"), "429": ref("responses", "TooManyRequests"), "503": ref("responses", "Unavailable") };
+const CONDITIONAL = [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince"), ref("parameters", "XContact")];
+
+function jsonDocument(operationId: string, summary: string, description: string, schema: Json, example: unknown): Json {
+  return {
+    get: {
+      operationId,
+      summary,
+      description,
+      tags: ["API"],
+      parameters: CONDITIONAL,
+      responses: {
+        "200": {
+          description: "The document.",
+          headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+          content: { "application/json": { schema, example } },
+        },
+        "304": ref("responses", "NotModified"),
+        ...ERRORS,
+      },
+    },
+  };
+}
+
+export interface About {
+  description: string;
+  license: string;
+  /** Header examples from this build. */
+  etagExample: string;
+  lastModifiedExample: string;
+}
+
+export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Price Feed API",
+      version: OPENAPI_VERSION,
+      summary: "Indicative prices of Egypt's licensed money market: currencies and gold, from licensed banks and dealers.",
+      description: `${about.description}\n\nRead-only and open: no key, no sign-up, CORS open to every origin. Poll about every 5 minutes with If-None-Match; the data changes at most about once an hour. Clients must ignore members they do not know: fields are added backwards-compatibly. Human documentation: ${DOCS_PATH}. Terms: ${TERMS_PATH}.`,
+      license: { name: about.license, identifier: "CC-BY-4.0" },
+    },
+    servers: [{ url: "/", description: "The host that served this description." }],
+    security: [],
+    tags: [
+      { name: "Feed", description: "The prices." },
+      { name: "API", description: "What the API says about itself." },
+      { name: "Operations", description: "Checks for monitors." },
+    ],
+    paths: {
+      [FEED_PATH]: {
+        get: {
+          operationId: "getFeed",
+          summary: "Every tracked asset, or the subset the filters choose",
+          description:
+            "Best licensed seller per side, the verdict and its signals, the official and global references, a daily series and today's seller table for each asset. With both filters an asset must match both (intersection). Values are matched without regard to case; assets by slug or id; repeated parameters are merged. The same URL answers HEAD without a body and OPTIONS as a CORS preflight.",
+          tags: ["Feed"],
+          parameters: [ref("parameters", "Category"), ref("parameters", "Asset"), ...CONDITIONAL],
+          responses: {
+            "200": {
+              description: "The feed. Its members are in canonical (sorted) key order; the body's _self is the exact request.",
+              headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+              content: { "application/json": { schema: ref("schemas", "Feed"), example: ex.feed } },
+            },
+            "304": ref("responses", "NotModified"),
+            "400": ref("responses", "BadRequest"),
+            ...ERRORS,
+          },
+        },
+      },
+      [INDEX_PATH]: jsonDocument("getIndex", "What the API offers", "Endpoints, the values the filters accept, the limits and links.", ref("schemas", "Index"), ex.index),
+      [OPENAPI_PATH]: jsonDocument(
+        "getOpenApi",
+        "This description",
+        "The OpenAPI 3.1 description of every path, field and response, for client generation.",
+        {
+          type: "object",
+          description: "An OpenAPI 3.1 document (this one).",
+          properties: { openapi: { const: "3.1.0" }, info: { type: "object" }, paths: { type: "object" }, components: { type: "object" } },
+          required: ["openapi", "info", "paths"],
+        },
+        { openapi: "3.1.0", info: { title: "Price Feed API", version: OPENAPI_VERSION }, paths: {} },
+      ),
+      [CHANGELOG_PATH]: jsonDocument("getChangelog", "Changelog of the API", "One entry per release, newest first: version, date, summary and changes by kind.", ref("schemas", "Changelog"), ex.changelog),
+      [READYZ_PATH]: {
+        get: {
+          operationId: "getReadiness",
+          summary: "Is the data fresh?",
+          description: "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
+          tags: ["Operations"],
+          responses: {
+            "200": { description: "Ready.", headers: headerRefs(), content: { "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}) } } },
+            "503": {
+              description: "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
+              headers: headerRefs(),
+              content: {
+                "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}) },
+                ...problemContent(["unavailable"], ex.problems),
+              },
+            },
+            "405": ref("responses", "MethodNotAllowed"),
+            "429": ref("responses", "TooManyRequests"),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        Category: {
+          name: "category",
+          in: "query",
+          description: "Comma-separated category slugs to include. An unknown value gives 400 with validCategories.",
+          schema: { type: "array", items: { type: "string", enum: ex.index.filters.category } },
+          style: "form",
+          explode: false,
+          example: [ex.index.filters.category[0]],
+        },
+        Asset: {
+          name: "asset",
+          in: "query",
+          description: "Comma-separated asset slugs or ids, any letter case. An unknown value gives 400 with validAssets.",
+          schema: { type: "array", items: { type: "string" } },
+          style: "form",
+          explode: false,
+          example: ex.index.filters.asset.slice(0, 2).map((a) => a.slug),
+        },
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          description: "An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2).",
+          schema: { type: "string" },
+        },
+        IfModifiedSince: {
+          name: "If-Modified-Since",
+          in: "header",
+          description: "An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent.",
+          schema: { type: "string" },
+        },
+        XContact: {
+          name: "X-Contact",
+          in: "header",
+          description: "Optional: a URL or e-mail address identifying a production caller (or put it in User-Agent). Anonymous heavy traffic is limited first.",
+          schema: { type: "string" },
+        },
+      },
+      headers: headers(about),
+      responses: responses(ex),
+    },
+  };
+}
