@@ -60,7 +60,7 @@ function headers(about: About): Record<string, Json> {
   return {
     "ETag": str("Strong validator of the body without generatedAt; send it back as If-None-Match.", about.etagExample),
     "Last-Modified": str("HTTP-date of the last change of the data (moves exactly when the ETag does).", about.lastModifiedExample),
-    "Cache-Control": str("Caching rule for this answer; errors are no-store.", `public, max-age=${CACHE_MAX_AGE_SECONDS}`),
+    "Cache-Control": str(`Caching rule: documents may be cached for ${CACHE_MAX_AGE_SECONDS} seconds; errors and /readyz are no-store.`, `public, max-age=${CACHE_MAX_AGE_SECONDS}`),
     "Access-Control-Allow-Origin": str("Open CORS: any origin may read the answer.", "*"),
     "RateLimit-Limit": int("Requests allowed per window.", WINDOW_LIMIT),
     "RateLimit-Remaining": int("Requests left in the current window (absent when the counters are unreachable and limits are not enforced).", WINDOW_LIMIT - 1),
@@ -89,7 +89,7 @@ function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["problem
 }
 
 function problemResponse(description: string, slugs: ProblemSlug[], examples: OpenApiExamples["problems"], ...extraHeaders: string[]): Json {
-  return { description, headers: headerRefs(...extraHeaders), content: problemContent(slugs, examples) };
+  return { description, headers: headerRefs("Cache-Control", ...extraHeaders), content: problemContent(slugs, examples) };
 }
 
 function responses(ex: OpenApiExamples): Record<string, Json> {
@@ -205,10 +205,10 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
           description: "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
           tags: ["Operations"],
           responses: {
-            "200": { description: "Ready.", headers: headerRefs(), content: { "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}) } } },
+            "200": { description: "Ready.", headers: headerRefs("Cache-Control"), content: { "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}) } } },
             "503": {
               description: "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
-              headers: headerRefs(),
+              headers: headerRefs("Cache-Control"),
               content: {
                 "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}) },
                 ...problemContent(["unavailable"], ex.problems),

@@ -1,0 +1,40 @@
+/**
+ * Client generation works: openapi-typescript turns the built description into types, the typed
+ * example client (examples/client.ts) compiles against them with tsc, and it runs against the
+ * local server over loopback HTTP, revalidating with its ETag.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import path from "node:path";
+import { builtSite, BUILT_AT } from "./helpers/site.js";
+import { startServer, type RunningServer } from "../src/server/serve.js";
+
+const run = promisify(execFile);
+const bin = (name: string) => path.resolve("node_modules/.bin", name);
+let server: RunningServer;
+let out: string;
+
+beforeAll(async () => {
+  ({ out } = await builtSite());
+  server = await startServer({ dir: out, port: 0, host: "127.0.0.1", nowMs: BUILT_AT + 60_000, limits: { window: 240, windowSeconds: 60, daily: 1000 }, trustProxy: false, log: () => {} });
+});
+afterAll(() => server?.close());
+
+test("types generated from the description compile the example client, which reads the feed and revalidates", async () => {
+  await run(bin("openapi-typescript"), [path.join(out, "api/v1/openapi.json"), "-o", "examples/price-feed.d.ts"]);
+  await run(bin("tsc"), ["-p", "examples"]); // throws with the compiler's messages on a type error
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "examples/client.ts", server.url, "metals"]);
+  const lines = stdout.trim().split("\n");
+  expect(lines[0]).toMatch(/^XAU24K-EGP sell \d+ \(\w+\) buy \d+ \(\w+\) \w+$/);
+  expect(lines.at(-1)).toBe("second request: 304, copy reused");
+}, 60_000);
+
+test("the example client reports the server's problem for an unknown category", async () => {
+  const failed = await run(process.execPath, ["--import", "tsx", "examples/client.ts", server.url, "crypto"]).then(
+    () => null,
+    (e: { code: number; stderr: string }) => e,
+  );
+  expect(failed?.code).toBe(1);
+  expect(failed?.stderr).toMatch(/^400 Unknown category: .*Use one of: currencies, metals\./);
+}, 60_000);
