@@ -46,6 +46,11 @@ export interface HandlerDeps {
 
 const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
 const ALLOW = ALLOWED_METHODS.join(", ");
+/**
+ * The pages are static HTML with inline styles and inline SVG, and no script at all; the same
+ * policy is set for them in netlify.toml, where the CDN serves them.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const EXPOSE = [
   "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
   "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset", "Link",
@@ -249,6 +254,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     headers.set("Cache-Control", rep.cacheControl);
     if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
+    if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
     if (head) return new Response(null, { status: 200, headers });
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
     return new Response(bytes, { status: 200, headers });

@@ -1,7 +1,7 @@
 /**
  * The frame every page shares: escaping, the document shell, navigation and the style sheet.
- * Pages are plain HTML written at build time, readable without JavaScript; the site's own
- * Content-Security-Policy (netlify.toml) allows the inline style and nothing else inline.
+ * Pages are plain HTML written at build time, with no JavaScript; their Content-Security-Policy
+ * (PAGE_CSP in src/edge/handler.ts, and netlify.toml) allows inline styles and nothing else.
  */
 import { CHANGELOG_PATH, DOCS_PATH, INDEX_PATH, OPENAPI_PATH, TERMS_PATH } from "../../feed/paths.js";
 

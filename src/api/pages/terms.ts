@@ -11,7 +11,7 @@ export function renderTerms({ feed, input }: RenderContext): string {
   const body = `<h1>Terms of use</h1>
 <h2 id="information-only">Information only</h2>
 <p>${esc(feed._disclaimer)}</p>
-<p>The rates are indicative: they are what licensed banks, exchange houses and gold dealers published or were seen to quote, collected at most about once an hour. A seller may deal at a different rate, and a rate may have changed since it was observed. Check with the seller before you deal. The verdict compares today's best rate with the recent past; it is a description, not a forecast and not a recommendation to buy, sell or wait.</p>
+<p>Everything here is information only, not financial advice. The rates are indicative: they are what licensed banks, exchange houses and gold dealers published or were seen to quote, collected at most about once an hour. A seller may deal at a different rate, and a rate may have changed since it was observed. Check with the seller before you deal. The verdict compares today's best rate with the recent past; it is a description, not a forecast and not a recommendation to buy, sell or wait.</p>
 <p>The service is provided as is, without warranty of any kind, and may change or stop. Only licensed sellers are listed; being listed is not an endorsement.</p>
 <h2 id="licence">Licence of the data</h2>
 <p>${esc(feed._license)}</p>
