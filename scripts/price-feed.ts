@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parseInstant } from "../src/core/cairo.js";
 import { DataError } from "../src/core/errors.js";
+import { runIngest } from "../src/io/ingest.js";
 import { runBuild, runCompact } from "../src/io/build.js";
 import { writeSample } from "../src/sample/write.js";
 import { OutputError } from "../src/feed/validate.js";
@@ -63,6 +64,29 @@ export function program(): Command {
     });
 
   cli
+    .command("ingest")
+    .description("run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 1 if any source failed")
+    .option("--data <dir>", "the dataset", "data")
+    .option("--sources <file>", "the sources file (default: <data>/sources.json)")
+    .option("--timeout <ms>", "per-request timeout", positiveInt, 20_000)
+    .addOption(nowOption())
+    .action(async (o: { data: string; sources?: string; timeout: number; now?: number }) => {
+      const { reports, files } = await runIngest({ dataDir: o.data, ...(o.sources ? { sourcesFile: o.sources } : {}), nowMs: o.now ?? Date.now(), timeoutMs: o.timeout });
+      for (const r of reports) {
+        const skipped = Object.entries(r.skipped).map(([k, v]) => `${k} ${v}`).join(", ");
+        console.log(
+          r.ok
+            ? `${r.id} (${r.adapter}): fetched ${r.fetched}, appended ${r.appended}, already logged ${r.duplicates}${skipped ? `, skipped ${skipped}` : ""} in ${r.ms} ms`
+            : `${r.id} (${r.adapter}): FAILED in ${r.ms} ms: ${r.error}`,
+        );
+        for (const x of r.examples) console.log(`  ${x}`);
+      }
+      const failed = reports.filter((r) => !r.ok);
+      console.log(`${files.length} files appended to; ${reports.length - failed.length} of ${reports.length} sources succeeded`);
+      if (failed.length) ingestFailed = true;
+    });
+
+  cli
     .command("compact")
     .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/")
     .option("--data <dir>", "the dataset", "data")
@@ -118,10 +142,14 @@ export function program(): Command {
   return cli;
 }
 
+/** Set by ingest when a source failed: the others landed, and the exit status says so. */
+let ingestFailed = false;
+
 export async function main(argv: string[]): Promise<number> {
   try {
+    ingestFailed = false;
     await program().parseAsync(argv);
-    return 0;
+    return ingestFailed ? 1 : 0;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" && String((e as Error).message).includes("_manifest.json")) {
       console.error("price-feed: nothing is built there yet: run `npm run build` (or `price-feed build --out DIR`) first.");

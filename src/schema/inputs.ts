@@ -5,6 +5,7 @@
  * No node:* imports: the edge runtime loads this module too.
  */
 import { z } from "zod";
+import { SourceConfig } from "./sources.js";
 
 export const DateString = z
   .string()
@@ -101,14 +102,10 @@ export const Site = z.strictObject({
 export type Site = z.infer<typeof Site>;
 
 /** The sources, in priority order: on equal `observedAt` the source listed first wins. */
-export const SourceEntry = z.looseObject({
-  id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
-  name: z.string().min(1),
-  adapter: z.string().min(1),
-  enabled: z.boolean().default(true),
-});
 export const Sources = z.strictObject({
-  sources: z.array(SourceEntry),
+  /** How `ingest` identifies itself to sources: a URL or an e-mail address (required for network sources). */
+  contact: z.string().min(3).optional(),
+  sources: z.array(SourceConfig),
   /** The simulated market behind the `demo` adapter, when the dataset is the sample. */
   demo: z.strictObject({ seed: z.string(), assets: z.int().min(1), sellers: z.int().min(1) }).optional(),
 });

@@ -1,0 +1,23 @@
+/** The adapters by name, as the sources file's `adapter` field selects them. */
+import type { SourceConfig } from "../../schema/sources.js";
+import type { AdapterContext, Observations } from "./types.js";
+import { cbeAdapter } from "./cbe.js";
+import { demoAdapter } from "./demo.js";
+import { globalRatesAdapter } from "./global-rates.js";
+import { sellerDocumentAdapter } from "./seller-document.js";
+
+export function runAdapter(cfg: SourceConfig, ctx: AdapterContext): Promise<Observations> {
+  switch (cfg.adapter) {
+    case "demo":
+      return demoAdapter(cfg, ctx);
+    case "cbe":
+      return cbeAdapter(cfg, ctx);
+    case "global-rates":
+      return globalRatesAdapter(cfg, ctx);
+    case "seller-document":
+      return sellerDocumentAdapter(cfg, ctx);
+  }
+}
+
+/** Adapters that reach the network, and so need a contact for their User-Agent. */
+export const usesNetwork = (cfg: SourceConfig) => cfg.adapter === "cbe" || cfg.adapter === "global-rates" || (cfg.adapter === "seller-document" && cfg.url !== undefined);

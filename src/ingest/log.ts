@@ -1,0 +1,70 @@
+/**
+ * The append-only observation logs of data/: `quotes/`, `official/` and `global/`, one NDJSON file
+ * per Cairo date of `observedAt`. A line once written is never rewritten; a line already present
+ * is not written again, so running ingest twice for the same instant adds nothing twice.
+ */
+import { cairoDate, parseInstant } from "../core/cairo.js";
+import { GlobalRate, OfficialRate, Quote } from "../schema/inputs.js";
+import type { Observations } from "./adapters/types.js";
+
+export type LogKind = "quotes" | "official" | "global";
+
+/** One observation as its log line, fields in the order the formats document. */
+export function lineOf(kind: LogKind, o: Quote | OfficialRate | GlobalRate): string {
+  if (kind === "quotes") {
+    const q = o as Quote;
+    return JSON.stringify({ source: q.source, seller: q.seller, asset: q.asset, buy: q.buy, sell: q.sell, observedAt: q.observedAt });
+  }
+  if (kind === "official") {
+    const r = o as OfficialRate;
+    return JSON.stringify({ source: r.source, asset: r.asset, buy: r.buy, sell: r.sell, observedAt: r.observedAt });
+  }
+  const g = o as GlobalRate;
+  return JSON.stringify({ source: g.source, asset: g.asset, value: g.value, observedAt: g.observedAt });
+}
+
+const SCHEMAS = { quotes: Quote, official: OfficialRate, global: GlobalRate } as const;
+
+export interface Planned {
+  /** New lines per file (`quotes/2026-11-21.ndjson`), in observation order. */
+  appends: Map<string, string[]>;
+  appended: number;
+  duplicates: number;
+  skipped: Array<{ reason: string; detail: string }>;
+}
+
+/**
+ * What to append: each observation valid by its format, on its Cairo date, not already logged.
+ * `existing(file)` gives the lines a file holds; `compacted(date)` says a quote day is compacted.
+ */
+export function planAppends(obs: Pick<Observations, LogKind>, existing: (file: string) => ReadonlySet<string>, compacted: (date: string) => boolean): Planned {
+  const plan: Planned = { appends: new Map(), appended: 0, duplicates: 0, skipped: [] };
+  const planned = new Map<string, Set<string>>();
+  for (const kind of ["quotes", "official", "global"] as const) {
+    for (const o of obs[kind]) {
+      const parsed = SCHEMAS[kind].safeParse(o);
+      const ms = parseInstant(o.observedAt);
+      if (!parsed.success || ms === null) {
+        plan.skipped.push({ reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`, detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message });
+        continue;
+      }
+      const date = cairoDate(ms);
+      if (kind === "quotes" && compacted(date)) {
+        plan.skipped.push({ reason: "day already compacted", detail: `${date}: ${o.asset}` });
+        continue;
+      }
+      const file = `${kind}/${date}.ndjson`;
+      const line = lineOf(kind, o);
+      let seen = planned.get(file);
+      if (!seen) planned.set(file, (seen = new Set()));
+      if (existing(file).has(line) || seen.has(line)) {
+        plan.duplicates++;
+        continue;
+      }
+      seen.add(line);
+      plan.appends.set(file, [...(plan.appends.get(file) ?? []), line]);
+      plan.appended++;
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,98 @@
+/**
+ * `price-feed ingest` as the CLI runs it: read the sources file, run each enabled source once,
+ * append what it returns to data/, and report per source. A source that fails is reported and
+ * skipped; the others still land. Lines reach the logs only after every source has run, one
+ * append per file, so a run that dies half-way leaves no half-written source behind.
+ */
+import path from "node:path";
+import { promises as fs } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { Catalog, Sources } from "../schema/inputs.js";
+import type { SourceConfig } from "../schema/sources.js";
+import { DataError } from "../core/errors.js";
+import { readJson } from "./files.js";
+import { dataPaths } from "./data.js";
+import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
+import { ShapeError, type Observations } from "../ingest/adapters/types.js";
+import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
+import { planAppends } from "../ingest/log.js";
+
+export interface IngestOptions {
+  dataDir: string;
+  sourcesFile?: string;
+  nowMs: number;
+  timeoutMs?: number;
+  retries?: number;
+  backoffMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface SourceReport {
+  id: string;
+  adapter: string;
+  ok: boolean;
+  error?: string;
+  fetched: number;
+  appended: number;
+  duplicates: number;
+  skipped: Record<string, number>;
+  examples: string[];
+  ms: number;
+}
+
+const count = (xs: Array<{ reason: string }>) => xs.reduce<Record<string, number>>((m, x) => ((m[x.reason] = (m[x.reason] ?? 0) + 1), m), {});
+
+export async function runIngest(o: IngestOptions): Promise<{ reports: SourceReport[]; files: string[] }> {
+  const p = dataPaths(o.dataDir);
+  const sourcesFile = o.sourcesFile ?? p.sources;
+  const [sources, catalog] = await Promise.all([readJson(sourcesFile, Sources), readJson(p.catalog, Catalog)]);
+  const enabled = sources.sources.filter((s) => s.enabled);
+  if (!sources.contact && enabled.some(usesNetwork))
+    throw new DataError(sourcesFile, null, 'network sources need a "contact" (a URL or an e-mail address) for the User-Agent');
+  const http: HttpOptions = { userAgent: userAgent(sources.contact ?? "offline"), timeoutMs: o.timeoutMs ?? 20_000, retries: o.retries ?? 2, backoffMs: o.backoffMs ?? 1000, ...(o.fetch ? { fetch: o.fetch } : {}) };
+  const ctx = { nowMs: o.nowMs, http, dataDir: path.dirname(sourcesFile), catalog, demo: sources.demo };
+
+  const cache = new Map<string, Set<string>>();
+  const unterminated = new Set<string>(); // a file whose last line has no newline (written by hand)
+  const existing = (file: string) => cache.get(file) ?? new Set<string>();
+  const load = async (file: string) => {
+    if (cache.has(file)) return;
+    const text = await fs.readFile(path.join(o.dataDir, file), "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "" : Promise.reject(e)));
+    if (text && !text.endsWith("\n")) unterminated.add(file);
+    cache.set(file, new Set(text.split("\n").filter(Boolean)));
+  };
+  const historyDates = new Set((await fs.readdir(p.history).catch(() => [] as string[])).map((f) => f.replace(/\.ndjson$/, "")));
+  const compacted = (date: string) => historyDates.has(date) && !cache.get(`quotes/${date}.ndjson`)?.size;
+
+  const reports: SourceReport[] = [];
+  const appends = new Map<string, string[]>();
+  for (const cfg of enabled) reports.push(await runOne(cfg));
+
+  async function runOne(cfg: SourceConfig): Promise<SourceReport> {
+    const started = performance.now();
+    const r: SourceReport = { id: cfg.id, adapter: cfg.adapter, ok: true, fetched: 0, appended: 0, duplicates: 0, skipped: {}, examples: [], ms: 0 };
+    try {
+      const obs: Observations = await runAdapter(cfg, ctx);
+      // Read each day file the observations fall on, so duplicates are known before planning.
+      const plan0 = planAppends(obs, () => new Set(), () => false);
+      for (const file of plan0.appends.keys()) await load(file);
+      const plan = planAppends(obs, (f) => new Set([...existing(f), ...(appends.get(f) ?? [])]), compacted);
+      for (const [file, lines] of plan.appends) appends.set(file, [...(appends.get(file) ?? []), ...lines]);
+      const skipped = [...obs.skipped, ...plan.skipped];
+      Object.assign(r, { fetched: obs.fetched, appended: plan.appended, duplicates: plan.duplicates, skipped: count(skipped), examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`) });
+    } catch (e) {
+      if (!(e instanceof SourceError || e instanceof ShapeError || e instanceof DataError)) throw e;
+      r.ok = false;
+      r.error = e instanceof SourceError ? `${e.message} (${e.url})` : e.message;
+    }
+    r.ms = Math.round(performance.now() - started);
+    return r;
+  }
+
+  for (const [file, lines] of appends) {
+    const full = path.join(o.dataDir, file);
+    await fs.mkdir(path.dirname(full), { recursive: true });
+    await fs.appendFile(full, (unterminated.has(file) ? "\n" : "") + lines.map((l) => `${l}\n`).join(""));
+  }
+  return { reports, files: [...appends.keys()].sort() };
+}
