@@ -35,9 +35,10 @@ export interface Planned {
 
 /**
  * What to append: each observation valid by its format, on its Cairo date, not already logged.
- * `existing(file)` gives the lines a file holds; `compacted(date)` says a quote day is compacted.
+ * `known` are the catalog's asset ids; `existing(file)` gives the lines a file holds;
+ * `compacted(date)` says a quote day is compacted (its raw log is gone).
  */
-export function planAppends(obs: Pick<Observations, LogKind>, existing: (file: string) => ReadonlySet<string>, compacted: (date: string) => boolean): Planned {
+export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet<string>, existing: (file: string) => ReadonlySet<string>, compacted: (date: string) => boolean): Planned {
   const plan: Planned = { appends: new Map(), appended: 0, duplicates: 0, skipped: [] };
   const planned = new Map<string, Set<string>>();
   for (const kind of ["quotes", "official", "global"] as const) {
@@ -46,6 +47,10 @@ export function planAppends(obs: Pick<Observations, LogKind>, existing: (file: s
       const ms = parseInstant(o.observedAt);
       if (!parsed.success || ms === null) {
         plan.skipped.push({ reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`, detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message });
+        continue;
+      }
+      if (!known.has(o.asset)) {
+        plan.skipped.push({ reason: "asset not in the catalog", detail: o.asset });
         continue;
       }
       const date = cairoDate(ms);

@@ -64,6 +64,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
   const historyDates = new Set((await fs.readdir(p.history).catch(() => [] as string[])).map((f) => f.replace(/\.ndjson$/, "")));
   const compacted = (date: string) => historyDates.has(date) && !cache.get(`quotes/${date}.ndjson`)?.size;
 
+  const known = new Set(catalog.map((a) => a.id));
   const reports: SourceReport[] = [];
   const appends = new Map<string, string[]>();
   for (const cfg of enabled) reports.push(await runOne(cfg));
@@ -74,9 +75,9 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
     try {
       const obs: Observations = await runAdapter(cfg, ctx);
       // Read each day file the observations fall on, so duplicates are known before planning.
-      const plan0 = planAppends(obs, () => new Set(), () => false);
+      const plan0 = planAppends(obs, known, () => new Set(), () => false);
       for (const file of plan0.appends.keys()) await load(file);
-      const plan = planAppends(obs, (f) => new Set([...existing(f), ...(appends.get(f) ?? [])]), compacted);
+      const plan = planAppends(obs, known, (f) => new Set([...existing(f), ...(appends.get(f) ?? [])]), compacted);
       for (const [file, lines] of plan.appends) appends.set(file, [...(appends.get(file) ?? []), ...lines]);
       const skipped = [...obs.skipped, ...plan.skipped];
       Object.assign(r, { fetched: obs.fetched, appended: plan.appended, duplicates: plan.duplicates, skipped: count(skipped), examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`) });
