@@ -65,7 +65,7 @@ export function program(): Command {
 
   cli
     .command("ingest")
-    .description("run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 1 if any source failed")
+    .description("run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 2 if a source failed (the others still land), 1 on bad input")
     .option("--data <dir>", "the dataset", "data")
     .option("--sources <file>", "the sources file (default: <data>/sources.json)")
     .option("--timeout <ms>", "per-request timeout", positiveInt, 20_000)
@@ -142,14 +142,14 @@ export function program(): Command {
   return cli;
 }
 
-/** Set by ingest when a source failed: the others landed, and the exit status says so. */
+/** Set by ingest when a source failed: the others landed, and the exit status (2) says so. */
 let ingestFailed = false;
 
 export async function main(argv: string[]): Promise<number> {
   try {
     ingestFailed = false;
     await program().parseAsync(argv);
-    return ingestFailed ? 1 : 0;
+    return ingestFailed ? 2 : 0;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT" && String((e as Error).message).includes("_manifest.json")) {
       console.error("price-feed: nothing is built there yet: run `npm run build` (or `price-feed build --out DIR`) first.");

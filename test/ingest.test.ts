@@ -81,7 +81,7 @@ describe("the CBE adapter", () => {
     expect(cbe.seen).toHaveLength(2); // one page, one form post: asked once per run
   });
 
-  test("a page whose form changed is reported and skipped; the other sources still land; exit status 1", async () => {
+  test("a page whose form changed is reported and skipped; the other sources still land; exit status 2", async () => {
     const cbe = await cbeServer({ page: "<html><body>Under maintenance</body></html>" });
     const dir = await dataset(
       [
@@ -95,7 +95,7 @@ describe("the CBE adapter", () => {
     console.log = (s: string) => logs.push(s);
     try {
       const code = await main(["node", "price-feed", "ingest", "--data", dir, "--now", "2026-11-19T10:30:00Z", "--timeout", "2000"]);
-      expect(code).toBe(1);
+      expect(code).toBe(2);
     } finally {
       console.log = log;
     }
