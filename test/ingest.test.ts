@@ -266,3 +266,10 @@ describe("the run", () => {
     await expect(runIngest({ dataDir: dir, nowMs: NOW })).rejects.toThrow(/sources\.json.*format/s);
   });
 });
+
+test("the README's example sources file for a real deployment is valid", async () => {
+  const { Sources } = await import("../src/schema/inputs.js");
+  const parsed = Sources.parse(JSON.parse(await fs.readFile("examples/sources.real.json", "utf8")));
+  expect(parsed.sources.map((s) => s.adapter)).toEqual(["seller-document", "seller-document", "cbe", "global-rates"]);
+  expect(parsed.sources[2]).toMatchObject({ attribution: "Source: Central Bank of Egypt", enabled: true });
+});

@@ -9,7 +9,13 @@ import { z } from "zod";
 const Id = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lowercase hyphenated id");
 const AssetId = z.string().regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "expected an asset id <BASE>-<QUOTE>");
 const Url = z.url({ protocol: /^https?$/ });
-const base = { id: Id, name: z.string().min(1), enabled: z.boolean().default(true) };
+const base = {
+  id: Id,
+  name: z.string().min(1),
+  enabled: z.boolean().default(true),
+  /** How the source asks to be credited where its data is redistributed (shown on the terms page). */
+  attribution: z.string().min(1).optional(),
+};
 
 /** The simulated market's next hour (src/sample): the whole hourly loop offline. */
 export const DemoSource = z.strictObject({ ...base, adapter: z.literal("demo") });
@@ -21,6 +27,8 @@ export const DemoSource = z.strictObject({ ...base, adapter: z.literal("demo") }
 export const CbeSource = z.strictObject({
   ...base,
   adapter: z.literal("cbe"),
+  // The CBE asks to be cited as the source wherever its rates are redistributed.
+  attribution: z.string().min(1).default("Source: Central Bank of Egypt"),
   pageUrl: Url,
   /** Business days asked for, back from today (the workbook is small; one request a run). */
   days: z.int().min(1).max(31).default(7),

@@ -19,7 +19,7 @@ export function renderTerms({ feed, input }: RenderContext): string {
 <h2 id="attribution">Attribution</h2>
 <p>Official exchange rates are those of the <strong>Central Bank of Egypt</strong>, which asks to be cited as the source wherever its rates are redistributed: “Source: Central Bank of Egypt”. They appear in the feed as <code>benchmark</code> and in each series as <code>bench</code>.${site.simulated ? " In this simulated sample they are generated and only stand in for the bank's rates." : ""}</p>
 <p>The sources this deployment reads:</p>
-<ul>${sources.map((s) => `<li>${esc(s.name)} <span class="muted">(<code>${esc(s.id)}</code>)</span></li>`).join("")}</ul>
+<ul>${sources.map((s) => `<li>${esc(s.name)} <span class="muted">(<code>${esc(s.id)}</code>)</span>${s.attribution ? ` — ${esc(s.attribution)}` : ""}</li>`).join("")}</ul>
 <h2 id="fair-use">Fair use and limits</h2>
 <p>No key and no sign-up. Each address may make ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS} seconds and about ${DAILY_LIMIT} per day (the day ends at midnight Cairo time). The data changes at most about once an hour: poll <code>${FEED_PATH}</code> about every five minutes with <code>If-None-Match</code>, as the <a href="${DOCS_PATH}#conditional-requests">documentation</a> shows.</p>
 <h2 id="contact">Contact</h2>

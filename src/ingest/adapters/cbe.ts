@@ -13,8 +13,6 @@ import type { CbeSource } from "../../schema/sources.js";
 import { cookiesOf, request } from "../http.js";
 import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
-export const CBE_ATTRIBUTION = "Source: Central Bank of Egypt";
-
 /** The form's fields: every named input (the token among them) and the currencies it offers. */
 export function readForm(html: string): { action: string; fields: Array<[string, string]>; options: string[] } {
   const form = parseHtml(html).querySelector("form#historicalDataForm");
