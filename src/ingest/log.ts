@@ -24,6 +24,13 @@ export function lineOf(kind: LogKind, o: Quote | OfficialRate | GlobalRate): str
 }
 
 const SCHEMAS = { quotes: Quote, official: OfficialRate, global: GlobalRate } as const;
+export const LOG_KINDS = ["quotes", "official", "global"] as const;
+
+/** The log file an observation belongs to (its Cairo date); null when its instant is not valid. */
+export function logFile(kind: LogKind, o: { observedAt: string }): string | null {
+  const ms = parseInstant(o.observedAt);
+  return ms === null ? null : `${kind}/${cairoDate(ms)}.ndjson`;
+}
 
 export interface Planned {
   /** New lines per file (`quotes/2026-11-21.ndjson`), in observation order. */
@@ -41,11 +48,11 @@ export interface Planned {
 export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet<string>, existing: (file: string) => ReadonlySet<string>, compacted: (date: string) => boolean): Planned {
   const plan: Planned = { appends: new Map(), appended: 0, duplicates: 0, skipped: [] };
   const planned = new Map<string, Set<string>>();
-  for (const kind of ["quotes", "official", "global"] as const) {
+  for (const kind of LOG_KINDS) {
     for (const o of obs[kind]) {
       const parsed = SCHEMAS[kind].safeParse(o);
-      const ms = parseInstant(o.observedAt);
-      if (!parsed.success || ms === null) {
+      const file = logFile(kind, o);
+      if (!parsed.success || file === null) {
         plan.skipped.push({ reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`, detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message });
         continue;
       }
@@ -53,12 +60,11 @@ export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet
         plan.skipped.push({ reason: "asset not in the catalog", detail: o.asset });
         continue;
       }
-      const date = cairoDate(ms);
+      const date = file.slice(-"YYYY-MM-DD.ndjson".length, -".ndjson".length);
       if (kind === "quotes" && compacted(date)) {
         plan.skipped.push({ reason: "day already compacted", detail: `${date}: ${o.asset}` });
         continue;
       }
-      const file = `${kind}/${date}.ndjson`;
       const line = lineOf(kind, o);
       let seen = planned.get(file);
       if (!seen) planned.set(file, (seen = new Set()));

@@ -15,7 +15,7 @@ import { dataPaths } from "./data.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import { ShapeError, type Observations } from "../ingest/adapters/types.js";
 import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
-import { planAppends } from "../ingest/log.js";
+import { LOG_KINDS, logFile, planAppends } from "../ingest/log.js";
 
 export interface IngestOptions {
   dataDir: string;
@@ -52,6 +52,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
   const http: HttpOptions = { userAgent: userAgent(sources.contact ?? "offline"), timeoutMs: o.timeoutMs ?? 20_000, retries: o.retries ?? 2, backoffMs: o.backoffMs ?? 1000, ...(o.fetch ? { fetch: o.fetch } : {}) };
   const ctx = { nowMs: o.nowMs, http, dataDir: path.dirname(sourcesFile), catalog, demo: sources.demo };
 
+  /** Per log file, the lines it holds or this run will append: what a new line is checked against. */
   const cache = new Map<string, Set<string>>();
   const unterminated = new Set<string>(); // a file whose last line has no newline (written by hand)
   const existing = (file: string) => cache.get(file) ?? new Set<string>();
@@ -75,10 +76,15 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
     try {
       const obs: Observations = await runAdapter(cfg, ctx);
       // Read each day file the observations fall on, so duplicates are known before planning.
-      const plan0 = planAppends(obs, known, () => new Set(), () => false);
-      for (const file of plan0.appends.keys()) await load(file);
-      const plan = planAppends(obs, known, (f) => new Set([...existing(f), ...(appends.get(f) ?? [])]), compacted);
-      for (const [file, lines] of plan.appends) appends.set(file, [...(appends.get(file) ?? []), ...lines]);
+      for (const kind of LOG_KINDS) for (const x of obs[kind]) {
+        const file = logFile(kind, x);
+        if (file) await load(file);
+      }
+      const plan = planAppends(obs, known, existing, compacted);
+      for (const [file, lines] of plan.appends) {
+        appends.set(file, [...(appends.get(file) ?? []), ...lines]);
+        for (const l of lines) cache.get(file)!.add(l);
+      }
       const skipped = [...obs.skipped, ...plan.skipped];
       Object.assign(r, { fetched: obs.fetched, appended: plan.appended, duplicates: plan.duplicates, skipped: count(skipped), examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`) });
     } catch (e) {
