@@ -87,6 +87,14 @@ async function seriousViolations(shown: Page): Promise<string[]> {
   }
 }
 
+/** What every page must be: no console error or failed request, no broken link, no serious axe violation. */
+async function expectSound(page: Page, problems: string[]): Promise<void> {
+  expect(problems).toEqual([]);
+  expect(await brokenLinks(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.close();
+}
+
 describe("the pages in Chromium", () => {
   test("today's market: every asset with its best sellers, verdict, references, freshness and chart", async () => {
     const { page, problems } = await open("/");
@@ -106,9 +114,7 @@ describe("the pages in Chromium", () => {
     const arabic = page.locator('bdi[lang="ar"]').first();
     expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
     expect(await arabic.textContent()).toMatch(/[\u0600-\u06FF]/);
-    expect(problems).toEqual([]);
-    expect(await brokenLinks(page)).toEqual([]);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectSound(page, problems);
   }, 60_000);
 
   test("docs: the URL contract, every field, filters, conditional requests, errors, limits, methodology", async () => {
@@ -120,9 +126,7 @@ describe("the pages in Chromium", () => {
     expect(text).toContain("If-None-Match");
     expect(await page.locator("tr#problem-unknown-category").count()).toBe(1);
     expect(await page.locator('td bdi[lang="ar"][dir="rtl"]').count()).toBeGreaterThan(0);
-    expect(problems).toEqual([]);
-    expect(await brokenLinks(page)).toEqual([]);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectSound(page, problems);
   }, 60_000);
 
   test("terms: information only, licence, the central bank's attribution, contact by X-Contact", async () => {
@@ -132,9 +136,7 @@ describe("the pages in Chromium", () => {
     expect(text).toContain("Central Bank of Egypt");
     expect(text).toContain("X-Contact");
     expect(text).toMatch(/licen[cs]e/i);
-    expect(problems).toEqual([]);
-    expect(await brokenLinks(page)).toEqual([]);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectSound(page, problems);
   }, 60_000);
 
   test("a page on another origin reads the feed, its ETag and RateLimit-Remaining, and revalidates with a 304", async () => {

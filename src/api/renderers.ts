@@ -2,7 +2,7 @@
  * The documents rendered from the built feed beside it: the OpenAPI description and the pages
  * people read (home, docs, terms). Each is a Renderer that composeSite runs after the feed files.
  */
-import { HTML_TYPE, JSON_TYPE, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
+import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
 import { canonical, strongEtag } from "../feed/canonical.js";
 import { API, FEED_PATH, files } from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
@@ -40,14 +40,7 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
   const { feed, input } = ctx;
   const pick = feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
   const feedFile = ctx.files.find((f) => f.path === files.asset(pick.slug))!;
-  const m = {
-    schemaVersion: 1 as const,
-    generatedAt: feed.generatedAt,
-    categories: [...new Set(feed.assets.map((a) => a.category))],
-    assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
-    calendar: input.dataset.calendar.categories,
-    files: {},
-  };
+  const m: Manifest = { ...manifestHead(input.dataset, feed), files: {} };
   const now = readiness(m, input.nowMs);
   const list: Partial<Record<ProblemSlug, Problem>> = {
     "unknown-category": filterProblem(m, "category=crypto"),

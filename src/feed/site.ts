@@ -89,6 +89,17 @@ export function feedFiles(ds: Dataset, feed: Feed): SiteFile[] {
   return out;
 }
 
+/** What the manifest says besides its files: what the handler and /readyz need of the catalog and the feed. */
+export function manifestHead(ds: Dataset, feed: Feed): Omit<Manifest, "files"> {
+  return {
+    schemaVersion: 1,
+    generatedAt: feed.generatedAt,
+    categories: [...new Set(ds.catalog.map((a) => a.category))],
+    assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
+    calendar: ds.calendar.categories,
+  };
+}
+
 export async function composeSite(input: SiteInput, renderers: readonly Renderer[] = []): Promise<Site> {
   const { dataset: ds, nowMs } = input;
   const generatedAt = isoUtc(nowMs);
@@ -114,14 +125,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
     state.files[f.path] = { etag, lastModified };
     manifestFiles[f.path] = { etag, lastModified, contentType: f.contentType, bytes: new TextEncoder().encode(f.body).length };
   }
-  const manifest: Manifest = {
-    schemaVersion: 1,
-    generatedAt,
-    categories: [...new Set(ds.catalog.map((a) => a.category))],
-    assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
-    calendar: ds.calendar.categories,
-    files: manifestFiles,
-  };
+  const manifest: Manifest = { ...manifestHead(ds, feed), files: manifestFiles };
   return { files: siteFiles, manifest, state, report: buildReport(result, generatedAt, siteFiles.length, changed), feed };
 }
 

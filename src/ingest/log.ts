@@ -26,10 +26,12 @@ export function lineOf(kind: LogKind, o: Quote | OfficialRate | GlobalRate): str
 const SCHEMAS = { quotes: Quote, official: OfficialRate, global: GlobalRate } as const;
 export const LOG_KINDS = ["quotes", "official", "global"] as const;
 
-/** The log file an observation belongs to (its Cairo date); null when its instant is not valid. */
-export function logFile(kind: LogKind, o: { observedAt: string }): string | null {
+/** The log file an observation belongs to, and its Cairo date; null when its instant is not valid. */
+export function logPlace(kind: LogKind, o: { observedAt: string }): { file: string; date: string } | null {
   const ms = parseInstant(o.observedAt);
-  return ms === null ? null : `${kind}/${cairoDate(ms)}.ndjson`;
+  if (ms === null) return null;
+  const date = cairoDate(ms);
+  return { file: `${kind}/${date}.ndjson`, date };
 }
 
 export interface Planned {
@@ -51,8 +53,8 @@ export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet
   for (const kind of LOG_KINDS) {
     for (const o of obs[kind]) {
       const parsed = SCHEMAS[kind].safeParse(o);
-      const file = logFile(kind, o);
-      if (!parsed.success || file === null) {
+      const place = logPlace(kind, o);
+      if (!parsed.success || place === null) {
         plan.skipped.push({ reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`, detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message });
         continue;
       }
@@ -60,7 +62,7 @@ export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet
         plan.skipped.push({ reason: "asset not in the catalog", detail: o.asset });
         continue;
       }
-      const date = file.slice(-"YYYY-MM-DD.ndjson".length, -".ndjson".length);
+      const { file, date } = place;
       if (kind === "quotes" && compacted(date)) {
         plan.skipped.push({ reason: "day already compacted", detail: `${date}: ${o.asset}` });
         continue;
@@ -73,7 +75,9 @@ export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet
         continue;
       }
       seen.add(line);
-      plan.appends.set(file, [...(plan.appends.get(file) ?? []), line]);
+      const lines = plan.appends.get(file);
+      if (lines) lines.push(line);
+      else plan.appends.set(file, [line]);
       plan.appended++;
     }
   }

@@ -15,7 +15,7 @@ import { dataPaths } from "./data.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import { ShapeError, type Observations } from "../ingest/adapters/types.js";
 import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
-import { LOG_KINDS, logFile, planAppends } from "../ingest/log.js";
+import { LOG_KINDS, logPlace, planAppends } from "../ingest/log.js";
 
 export interface IngestOptions {
   dataDir: string;
@@ -77,8 +77,8 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
       const obs: Observations = await runAdapter(cfg, ctx);
       // Read each day file the observations fall on, so duplicates are known before planning.
       for (const kind of LOG_KINDS) for (const x of obs[kind]) {
-        const file = logFile(kind, x);
-        if (file) await load(file);
+        const place = logPlace(kind, x);
+        if (place) await load(place.file);
       }
       const plan = planAppends(obs, known, existing, compacted);
       for (const [file, lines] of plan.appends) {

@@ -9,6 +9,7 @@ import { parse as parseHtml } from "node-html-parser";
 import readXlsxFile from "read-excel-file/universal";
 import { DateTime } from "luxon";
 import { CAIRO, addDays, cairoDate } from "../../core/cairo.js";
+import { roundHalfAway } from "../../core/round.js";
 import type { CbeSource } from "../../schema/sources.js";
 import { cookiesOf, request } from "../http.js";
 import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
@@ -66,16 +67,14 @@ export function workbookRates(rows: unknown[][], cfg: Pick<CbeSource, "id" | "cu
         out.official.push({
           source: cfg.id,
           asset,
-          buy: buy === null ? null : round(buy / per, 6),
-          sell: sell === null ? null : round(sell / per, 6),
+          buy: buy === null ? null : roundHalfAway(buy / per, 6),
+          sell: sell === null ? null : roundHalfAway(sell / per, 6),
           observedAt: DateTime.fromISO(date, { zone: CAIRO }).toUTC().toISO({ suppressMilliseconds: true })!,
         });
     }
   }
   return out;
 }
-
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
 export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<Observations> {
   const page = await request(cfg.pageUrl, { accept: "text/html,application/xhtml+xml" }, ctx.http);

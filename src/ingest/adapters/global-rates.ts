@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { GlobalRatesSource } from "../../schema/sources.js";
+import { roundHalfAway } from "../../core/round.js";
 import { SourceError, request } from "../http.js";
 import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
@@ -36,7 +37,7 @@ export function globalRates(doc: unknown, cfg: Pick<GlobalRatesSource, "id" | "b
     }
     const perUnit = egp / x;
     const value = "currency" in a ? perUnit : (perUnit / TROY_OUNCE_GRAMS) * a.purity * a.grams;
-    out.global.push({ source: cfg.id, asset: a.asset, value: Math.round(value * 1e6) / 1e6, observedAt });
+    out.global.push({ source: cfg.id, asset: a.asset, value: roundHalfAway(value, 6), observedAt });
   }
   return out;
 }
