@@ -6,7 +6,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { runBuild } from "../src/io/build.js";
-import { canonical, strongEtag, withoutGeneratedAt } from "../src/feed/canonical.js";
+import { canonical, strongEtag, withoutGeneratedAt } from "../src/core/canonical.js";
 import { parseInstant } from "../src/core/cairo.js";
 
 const [mode, a, b, c] = process.argv.slice(2);

@@ -1,5 +1,6 @@
 /**
- * Bundles the Netlify Edge Function into one ES module for Deno: netlify/edge-functions/api.js.
+ * Bundles the Netlify Edge Function into one ES module for Deno: netlify/edge-functions/api.js, or
+ * the path given (`tsx scripts/bundle-edge.ts OUT.js`; tests bundle into a temporary folder).
  * Fails when anything in it would need Node (`node:*`), which the edge runtime does not have.
  */
 import { build } from "esbuild";
@@ -22,4 +23,4 @@ export async function bundleEdge(outfile = "netlify/edge-functions/api.js"): Pro
   return outfile;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(`bundled ${await bundleEdge()}`);
+if (import.meta.url === `file://${process.argv[1]}`) console.log(`bundled ${await bundleEdge(process.argv[2])}`);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { acceptDay, checkQuote, type AcceptanceContext, type LocatedQuote } from "../src/ingest/acceptance.js";
+import { acceptDay, checkQuote, type AcceptanceContext, type LocatedQuote } from "../src/rules/acceptance.js";
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { freshnessState } from "../src/quality/freshness.js";
-import { confidence } from "../src/quality/confidence.js";
+import { freshnessState } from "../src/rules/freshness.js";
+import { confidence } from "../src/rules/confidence.js";
 import { tradingAgeMs } from "../src/core/cairo.js";
-import { bestOf, sellerTable } from "../src/market/table.js";
+import { bestOf, sellerTable } from "../src/rules/table.js";
 import type { CategoryCalendar, CatalogAsset, RegistrySeller } from "../src/schema/inputs.js";
 
 const currencies: CategoryCalendar = { sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }], holidays: ["2026-10-06"] };

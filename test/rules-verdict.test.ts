@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { assessDirection, favorability, globalSignal, officialSignal, positionLean, trendSignal, verdictOf } from "../src/verdict/verdict.js";
-import { priorBests, seriesWindow } from "../src/market/series.js";
+import { assessDirection, favorability, globalSignal, officialSignal, positionLean, trendSignal, verdictOf } from "../src/rules/verdict.js";
+import { priorBests, seriesWindow } from "../src/rules/series.js";
 import { addDays } from "../src/core/cairo.js";
 import type { SeriesEntry, Signals } from "../src/schema/outputs.js";
 

@@ -9,6 +9,7 @@ import * as outputs from "../schema/outputs.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../feed/paths.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
+import { SECURITY_HEADERS } from "../edge/handler.js";
 import type { Changelog, Feed, IndexDoc, Problem, Readiness } from "../schema/outputs.js";
 
 export const OPENAPI_VERSION = "1.0";
@@ -73,11 +74,18 @@ function headers(about: About): Record<string, Json> {
     "Allow": str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
     "Deprecation": str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
     "Sunset": str("Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).", "Thu, 01 Jul 2027 00:00:00 GMT"),
+    "X-Content-Type-Options": str("Always nosniff: the body is only ever what Content-Type says.", SECURITY_HEADERS["X-Content-Type-Options"]),
+    "Referrer-Policy": str("Always no-referrer.", SECURITY_HEADERS["Referrer-Policy"]),
+    "Cross-Origin-Resource-Policy": str("Always cross-origin: any origin may load the answer, as CORS allows it to read it.", SECURITY_HEADERS["Cross-Origin-Resource-Policy"]),
+    "Content-Security-Policy": str("The answers are data, not documents: nothing may load from them or frame them.", SECURITY_HEADERS["Content-Security-Policy"]),
   };
 }
 
-/** Headers every answer carries: CORS and the rate-limit state. */
-const COMMON = ["Access-Control-Allow-Origin", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset"];
+/** Headers every answer carries: CORS, the rate-limit state and the security headers. */
+const COMMON = [
+  "Access-Control-Allow-Origin", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset",
+  ...Object.keys(SECURITY_HEADERS),
+];
 
 function headerRefs(...keys: string[]): Json {
   return Object.fromEntries([...keys, ...COMMON].map((k) => [k, ref("headers", k)]));

@@ -3,7 +3,7 @@
  * people read (home, docs, terms). Each is a Renderer that composeSite runs after the feed files.
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
-import { canonical, strongEtag } from "../feed/canonical.js";
+import { canonical, strongEtag } from "../core/canonical.js";
 import { API, FEED_PATH, files } from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
 import { httpDate } from "../edge/conditional.js";

@@ -43,6 +43,12 @@ export function isoUtc(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** UTC ISO 8601 without a zero millisecond part: `2026-11-19T14:00:00Z`. */
+export function instantString(ms: number): string {
+  const s = isoUtc(ms);
+  return s.endsWith(".000Z") ? `${s.slice(0, -5)}Z` : s;
+}
+
 /** Whole calendar days from date a to date b (b − a). */
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);

@@ -1,10 +1,16 @@
 /** The whole input of a build, as loaded from `data/` (see src/io/data.ts), before any rule runs. */
-import type { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Registry, Site, Sources } from "../schema/inputs.js";
-import type { LocatedQuote } from "../ingest/acceptance.js";
+import type { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
 import { loHi } from "./stats.js";
 
 export interface Located<T> {
   value: T;
+  file: string;
+  line: number;
+}
+
+/** A raw quote and where it was read: rejections and errors name the file and line. */
+export interface LocatedQuote {
+  quote: Quote;
   file: string;
   line: number;
 }

@@ -4,7 +4,7 @@
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
  * [[headers]] rules to edge-function answers (DESIGN "Decisions").
  */
-import { canonical, composeWithAssets, strongEtag } from "../feed/canonical.js";
+import { canonical, composeWithAssets, strongEtag } from "../core/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
@@ -51,6 +51,22 @@ const ALLOW = ALLOWED_METHODS.join(", ");
  * policy is set for them in netlify.toml, where the CDN serves them.
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The API's own answers (JSON, problems, 304s, preflights) are data, never a document to render:
+ * nothing may load from them or frame them. HTML pages served by the handler get PAGE_CSP instead.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * Sent on every answer of the handler: no MIME sniffing of a body into something executable, no
+ * Referer leaked from a page of ours, and an explicit consent to cross-origin reads (the API is meant
+ * to be read from any origin, so Cross-Origin-Embedder-Policy pages may load it too).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+  "Content-Security-Policy": API_CSP,
+};
 const EXPOSE = [
   "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
   "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset", "Link",
@@ -106,7 +122,7 @@ export class FeedCache {
 }
 
 function baseHeaders(): Headers {
-  return new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
+  return new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE, ...SECURITY_HEADERS });
 }
 
 function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number): void {
@@ -125,6 +141,14 @@ function problemResponse(p: HttpProblem, instance: string, headers: Headers, hea
   headers.set("Cache-Control", "no-store");
   for (const [k, v] of Object.entries(p.headers)) headers.set(k, v);
   return new Response(head ? null : JSON.stringify(p.body(instance)), { status: p.status, headers });
+}
+
+/**
+ * A problem answered before the handler runs at all (the Netlify adapter refusing to serve when it
+ * is misconfigured): the same headers as the handler's own problems, without rate-limit state.
+ */
+export function refusal(request: Request, p: HttpProblem): Response {
+  return problemResponse(p, new URL(request.url).pathname, baseHeaders(), request.method === "HEAD");
 }
 
 /** Replaces the top-level `_self` of a canonical feed (the first `"_self":` can only be that one). */
@@ -252,9 +276,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     headers.set("ETag", rep.etag);
     headers.set("Last-Modified", httpDate(rep.lastModifiedMs));
     headers.set("Cache-Control", rep.cacheControl);
+    // Before the 304: a cache updates its stored headers from a 304's (RFC 9111 §4.3.4), so a
+    // page's 304 must carry the page's policy, not the API's.
+    if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
     if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
-    if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
     if (head) return new Response(null, { status: 200, headers });
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
     return new Response(bytes, { status: 200, headers });

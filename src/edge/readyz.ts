@@ -3,7 +3,7 @@
  * any asset is stale at the request instant; the body says which and how old the build is.
  */
 import { BUILD_MAX_AGE_MS } from "../core/methodology.js";
-import { freshnessState } from "../quality/freshness.js";
+import { freshnessState } from "../rules/freshness.js";
 import type { Manifest, Readiness } from "../schema/outputs.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 

@@ -1,21 +1,20 @@
 /**
- * From a loaded dataset and the build instant to every published Asset: acceptance of the raw days,
- * daily closes (raw or compacted), then per asset the table, best sellers, series, verdicts,
- * freshness and confidence. Pure: the same dataset and instant give the same result.
+ * From a loaded dataset and the build instant to every published Asset: the day records of
+ * src/rules/days.ts, then per asset the table, best sellers, series, verdicts, freshness and
+ * confidence. Pure: the same dataset and instant give the same result.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
-import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../core/references.js";
-import { acceptDay, type RejectedQuote } from "../ingest/acceptance.js";
-import { closeDay } from "../history/close.js";
-import { bestOf, publicRow, sellerTable } from "../market/table.js";
-import { dayBest, priorBests, seriesWindow } from "../market/series.js";
-import { assessDirection } from "../verdict/verdict.js";
-import { freshness } from "../quality/freshness.js";
-import { confidence } from "../quality/confidence.js";
-import type { CatalogAsset, CategoryCalendar, DayClose, RegistrySeller } from "../schema/inputs.js";
+import type { Dataset, DayRecord } from "../core/dataset.js";
+import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
+import type { RejectedQuote, Side } from "../rules/acceptance.js";
+import { dailyCloses, mapsOf, type Disagreement, type Maps } from "../rules/days.js";
+import { bestOf, publicRow, sellerTable } from "../rules/table.js";
+import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
+import { assessDirection } from "../rules/verdict.js";
+import { freshness } from "../rules/freshness.js";
+import { confidence } from "../rules/confidence.js";
+import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
-import type { Side } from "../ingest/acceptance.js";
 
 export interface AssetsResult {
   assets: Asset[];
@@ -23,80 +22,23 @@ export interface AssetsResult {
   acceptedCount: number;
   readCount: number;
   refIssues: RefIssue[];
-  disagreements: Array<DayClose["disagreements"][number] & { date: string; asset: string }>;
+  disagreements: Disagreement[];
   warnings: string[];
   rawDays: string[];
   compactedDays: number;
 }
 
-export function sourceRanker(ids: readonly string[]): (s: string) => number {
-  const rank = new Map(ids.map((id, i) => [id, i]));
-  return (s) => rank.get(s) ?? ids.length;
-}
-
-/** Closes of every day up to the build date, per asset, ascending; compacted days are used as kept. */
-export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Map<string, DayRef[]>) {
-  const today = cairoDate(nowMs);
-  const rank = sourceRanker(ds.sources.sources.map((s) => s.id));
-  const perAsset = new Map<string, DayRecord[]>();
-  const put = (c: DayRecord) => {
-    const list = perAsset.get(c.asset);
-    if (list) list.push(c);
-    else perAsset.set(c.asset, [c]);
-  };
-  const warnings: string[] = [];
-  const rejections: RejectedQuote[] = [];
-  const disagreements: AssetsResult["disagreements"] = [];
-  let accepted = 0;
-  let read = 0;
-  const compacted = new Set<string>();
-  const days = new Map<string, () => DayRecord[]>();
-  for (const h of ds.historyDays) {
-    if (h.date > today) continue;
-    compacted.add(h.date);
-    days.set(h.date, () => h.records);
-  }
-  const rawDays: string[] = [];
-  for (const day of ds.quoteDays) {
-    if (day.date > today) continue; // a later day has not happened yet at this build instant
-    if (compacted.has(day.date)) {
-      warnings.push(`${day.file}: raw quotes of a compacted day are ignored; its closes in history/ stand`);
-      continue;
-    }
-    rawDays.push(day.date);
-    days.set(day.date, () => {
-      const r = closeRawDay(day, nowMs, maps, official, rank);
-      read += day.quotes.length;
-      accepted += r.accepted;
-      rejections.push(...r.rejected);
-      for (const c of r.closes) for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
-      return r.closes.map(recordOf);
-    });
-  }
-  for (const date of [...days.keys()].sort()) for (const c of days.get(date)!()) put(c);
-  return { perAsset, warnings, rejections, disagreements, accepted, read, rawDays, compactedDays: compacted.size };
-}
-
-/** One raw day through acceptance to its closes: what the build does, and what `compact` keeps. */
-export function closeRawDay(day: Dataset["quoteDays"][number], nowMs: number, maps: Maps, official: Map<string, DayRef[]>, rank: (s: string) => number) {
-  const r = acceptDay(day.quotes, {
-    date: day.date,
-    nowMs,
-    assets: maps.assets,
-    sellers: maps.sellers,
-    official: (asset) => refInForce(official.get(asset), day.date),
-    sourceRank: rank,
-  });
-  return { closes: closeDay(day.date, r.accepted, rank), rejected: r.rejected, accepted: r.accepted.length };
-}
-
-export function mapsOf(ds: Dataset): Maps {
-  return { assets: new Map(ds.catalog.map((a) => [a.id, a])), sellers: new Map(ds.registry.map((s) => [s.id, s])) };
-}
-
-export interface Maps {
-  assets: ReadonlyMap<string, CatalogAsset>;
-  sellers: ReadonlyMap<string, RegistrySeller>;
+/** What every asset's computation shares: the asset, its calendar, the instant and its references. */
+interface AssetContext {
+  asset: CatalogAsset;
+  cal: CategoryCalendar;
+  nowMs: number;
+  /** The build instant's Cairo date: an asset without data is "as of" it. */
+  today: string;
+  officialDays: DayRef[] | undefined;
+  globalDays: DayRef[] | undefined;
+  /** The official mid per date, the series' `bench`. */
+  benchOn: Map<string, number | null>;
 }
 
 function sellerEntry(d: DayRecord, bench: number | null): SeriesEntry {
@@ -119,10 +61,13 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
     const cal = ds.calendar.categories[asset.category];
     if (!cal) throw new Error(`calendar.json has no sessions for category "${asset.category}"`); // checked on load
     const officialDays = official.get(asset.id);
-    const benchOn = new Map((officialDays ?? []).map((d) => [d.date, d.value]));
+    const ctx: AssetContext = {
+      asset, cal, nowMs, today, officialDays, globalDays: global.get(asset.id),
+      benchOn: new Map((officialDays ?? []).map((d) => [d.date, d.value])),
+    };
     return asset.market === "reference"
-      ? referenceAsset(asset, cal, nowMs, today, global.get(asset.id), officialDays, benchOn)
-      : sellerAsset(asset, cal, nowMs, today, closes.perAsset.get(asset.id) ?? [], officialDays, global.get(asset.id), benchOn, maps, warnings);
+      ? referenceAsset(ctx)
+      : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
   });
   return {
     assets,
@@ -152,11 +97,8 @@ function directions(asOf: string, entries: SeriesEntry[], v: Record<Side, number
   return { sell: one("sell"), buy: one("buy") };
 }
 
-function sellerAsset(
-  asset: CatalogAsset, cal: CategoryCalendar, nowMs: number, today: string, days: DayRecord[],
-  officialDays: DayRef[] | undefined, globalDays: DayRef[] | undefined, benchOn: Map<string, number | null>,
-  maps: Maps, warnings: string[],
-): Asset {
+function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings: string[]): Asset {
+  const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const todayRecord = days.at(-1) ?? null; // every record has at least one close
   if (todayRecord && !todayRecord.close) throw new Error(`${asset.id}: the closes of ${todayRecord.date} were not kept (load with upTo)`);
   const todayClose = todayRecord?.close ?? null;
@@ -196,10 +138,8 @@ function sellerAsset(
  * METHODOLOGY "Markets", reference: the price is the global mid-market value or, failing that, the
  * official mid; both directions use it, there is no seller, and the official and global signals are null.
  */
-function referenceAsset(
-  asset: CatalogAsset, cal: CategoryCalendar, nowMs: number, today: string, globalDays: DayRef[] | undefined,
-  officialDays: DayRef[] | undefined, benchOn: Map<string, number | null>,
-): Asset {
+function referenceAsset(ctx: AssetContext): Asset {
+  const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const byDate = new Map<string, DayRef>();
   for (const d of officialDays ?? []) if (d.value !== null) byDate.set(d.date, d);
   for (const d of globalDays ?? []) if (d.value !== null) byDate.set(d.date, d); // global first, official failing that

@@ -2,10 +2,10 @@
  * Every file of the published site, its manifest entry and the publishing state, from a dataset and
  * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
  */
-import { canonical, composeWithAssets, strongEtag, withoutGeneratedAt } from "./canonical.js";
+import { canonical, composeWithAssets, strongEtag, withoutGeneratedAt } from "../core/canonical.js";
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
-import { buildIndex } from "../api/index-doc.js";
+import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";

@@ -5,7 +5,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { canonical } from "../feed/canonical.js";
+import { canonical } from "../core/canonical.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile } from "../feed/validate.js";
 import type { Site } from "../feed/site.js";

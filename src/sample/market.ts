@@ -5,9 +5,8 @@
  * mid-market reference. Deterministic: `(seed, instant)` fixes every number.
  */
 import { DateTime } from "luxon";
-import { addDays, CAIRO, cairoDate, daysBetween, sessionsOn } from "../core/cairo.js";
+import { addDays, CAIRO, cairoDate, daysBetween, instantString, sessionsOn } from "../core/cairo.js";
 import { roundHalfAway } from "../core/round.js";
-import { instantString } from "../history/close.js";
 import type { GlobalRate, OfficialRate, Quote, RegistrySeller } from "../schema/inputs.js";
 import { BASE_ASSETS, BASE_SELLERS, CALENDAR, GLOBAL_SOURCE, GOLD_USD_OZ, OFFICIAL_SOURCE, TROY_OUNCE_G, type SampleAsset } from "./catalog.js";
 import { normal, uniform } from "./random.js";

@@ -6,13 +6,10 @@ import { CLOCK_SKEW_MS, PLAUSIBLE_BAND, PLAUSIBLE_MIN_PEERS } from "../core/meth
 import { roundHalfAway } from "../core/round.js";
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import { median } from "../core/stats.js";
+import type { LocatedQuote } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
 
-export interface LocatedQuote {
-  quote: Quote;
-  file: string;
-  line: number;
-}
+export type { LocatedQuote };
 
 /** An accepted quote, its prices rounded to the asset's decimals. */
 export interface AcceptedQuote {

@@ -5,11 +5,11 @@
  */
 import { RAW_RETENTION_DAYS } from "../core/methodology.js";
 import { addDays, cairoDate } from "../core/cairo.js";
-import { dailyRefs, type RefIssue } from "../core/references.js";
+import { dailyRefs, type RefIssue } from "./references.js";
 import type { Dataset } from "../core/dataset.js";
 import type { DayClose } from "../schema/inputs.js";
-import { closeRawDay, mapsOf, sourceRanker } from "../feed/assets.js";
-import { canonical } from "../feed/canonical.js";
+import { closeRawDay, mapsOf, sourceRanker } from "./days.js";
+import { canonical } from "../core/canonical.js";
 
 export interface CompactedDay {
   date: string;

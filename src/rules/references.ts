@@ -3,10 +3,10 @@
  * observation of each day, rounded to the asset's decimals, plus the day's low and high (a reference
  * asset's series uses them).
  */
-import { CLOCK_SKEW_MS, REFERENCE_MAX_AGE_DAYS } from "./methodology.js";
-import { cairoDate, daysBetween, parseInstant } from "./cairo.js";
-import { roundHalfAway } from "./round.js";
-import type { Located } from "./dataset.js";
+import { CLOCK_SKEW_MS, REFERENCE_MAX_AGE_DAYS } from "../core/methodology.js";
+import { cairoDate, daysBetween, parseInstant } from "../core/cairo.js";
+import { roundHalfAway } from "../core/round.js";
+import type { Located } from "../core/dataset.js";
 import type { CatalogAsset, GlobalRate, OfficialRate } from "../schema/inputs.js";
 
 export interface DayRef {

@@ -4,15 +4,9 @@
  * that disagree about one seller. This record is what `compact` keeps of a day's raw quotes.
  */
 import { SOURCE_DISAGREE_PCT } from "../core/methodology.js";
-import { isoUtc } from "../core/cairo.js";
-import { newerFirst, type AcceptedQuote } from "../ingest/acceptance.js";
+import { instantString } from "../core/cairo.js";
+import { newerFirst, type AcceptedQuote } from "./acceptance.js";
 import type { DayClose } from "../schema/inputs.js";
-
-/** UTC ISO 8601 without a zero millisecond part: `2026-11-19T14:00:00Z`. */
-export function instantString(ms: number): string {
-  const s = isoUtc(ms);
-  return s.endsWith(".000Z") ? `${s.slice(0, -5)}Z` : s;
-}
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

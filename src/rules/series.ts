@@ -5,7 +5,7 @@
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween } from "../core/cairo.js";
 import type { SeriesEntry } from "../schema/outputs.js";
-import type { Side } from "../ingest/acceptance.js";
+import type { Side } from "./acceptance.js";
 
 /** The day's best on a side: `sellLo` for sell, `buyHi` for buy. */
 export function dayBest(e: SeriesEntry, side: Side): number | null {

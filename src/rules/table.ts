@@ -4,7 +4,7 @@
  */
 import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs.js";
 import type { SellerRow } from "../schema/outputs.js";
-import type { Side } from "../ingest/acceptance.js";
+import type { Side } from "./acceptance.js";
 
 export interface TableRow extends SellerRow {
   observedAt: string;

@@ -9,8 +9,8 @@ import {
 import { roundHalfAway } from "../core/round.js";
 import { pctDiff, stdDevPop } from "../core/stats.js";
 import { daysBetween } from "../core/cairo.js";
-import type { Side } from "../ingest/acceptance.js";
-import type { DatedValue } from "../market/series.js";
+import type { Side } from "./acceptance.js";
+import type { DatedValue } from "./series.js";
 import type { Signals, Verdict } from "../schema/outputs.js";
 
 type Lean = -1 | 0 | 1;

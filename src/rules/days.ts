@@ -1,0 +1,84 @@
+/**
+ * Every day up to the build date as per-asset day records: raw quote days through acceptance to
+ * their closes (docs/methodology.md §2), compacted days as kept. Shared by the build, by `compact`
+ * (which must keep exactly what a build computes) and by the sample writer.
+ */
+import { cairoDate } from "../core/cairo.js";
+import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
+import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
+import { acceptDay, type RejectedQuote } from "./acceptance.js";
+import { closeDay } from "./closes.js";
+import { refInForce, type DayRef } from "./references.js";
+
+export type Disagreement = DayClose["disagreements"][number] & { date: string; asset: string };
+
+export function sourceRanker(ids: readonly string[]): (s: string) => number {
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  return (s) => rank.get(s) ?? ids.length;
+}
+
+/** Closes of every day up to the build date, per asset, ascending; compacted days are used as kept. */
+export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Map<string, DayRef[]>) {
+  const today = cairoDate(nowMs);
+  const rank = sourceRanker(ds.sources.sources.map((s) => s.id));
+  const perAsset = new Map<string, DayRecord[]>();
+  const put = (c: DayRecord) => {
+    const list = perAsset.get(c.asset);
+    if (list) list.push(c);
+    else perAsset.set(c.asset, [c]);
+  };
+  const warnings: string[] = [];
+  const rejections: RejectedQuote[] = [];
+  const disagreements: Disagreement[] = [];
+  let accepted = 0;
+  let read = 0;
+  const compacted = new Set<string>();
+  const days = new Map<string, () => DayRecord[]>();
+  for (const h of ds.historyDays) {
+    if (h.date > today) continue;
+    compacted.add(h.date);
+    days.set(h.date, () => h.records);
+  }
+  const rawDays: string[] = [];
+  for (const day of ds.quoteDays) {
+    if (day.date > today) continue; // a later day has not happened yet at this build instant
+    if (compacted.has(day.date)) {
+      warnings.push(`${day.file}: raw quotes of a compacted day are ignored; its closes in history/ stand`);
+      continue;
+    }
+    rawDays.push(day.date);
+    days.set(day.date, () => {
+      const r = closeRawDay(day, nowMs, maps, official, rank);
+      read += day.quotes.length;
+      accepted += r.accepted;
+      rejections.push(...r.rejected);
+      for (const c of r.closes) for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
+      return r.closes.map(recordOf);
+    });
+  }
+  for (const date of [...days.keys()].sort()) for (const c of days.get(date)!()) put(c);
+  return { perAsset, warnings, rejections, disagreements, accepted, read, rawDays, compactedDays: compacted.size };
+}
+
+/** One raw day through acceptance to its closes: what the build does, and what `compact` keeps. */
+export function closeRawDay(day: Dataset["quoteDays"][number], nowMs: number, maps: Maps, official: Map<string, DayRef[]>, rank: (s: string) => number) {
+  const r = acceptDay(day.quotes, {
+    date: day.date,
+    nowMs,
+    assets: maps.assets,
+    sellers: maps.sellers,
+    official: (asset) => refInForce(official.get(asset), day.date),
+    sourceRank: rank,
+  });
+  return { closes: closeDay(day.date, r.accepted, rank), rejected: r.rejected, accepted: r.accepted.length };
+}
+
+export function mapsOf(ds: Dataset): Maps {
+  return { assets: new Map(ds.catalog.map((a) => [a.id, a])), sellers: new Map(ds.registry.map((s) => [s.id, s])) };
+}
+
+export interface Maps {
+  assets: ReadonlyMap<string, CatalogAsset>;
+  sellers: ReadonlyMap<string, RegistrySeller>;
+}
+

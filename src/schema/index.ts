@@ -1,2 +1,0 @@
-export * from "./inputs.js";
-export * from "./outputs.js";

@@ -1,0 +1,82 @@
+/**
+ * The folders of src/ form layers, and imports only point down (README "Layout"): a module may import
+ * its own folder or a lower layer, never a higher one nor a sibling folder of the same layer unless
+ * the table below lets it. A cycle between folders is then impossible. The imports are read from the
+ * source text, so the check needs no build and sees type-only imports too.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+/** Lower number = lower layer. Folders of one layer may not import each other. */
+const LAYER: Record<string, number> = {
+  schema: 0,
+  core: 1,
+  rules: 2,
+  feed: 3,
+  sample: 3,
+  edge: 4,
+  api: 5,
+  ingest: 5,
+  io: 6,
+  server: 6,
+  netlify: 6,
+  cli: 7,
+};
+
+const SRC = path.resolve("src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** Relative module specifiers of a file: static imports, re-exports and dynamic `import()`. */
+export function relativeImports(text: string): string[] {
+  const found: string[] = [];
+  const re = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.[^"']*)["']/gm;
+  for (const m of text.matchAll(re)) found.push(m[1]!);
+  return found;
+}
+
+const folderOf = (file: string) => path.relative(SRC, file).split(path.sep)[0]!;
+
+const edges = sourceFiles(SRC).flatMap((file) =>
+  relativeImports(readFileSync(file, "utf8")).map((spec) => ({
+    file: path.relative(".", file),
+    from: folderOf(file),
+    to: folderOf(path.resolve(path.dirname(file), spec)),
+    spec,
+  })),
+);
+
+describe("the folder layers of src/", () => {
+  test("every folder under src/ has a layer", () => {
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((f) => !(f in LAYER))).toEqual([]);
+  });
+
+  test("no import leaves src/", () => {
+    expect(edges.filter((e) => e.to.startsWith(".."))).toEqual([]);
+  });
+
+  test("every import between folders points to a lower layer", () => {
+    const upward = edges
+      .filter((e) => e.from !== e.to && !((LAYER[e.to] ?? 99) < (LAYER[e.from] ?? -1)))
+      .map((e) => `${e.file} imports ${e.spec} (${e.from} → ${e.to})`);
+    expect(upward).toEqual([]);
+  });
+
+  test("the checker sees every form of import", () => {
+    expect(relativeImports('import { a } from "../x.js";\nimport type { B } from \'./y.js\';\nexport * from "../z.js";\nconst m = await import("../w.js");\nimport "./side.js";')).toEqual([
+      "../x.js",
+      "./y.js",
+      "../z.js",
+      "../w.js",
+      "./side.js",
+    ]);
+  });
+});
