@@ -71,7 +71,7 @@ async function load(url: string, seconds: number, connections: number) {
 }
 
 export async function overHttp(dir: string, seconds = 8, connections = 16) {
-  const ours = await startChild("node", [path.resolve("scripts/price-feed.mjs"), "serve", "--dir", dir, "--port", "18901", "--rate-limit", "1000000000/60", "--daily-limit", "1000000000"], /serving/);
+  const ours = await startChild("node", [path.resolve("dist/cli/bin.js"), "serve", "--dir", dir, "--port", "18901", "--rate-limit", "1000000000/60", "--daily-limit", "1000000000"], /serving/);
   const theirs = await startChild("node", [path.resolve("scripts/bench-sirv.mjs"), dir, "18902"], /ready/);
   // The server logs a line per request; send it to /dev/null-equivalent by not reading more.
   try {

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 const BENCH = path.resolve(".bench");
 const NOW = "2026-11-19T12:30:00Z";
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
-const cli = path.resolve("scripts/price-feed.mjs");
+const cli = path.resolve("dist/cli/bin.js");
 const child = path.resolve("scripts/bench-build-child.ts");
 const tsx = path.resolve("node_modules/.bin/tsx");
 

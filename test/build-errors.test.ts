@@ -54,7 +54,7 @@ describe("a malformed data file stops the build with file, line and reason, and 
 
 describe("the price-feed command", () => {
   const run = promisify(execFile);
-  const bin = path.resolve("scripts/price-feed.mjs");
+  const bin = path.resolve("dist/cli/bin.js");
   let data: string;
   beforeAll(async () => {
     data = await dataset();

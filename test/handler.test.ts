@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { handle, type HandlerDeps } from "../src/edge/handler.js";
+import { PAGE_CSP, handle, type HandlerDeps } from "../src/edge/handler.js";
 import { Feed, Manifest, Problem } from "../src/schema/outputs.js";
 import { BUILT_AT, builtSite, depsFor } from "./helpers/site.js";
 
@@ -46,6 +46,36 @@ describe("the feed answer", () => {
       "daily-reset": String(10 * 3600 + 29 * 60),
     });
     for (const name of EXPOSED) expect(h["access-control-expose-headers"]).toContain(name);
+  });
+
+  const SECURITY = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cross-origin-resource-policy": "cross-origin",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  };
+  test.each([
+    { name: "200", target: "/api/v1/feed.json", init: {}, status: 200 },
+    { name: "304", target: "/api/v1/feed.json", init: { headers: { "If-None-Match": "*" } }, status: 304 },
+    { name: "204 preflight", target: "/api/v1/feed.json", init: { method: "OPTIONS" }, status: 204 },
+    { name: "400 problem", target: "/api/v1/feed.json?asset=bitcoin", init: {}, status: 400 },
+    { name: "404 problem", target: "/api/v1/nothing.json", init: {}, status: 404 },
+    { name: "/readyz", target: "/readyz", init: {}, status: 200 },
+  ])("security headers on every answer: $name", async ({ target, init, status }) => {
+    const res = await call(target, init, { now: () => BUILT_AT + 60_000 });
+    expect(res.status).toBe(status);
+    expect(Object.fromEntries(res.headers)).toMatchObject(SECURITY);
+  });
+
+  test("a page keeps its own CSP, on its 304 too (a cache takes a 304's headers); CORS stays as it was", async () => {
+    const page = await call("/docs/");
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("content-security-policy")).toBe(PAGE_CSP);
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    const again = await call("/docs/", { headers: { "If-None-Match": page.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("content-security-policy")).toBe(PAGE_CSP);
+    expect(page.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   test("HEAD has the same headers and no body", async () => {
@@ -270,5 +300,27 @@ describe("hostile input never yields a 5xx, and no file outside the manifest is 
     const p = await problem(res);
     expect(p.status).toBe(res.status);
     for (const r of reads) expect(Object.hasOwn(manifest.files, r), r).toBe(true);
+  });
+});
+
+describe("a manifest that disagrees with the feed", () => {
+  test("an asset the manifest lists but the feed lacks is a problem, never a broken body", async () => {
+    const [a, b] = manifest.assets;
+    const feedText = await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8");
+    const lacking = JSON.parse(feedText) as Feed;
+    lacking.assets = lacking.assets.filter((x) => x.slug !== b!.slug);
+    const deps: Partial<HandlerDeps> = {
+      readFile: async (p) => (p === "api/v1/feed.json" ? JSON.stringify(lacking) : fs.readFile(path.join(out, p), "utf8").catch(() => null)),
+    };
+    const res = await call(`/api/v1/feed.json?asset=${a!.slug},${b!.slug}`, {}, deps);
+    expect(res.status).toBe(404);
+    expect((await problem(res)).error).toBe("not found");
+  });
+
+  test("a file the manifest does not list is a problem, never a crash", async () => {
+    const { [`api/v1/feed/asset/${manifest.assets[0]!.slug}.json`]: _gone, ...files } = manifest.files;
+    const res = await call(`/api/v1/feed.json?asset=${manifest.assets[0]!.slug},${manifest.assets[1]!.slug}`, {}, { manifest: async () => ({ ...manifest, files }) });
+    expect(res.status).toBe(404);
+    expect((await problem(res)).error).toBe("not found");
   });
 });

@@ -14,7 +14,7 @@ import { tempDir } from "./helpers/dataset.js";
 const run = promisify(execFile);
 const ROOT = path.resolve(".");
 const WORKFLOW = path.join(ROOT, ".github/workflows/publish.yml");
-const CLI = `node ${path.join(ROOT, "scripts/price-feed.mjs")}`;
+const CLI = `node ${path.join(ROOT, "dist/cli/bin.js")}`;
 
 interface Step {
   name?: string;

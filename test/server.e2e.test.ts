@@ -80,7 +80,7 @@ describe("price-feed serve over real HTTP", () => {
 describe("the serve command", () => {
   test.each(["SIGTERM", "SIGINT"] as const)("shuts down cleanly on %s", async (signal) => {
     const { spawn } = await import("node:child_process");
-    const child = spawn("node", ["scripts/price-feed.mjs", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("node", ["dist/cli/bin.js", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (d: Buffer) => {

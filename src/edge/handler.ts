@@ -180,8 +180,18 @@ function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): string 
   return listed(m, candidate) ? candidate : null;
 }
 
+/**
+ * A file's manifest entry. The manifest and the feed come from one build, so a missing entry means a
+ * half-published site: answer the "file missing" problem rather than emit a broken body.
+ */
+function entryOf(m: Manifest, file: string): Manifest["files"][string] {
+  const meta = listed(m, file) ? m.files[file] : undefined;
+  if (!meta) throw problems.fileMissing();
+  return meta;
+}
+
 async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps): Promise<Representation> {
-  const meta = m.files[file]!;
+  const meta = entryOf(m, file);
   const body = await deps.readFile(file);
   if (body === null) throw problems.fileMissing();
   return { body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
@@ -200,11 +210,17 @@ async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cach
   }
   // Any other selection is composed from the feed: the same bytes the build would have written.
   const feed = await cache.feed(m, () => deps.readFile(F.feed));
-  const body = composeWithAssets({ ...feed.header, _self: self }, selected.map((s) => feed.assets.get(s)!));
-  const parts = selected.length ? selected.map((s) => m.files[F.asset(s)]!) : [m.files[F.feed]!];
+  const assetJson = selected.map((s) => {
+    const json = feed.assets.get(s);
+    if (json === undefined) throw problems.fileMissing(); // the manifest lists an asset the feed lacks
+    return json;
+  });
+  const body = composeWithAssets({ ...feed.header, _self: self }, assetJson);
+  const feedEntry = entryOf(m, F.feed);
+  const parts = selected.length ? selected.map((s) => entryOf(m, F.asset(s))) : [feedEntry];
   const etag = await cache.etag(selected.join(",") || "-", () => strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`));
   const lastModifiedMs = Math.max(...parts.map((p) => Date.parse(p.lastModified)));
-  return { body, etag, lastModifiedMs, contentType: m.files[F.feed]!.contentType, cacheControl: FEED_CACHE };
+  return { body, etag, lastModifiedMs, contentType: feedEntry.contentType, cacheControl: FEED_CACHE };
 }
 
 function validateTarget(url: URL): void {

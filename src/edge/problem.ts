@@ -3,6 +3,7 @@
  * relative URI to the documentation's section on that problem, so a person can follow it.
  * PROBLEM_TYPES is the one list of them: the handler, the OpenAPI description and the docs page read it.
  */
+import { PriceFeedError } from "../core/errors.js";
 import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
 
 export interface ProblemExtras {
@@ -27,8 +28,10 @@ export type ProblemSlug = keyof typeof PROBLEM_TYPES;
 
 export const problemTypeUri = (slug: ProblemSlug) => `/docs/#problem-${slug}`;
 
-export class HttpProblem extends Error {
+/** An answer other than the document asked for: renders itself as problem+json (RFC 9457). */
+export class HttpProblem extends PriceFeedError {
   override name = "HttpProblem";
+  readonly kind = "http";
   readonly status: number;
   readonly title: string;
   constructor(

@@ -3,18 +3,12 @@
  * file it writes against the zod schemas before anything is published").
  */
 import type { z } from "zod";
-import { describeZodIssues } from "../core/errors.js";
+import { OutputError, describeZodIssues } from "../core/errors.js";
 import { Changelog, Feed, IndexDoc, Manifest } from "../schema/outputs.js";
 import { MANIFEST_FILE, files } from "./paths.js";
 import type { SiteFile } from "./site.js";
 
-/** A file the build made that does not match its own schema: a bug, so the build stops. */
-export class OutputError extends Error {
-  override name = "OutputError";
-  constructor(readonly file: string, readonly reason: string) {
-    super(`${file}: invalid output: ${reason}`);
-  }
-}
+export { OutputError };
 
 export function schemaFor(path: string): z.ZodType | "html" | "openapi" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return Feed;
@@ -37,7 +31,7 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
   try {
     value = JSON.parse(f.body);
   } catch (e) {
-    throw new OutputError(f.path, `not JSON: ${(e as Error).message}`);
+    throw new OutputError(f.path, `not JSON: ${(e as Error).message}`, { cause: e });
   }
   if (schema === "openapi") {
     const v = value as { openapi?: unknown };

@@ -13,17 +13,9 @@ export interface HttpOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** A failed request, with what was asked and how it failed. */
-export class SourceError extends Error {
-  override name = "SourceError";
-  constructor(
-    message: string,
-    readonly url: string,
-    readonly status: number | null = null,
-  ) {
-    super(message);
-  }
-}
+import { SourceError } from "../core/errors.js";
+
+export { SourceError };
 
 const retriable = (status: number) => status === 429 || status >= 500;
 

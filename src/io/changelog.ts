@@ -1,9 +1,10 @@
-/** The API's changelog is data kept beside this module (`changelog.json`), validated on every build. */
+/** The API's changelog is data (`src/api/changelog.json`), validated on every build. */
 import { fileURLToPath } from "node:url";
-import { readJson } from "../io/files.js";
 import { Changelog } from "../schema/outputs.js";
+import { readJson } from "./files.js";
 
-export const CHANGELOG_FILE = fileURLToPath(new URL("./changelog.json", import.meta.url));
+/** From the package root, so that src/io (tests) and dist/io (the compiled CLI) find the same file. */
+export const CHANGELOG_FILE = fileURLToPath(new URL("../../src/api/changelog.json", import.meta.url));
 
 export function loadChangelog(file = CHANGELOG_FILE): Promise<Changelog> {
   return readJson(file, Changelog);

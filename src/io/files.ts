@@ -3,13 +3,13 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { DataError, describeZodIssues } from "../core/errors.js";
+import { DataError, describeZodIssues, messageOf } from "../core/errors.js";
 
 export async function readText(file: string): Promise<string> {
   try {
     return await fs.readFile(file, "utf8");
   } catch (e) {
-    throw new DataError(file, null, (e as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(e));
+    throw new DataError(file, null, (e as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : messageOf(e), { cause: e });
   }
 }
 
@@ -81,7 +81,7 @@ export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>)
     try {
       raw = JSON.parse(s);
     } catch (e) {
-      throw new DataError(file, i + 1, `not valid JSON (${(e as Error).message})`);
+      throw new DataError(file, i + 1, `not valid JSON (${(e as Error).message})`, { cause: e });
     }
     const r = schema.safeParse(raw);
     if (!r.success) throw new DataError(file, i + 1, describeZodIssues(r.error.issues));

@@ -13,7 +13,7 @@ import { DataError } from "../core/errors.js";
 import { readJson } from "./files.js";
 import { dataPaths } from "./data.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
-import { ShapeError, type Observations } from "../ingest/adapters/types.js";
+import type { Observations } from "../ingest/adapters/types.js";
 import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
 import { LOG_KINDS, logPlace, planAppends } from "../ingest/log.js";
 
@@ -88,7 +88,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
       const skipped = [...obs.skipped, ...plan.skipped];
       Object.assign(r, { fetched: obs.fetched, appended: plan.appended, duplicates: plan.duplicates, skipped: count(skipped), examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`) });
     } catch (e) {
-      if (!(e instanceof SourceError || e instanceof ShapeError || e instanceof DataError)) throw e;
+      if (!(e instanceof SourceError || e instanceof DataError)) throw e; // ShapeError is a SourceError
       r.ok = false;
       r.error = e instanceof SourceError ? `${e.message} (${e.url})` : e.message;
     }

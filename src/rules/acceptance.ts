@@ -21,8 +21,28 @@ export interface AcceptedQuote {
   observedAtMs: number;
 }
 
+/**
+ * Why a quote is not used, one code per rule of docs/methodology.md §2 (the build report counts them).
+ * `unknown-asset` and `wrong-day-file` guard the data itself: a quote of an asset the catalog does
+ * not have, or filed under another Cairo date than its own.
+ */
+export const REJECTION_REASONS = [
+  "unknown-asset",
+  "unlicensed-seller",
+  "not-licensed-for-category",
+  "no-price",
+  "non-positive-price",
+  "crossed",
+  "invalid-observedAt",
+  "observed-in-future",
+  "wrong-day-file",
+  "implausible-sell",
+  "implausible-buy",
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
 export interface RejectedQuote extends LocatedQuote {
-  reason: string;
+  reason: RejectionReason;
 }
 
 export interface OfficialRef {
@@ -45,7 +65,7 @@ export type Side = "buy" | "sell";
 const SIDES: readonly Side[] = ["sell", "buy"];
 
 /** Rules 1–4, which look at one quote alone. Returns the rounded quote or the reason it fails. */
-export function checkQuote(q: Quote, ctx: AcceptanceContext): AcceptedQuote | string {
+export function checkQuote(q: Quote, ctx: AcceptanceContext): AcceptedQuote | RejectionReason {
   const asset = ctx.assets.get(q.asset);
   if (!asset) return "unknown-asset";
   const seller = ctx.sellers.get(q.seller);
@@ -107,7 +127,7 @@ export function acceptDay(quotes: readonly LocatedQuote[], ctx: AcceptanceContex
     return m;
   };
   for (const { lq, q } of passing) {
-    let reason: string | null = null;
+    let reason: RejectionReason | null = null;
     for (const side of SIDES) {
       const v = q[side];
       if (v === null) continue;

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { serve as honoServe } from "@hono/node-server";
 import { FeedCache, handle, type Deprecation, type Limits } from "../edge/handler.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
+import { NotBuiltError, UsageError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/outputs.js";
 import { RedisStore } from "./redis-store.js";
@@ -40,7 +41,9 @@ export class SiteReader {
     const c = this.manifestCache;
     if (c && now - c.checkedAt < 1000) return c.value;
     const file = path.join(this.root, MANIFEST_FILE);
-    const { mtimeMs } = await fs.stat(file);
+    const { mtimeMs } = await fs.stat(file).catch((e: NodeJS.ErrnoException) => {
+      throw e.code === "ENOENT" || e.code === "ENOTDIR" ? new NotBuiltError(this.root, { cause: e }) : e;
+    });
     if (c && c.mtimeMs === mtimeMs) {
       c.checkedAt = now;
       return c.value;
@@ -72,6 +75,16 @@ export function clientAddress(remote: string | undefined, forwardedFor: string |
     if (first) return first;
   }
   return remote ?? "unknown";
+}
+
+/** Why the server could not listen, as the operator can act on it. */
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === "EADDRINUSE")
+    return new UsageError(`port ${port} on ${host} is already in use`, "stop the other server, or pass --port 0 to take any free port", { cause: e });
+  if (e.code === "EACCES") return new UsageError(`not allowed to listen on port ${port} of ${host}`, "use a port above 1023", { cause: e });
+  if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND")
+    return new UsageError(`${host} is not an address of this machine`, "use --host 127.0.0.1 (or 0.0.0.0 for every interface)", { cause: e });
+  return e;
 }
 
 export interface RunningServer {
@@ -113,7 +126,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
-    server.once("error", reject);
+    server.once("error", (e: NodeJS.ErrnoException) => reject(listenError(e, o.host, o.port)));
   });
   const port = (server.address() as AddressInfo).port;
   return {

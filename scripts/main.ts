@@ -1,3 +1,0 @@
-import { main } from "./price-feed.js";
-
-process.exitCode = await main(process.argv);

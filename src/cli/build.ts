@@ -1,0 +1,26 @@
+/** `price-feed build`: data/ → public/, then a summary of the build report. */
+import type { Command } from "commander";
+import { runBuild } from "../io/build.js";
+import { nowOption } from "./options.js";
+
+export function buildCommand(program: Command): void {
+  program
+    .command("build")
+    .description("build public/ from data/: feed, variants, index, changelog, OpenAPI, pages, manifest")
+    .option("--data <dir>", "the input dataset", "data")
+    .option("--out <dir>", "the output folder, replaced atomically", "public")
+    .addOption(nowOption())
+    .action(async (o: { data: string; out: string; now?: number }) => {
+      const { site, reportFile } = await runBuild({ dataDir: o.data, outDir: o.out, nowMs: o.now ?? Date.now() });
+      const r = site.report;
+      const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
+      console.log(
+        `built ${r.files} files into ${o.out} (${r.changedFiles.length} changed) at ${r.generatedAt}\n` +
+          `quotes: ${r.quotes.read} read on ${r.rawDays.length} raw days, ${r.quotes.accepted} accepted, ${r.quotes.rejected} rejected` +
+          `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days`,
+      );
+      for (const d of r.disagreements.slice(-5)) console.log(`disagreement: ${d.date} ${d.asset} ${d.seller}: ${d.sources.join(" vs ")} ${d.side} ${d.diffPct}%`);
+      for (const w of r.warnings) console.log(`warning: ${w}`);
+      console.log(`report: ${reportFile}`);
+    });
+}

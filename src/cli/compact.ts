@@ -1,0 +1,16 @@
+/** `price-feed compact`: raw quote days past retention become daily closes. */
+import type { Command } from "commander";
+import { runCompact } from "../io/build.js";
+import { nowOption } from "./options.js";
+
+export function compactCommand(program: Command): void {
+  program
+    .command("compact")
+    .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/")
+    .option("--data <dir>", "the dataset", "data")
+    .addOption(nowOption())
+    .action(async (o: { data: string; now?: number }) => {
+      const days = await runCompact(o.data, o.now ?? Date.now());
+      console.log(days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact");
+    });
+}

@@ -1,0 +1,31 @@
+/** `price-feed ingest`: every enabled source once; one line per source. Exit 2 when some failed. */
+import type { Command } from "commander";
+import { runIngest } from "../io/ingest.js";
+import { nowOption, positiveInt } from "./options.js";
+
+export const SOURCES_FAILED = 2;
+
+export function ingestCommand(program: Command, exit: (status: number) => void): void {
+  program
+    .command("ingest")
+    .description("run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 2 if a source failed (the others still land)")
+    .option("--data <dir>", "the dataset", "data")
+    .option("--sources <file>", "the sources file (default: <data>/sources.json)")
+    .option("--timeout <ms>", "per-request timeout in milliseconds", positiveInt, 20_000)
+    .addOption(nowOption())
+    .action(async (o: { data: string; sources?: string; timeout: number; now?: number }) => {
+      const { reports, files } = await runIngest({ dataDir: o.data, ...(o.sources ? { sourcesFile: o.sources } : {}), nowMs: o.now ?? Date.now(), timeoutMs: o.timeout });
+      for (const r of reports) {
+        const skipped = Object.entries(r.skipped).map(([k, v]) => `${k} ${v}`).join(", ");
+        console.log(
+          r.ok
+            ? `${r.id} (${r.adapter}): fetched ${r.fetched}, appended ${r.appended}, already logged ${r.duplicates}${skipped ? `, skipped ${skipped}` : ""} in ${r.ms} ms`
+            : `${r.id} (${r.adapter}): FAILED in ${r.ms} ms: ${r.error}`,
+        );
+        for (const x of r.examples) console.log(`  ${x}`);
+      }
+      const failed = reports.filter((r) => !r.ok).length;
+      console.log(`${files.length} files appended to; ${reports.length - failed} of ${reports.length} sources succeeded`);
+      if (failed) exit(SOURCES_FAILED);
+    });
+}
