@@ -3,7 +3,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild, runCompact } from "../src/io/build.js";
 import { addDays } from "../src/core/cairo.js";
-import { Feed, Manifest } from "../src/schema/outputs.js";
+import { Feed } from "../src/schema/outputs.js";
+import { Manifest } from "../src/schema/documents.js";
 import { snapshot, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows as rows, TODAY } from "./helpers/rows.js";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { handle } from "../src/edge/handler.js";
-import { Problem } from "../src/schema/outputs.js";
+import { Problem } from "../src/schema/documents.js";
 import { builtSite, depsFor } from "./helpers/site.js";
 
 let out: string;

@@ -2,7 +2,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { PAGE_CSP, handle, type HandlerDeps } from "../src/edge/handler.js";
-import { Feed, Manifest, Problem } from "../src/schema/outputs.js";
+import { Feed } from "../src/schema/outputs.js";
+import { Manifest, Problem } from "../src/schema/documents.js";
 import { BUILT_AT, builtSite, depsFor } from "./helpers/site.js";
 
 let out: string;

@@ -14,7 +14,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bundleEdge } from "../scripts/bundle-edge.js";
-import { Feed, Manifest, Problem } from "../src/schema/outputs.js";
+import { Feed } from "../src/schema/outputs.js";
+import { Manifest, Problem } from "../src/schema/documents.js";
 import { builtSite } from "./helpers/site.js";
 import { tempDir } from "./helpers/dataset.js";
 

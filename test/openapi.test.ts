@@ -11,7 +11,7 @@ import { builtSite, depsFor } from "./helpers/site.js";
 import { deref, readOpenApi, validators, type Json } from "./helpers/openapi.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
-import { Manifest } from "../src/schema/outputs.js";
+import { Manifest } from "../src/schema/documents.js";
 import { PROBLEM_TYPES } from "../src/edge/problem.js";
 
 const run = promisify(execFile);

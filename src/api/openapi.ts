@@ -5,12 +5,14 @@
  * from the handler's own errors. Nothing here restates a field by hand.
  */
 import { z } from "zod";
+import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../feed/paths.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
 import { SECURITY_HEADERS } from "../edge/handler.js";
-import type { Changelog, Feed, IndexDoc, Problem, Readiness } from "../schema/outputs.js";
+import type { Feed } from "../schema/outputs.js";
+import type { Changelog, IndexDoc, Problem, Readiness } from "../schema/documents.js";
 
 export const OPENAPI_VERSION = "1.0";
 
@@ -35,6 +37,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 export function componentSchemas(): Record<string, Json> {
   // Importing outputs registers every schema with an id in zod's global registry.
   void outputs;
+  void documents;
   const all = z.toJSONSchema(z.globalRegistry, {
     target: "draft-2020-12",
     io: "output",

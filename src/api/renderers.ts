@@ -14,7 +14,8 @@ import { buildOpenApi, type OpenApiExamples } from "./openapi.js";
 import { renderDocs } from "./pages/docs.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
-import type { Changelog, Feed, IndexDoc, Manifest, Problem } from "../schema/outputs.js";
+import type { Feed } from "../schema/outputs.js";
+import type { Changelog, IndexDoc, Manifest, Problem } from "../schema/documents.js";
 
 const parsed = <T>(ctx: RenderContext, path: string): T => {
   const f = ctx.files.find((x) => x.path === path);

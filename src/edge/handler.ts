@@ -8,7 +8,7 @@ import { canonical, composeWithAssets, strongEtag } from "../core/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
-import type { Manifest } from "../schema/outputs.js";
+import type { Manifest } from "../schema/documents.js";
 import type { CounterStore, Hit } from "./counters.js";
 import { httpDate, notModified } from "./conditional.js";
 import { selectAssets } from "./filters.js";

@@ -4,7 +4,7 @@
  */
 import { BUILD_MAX_AGE_MS } from "../core/methodology.js";
 import { freshnessState } from "../rules/freshness.js";
-import type { Manifest, Readiness } from "../schema/outputs.js";
+import type { Manifest, Readiness } from "../schema/documents.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 
 export function readiness(manifest: Manifest, nowMs: number): { status: 200 | 503; body: Readiness } {

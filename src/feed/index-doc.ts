@@ -3,7 +3,7 @@ import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_
 import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Catalog } from "../schema/inputs.js";
-import type { IndexDoc } from "../schema/outputs.js";
+import type { IndexDoc } from "../schema/documents.js";
 
 export function buildIndex(catalog: Catalog): IndexDoc {
   return {

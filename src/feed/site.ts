@@ -9,7 +9,8 @@ import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
-import type { BuildReport, Changelog, Feed, Manifest, PublishedState } from "../schema/outputs.js";
+import type { Feed } from "../schema/outputs.js";
+import type { BuildReport, Changelog, Manifest, PublishedState } from "../schema/documents.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";

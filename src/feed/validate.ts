@@ -4,7 +4,8 @@
  */
 import type { z } from "zod";
 import { OutputError, describeZodIssues } from "../core/errors.js";
-import { Changelog, Feed, IndexDoc, Manifest } from "../schema/outputs.js";
+import { Feed } from "../schema/outputs.js";
+import { Changelog, IndexDoc, Manifest } from "../schema/documents.js";
 import { MANIFEST_FILE, files } from "./paths.js";
 import type { SiteFile } from "./site.js";
 

@@ -1,6 +1,6 @@
 /** The API's changelog is data (`src/api/changelog.json`), validated on every build. */
 import { fileURLToPath } from "node:url";
-import { Changelog } from "../schema/outputs.js";
+import { Changelog } from "../schema/documents.js";
 import { readJson } from "./files.js";
 
 /** From the package root, so that src/io (tests) and dist/io (the compiled CLI) find the same file. */

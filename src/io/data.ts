@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import { DataError } from "../core/errors.js";
 import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
 import { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
-import { PublishedState } from "../schema/outputs.js";
+import { PublishedState } from "../schema/documents.js";
 import { dayFiles, parseNdjson, readJson, readText } from "./files.js";
 
 export const dataPaths = (dir: string) => ({

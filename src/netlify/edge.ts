@@ -14,7 +14,7 @@ import { UpstashStore } from "../edge/upstash-store.js";
 import { HttpProblem } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
-import { Manifest } from "../schema/outputs.js";
+import { Manifest } from "../schema/documents.js";
 
 declare const Netlify: { env: { get(name: string): string | undefined } };
 

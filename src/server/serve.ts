@@ -10,7 +10,7 @@ import { FeedCache, handle, type Deprecation, type Limits } from "../edge/handle
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { NotBuiltError, UsageError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
-import { Manifest } from "../schema/outputs.js";
+import { Manifest } from "../schema/documents.js";
 import { RedisStore } from "./redis-store.js";
 
 export interface ServeOptions {

@@ -10,7 +10,7 @@ import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, MAX_PARAMS, MAX_URL_LENGTH, WINDOW_
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { componentSchemas } from "../openapi.js";
-import type { Changelog } from "../../schema/outputs.js";
+import type { Changelog } from "../../schema/documents.js";
 import type { CategoryCalendar } from "../../schema/inputs.js";
 import { arabic, esc, page } from "./html.js";
 import { VERDICT_LABELS, categoryTitle, simulatedBanner } from "./words.js";

@@ -1,0 +1,151 @@
+/**
+ * The other documents the build writes and the handler serves beside the feed: problems, the
+ * manifest, the index, the changelog, /readyz, and the build's own records (report, published state).
+ * No node:* imports: the edge runtime loads this module too.
+ */
+import { z } from "zod";
+import { Category, DateString, Side } from "./inputs.js";
+import { FreshnessState, IsoInstant } from "./outputs.js";
+
+/** RFC 9457 problem details, with the members that fix the call. */
+export const Problem = z
+  .looseObject({
+    type: z.string().meta({ description: "Relative URI of the documentation's section on this problem.", examples: ["/docs/#problem-unknown-asset"] }),
+    title: z.string().meta({ description: "Short summary of the problem type." }),
+    status: z.int().min(400).max(599).meta({ description: "The HTTP status." }),
+    detail: z.string().meta({ description: "What went wrong with this request and how to correct it." }),
+    error: z.string().meta({ description: "Short machine-friendly statement of the error." }),
+    instance: z.string().optional().meta({ description: "The request path." }),
+    validCategories: z.array(z.string()).optional().meta({ description: "On an unknown category: the accepted values." }),
+    validAssets: z.array(z.string()).optional().meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
+    allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details (application/problem+json)." });
+export type Problem = z.infer<typeof Problem>;
+
+export const ManifestFile = z.strictObject({
+  etag: z.string().regex(/^"[^"]+"$/),
+  lastModified: IsoInstant,
+  contentType: z.string(),
+  bytes: z.int().min(0),
+});
+export type ManifestFile = z.infer<typeof ManifestFile>;
+
+export const ManifestAsset = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  category: Category,
+  observedAt: IsoInstant.nullable(),
+});
+
+export const ManifestCalendar = z.record(
+  z.string(),
+  z.strictObject({
+    sessions: z.array(z.strictObject({ days: z.array(z.string()), open: z.string(), close: z.string() })),
+    holidays: z.array(z.string()),
+  }),
+);
+
+/** What the handler needs to answer without re-reading the data: one entry per published file. */
+export const Manifest = z
+  .strictObject({
+    schemaVersion: z.literal(1),
+    generatedAt: IsoInstant,
+    categories: z.array(z.string()),
+    assets: z.array(ManifestAsset),
+    calendar: ManifestCalendar,
+    files: z.record(z.string(), ManifestFile),
+  })
+  .meta({ id: "Manifest" });
+export type Manifest = z.infer<typeof Manifest>;
+
+export const Rejection = z.strictObject({
+  file: z.string(),
+  line: z.int(),
+  source: z.string(),
+  seller: z.string(),
+  asset: z.string(),
+  reason: z.string(),
+});
+export type Rejection = z.infer<typeof Rejection>;
+
+export const BuildReport = z.strictObject({
+  generatedAt: IsoInstant,
+  rawDays: z.array(DateString),
+  compactedDays: z.int().min(0),
+  quotes: z.strictObject({ read: z.int(), accepted: z.int(), rejected: z.int() }),
+  rejectedByReason: z.record(z.string(), z.int()),
+  rejections: z.array(Rejection),
+  disagreements: z.array(
+    z.strictObject({ date: DateString, asset: z.string(), seller: z.string(), sources: z.array(z.string()), side: Side, diffPct: z.number() }),
+  ),
+  warnings: z.array(z.string()),
+  files: z.int(),
+  changedFiles: z.array(z.string()),
+});
+export type BuildReport = z.infer<typeof BuildReport>;
+
+export const ChangeKind = z.enum(["added", "changed", "deprecated", "removed", "fixed"]);
+
+export const Changelog = z
+  .strictObject({
+    versions: z
+      .array(
+        z.strictObject({
+          version: z.string().regex(/^\d+\.\d+(\.\d+)?$/),
+          date: DateString,
+          summary: z.string(),
+          changes: z.partialRecord(ChangeKind, z.array(z.string()).min(1)),
+        }),
+      )
+      .min(1),
+  })
+  .meta({ id: "Changelog", description: "One entry per release of the API, newest first." });
+export type Changelog = z.infer<typeof Changelog>;
+
+export const IndexDoc = z
+  .strictObject({
+    _self: z.string(),
+    _docs: z.string(),
+    _spec: z.string(),
+    _changelog: z.string(),
+    _terms: z.string(),
+    version: z.literal("v1"),
+    schemaVersion: z.literal(1),
+    endpoints: z.array(z.strictObject({ method: z.literal("GET"), path: z.string(), description: z.string(), parameters: z.array(z.string()) })),
+    filters: z.strictObject({
+      category: z.array(z.string()),
+      asset: z.array(z.strictObject({ id: z.string(), slug: z.string(), name: z.string(), nameAr: z.string(), category: z.string() })),
+    }),
+    limits: z.strictObject({
+      window: z.strictObject({ limit: z.int(), seconds: z.int() }),
+      daily: z.strictObject({ limit: z.int(), resetsAt: z.string() }),
+      seriesWindowDays: z.int(),
+      lookbackDays: z.int(),
+      dataChangesAtMostEvery: z.string(),
+      suggestedPollEvery: z.string(),
+    }),
+  })
+  .meta({ id: "Index", description: "What /api/v1 offers: endpoints, accepted filter values, limits." });
+export type IndexDoc = z.infer<typeof IndexDoc>;
+
+/** Kept in data/state/: what was last published, so Last-Modified survives rebuilds of unchanged data. */
+export const PublishedState = z.strictObject({
+  files: z.record(z.string(), z.strictObject({ etag: z.string(), lastModified: z.string() })),
+});
+export type PublishedState = z.infer<typeof PublishedState>;
+
+/** The body of /readyz (METHODOLOGY "Freshness"): ready or not, and why. */
+export const Readiness = z
+  .strictObject({
+    status: z.enum(["ready", "not-ready"]),
+    checkedAt: IsoInstant.meta({ description: "The request instant the check used." }),
+    generatedAt: IsoInstant.meta({ description: "When the published build was made." }),
+    buildAgeSeconds: z.int().min(0),
+    buildMaxAgeSeconds: z.int().meta({ description: "Oldest a build may be before the feed is not ready (2 hours)." }),
+    buildTooOld: z.boolean(),
+    staleAssets: z.array(z.string()).meta({ description: "Slugs of the assets that are stale at the request instant." }),
+    assets: z.record(z.string(), FreshnessState).meta({ description: "Every asset's freshness state at the request instant, by slug." }),
+  })
+  .meta({ id: "Readiness", description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which." });
+export type Readiness = z.infer<typeof Readiness>;
