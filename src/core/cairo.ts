@@ -98,8 +98,8 @@ export function inSession(ms: number, cal: CategoryCalendar): boolean {
 }
 
 /**
- * Session time between two instants (METHODOLOGY, Freshness: "hours outside the sessions do not
- * count"). Stops counting once `cap` is exceeded, so a years-old observation costs no more than
+ * Session time between two instants (docs/methodology.md §7.2: time outside the trading sessions
+ * is not counted). Stops counting once `cap` is exceeded, so a years-old observation costs no more than
  * a few days of iteration.
  */
 export function tradingAgeMs(fromMs: number, toMs: number, cal: CategoryCalendar, cap = Infinity): number {

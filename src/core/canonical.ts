@@ -1,8 +1,8 @@
 /**
  * Canonical JSON and strong ETags. Keys are sorted (fast-json-stable-stringify) so the same value
  * always gives the same bytes; the ETag hashes those bytes without `generatedAt`, so an hourly
- * rebuild of unchanged data keeps its ETag (DESIGN: "ETag = a hash of the canonical JSON … of the
- * body without generatedAt"). Web Crypto only: the edge computes ETags of filtered answers too.
+ * rebuild of unchanged data keeps its ETag (README "Output layout"). Web Crypto only: the edge
+ * computes ETags of filtered answers too.
  */
 import stringify from "fast-json-stable-stringify";
 

@@ -1,5 +1,5 @@
 /**
- * Every constant of METHODOLOGY.md ("How the numbers are made"), in one place, under the same names.
+ * Every constant of docs/methodology.md (§12 lists them), in one place, under the same names.
  * Changing one of these changes what the published numbers mean: change the changelog with it.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000; // Accepting quotes, rule 4

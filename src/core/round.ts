@@ -1,6 +1,6 @@
 /**
- * Rounding half away from zero to a number of decimals (METHODOLOGY: "Values are rounded to the
- * asset's decimals (half away from zero) before anything is compared or published").
+ * Rounding half away from zero to a number of decimals (docs/methodology.md §3.1: every price is
+ * rounded to its asset's decimals before it is compared or published, so equal prices are equal).
  * It rounds the decimal that the number prints as, so 1.005 → 1.01 (binary 1.00499… would give 1.00).
  */
 export function roundHalfAway(x: number, decimals: number): number {

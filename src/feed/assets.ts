@@ -135,7 +135,7 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
 }
 
 /**
- * METHODOLOGY "Markets", reference: the price is the global mid-market value or, failing that, the
+ * docs/methodology.md §4, a reference market: the price is the global mid-market value or, failing that, the
  * official mid; both directions use it, there is no seller, and the official and global signals are null.
  */
 function referenceAsset(ctx: AssetContext): Asset {

@@ -1,4 +1,4 @@
-/** The index served at /api/v1 (DESIGN: endpoints, accepted filter values, limits, links). */
+/** The index served at /api/v1 (endpoints, accepted filter values, limits, links). */
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "./paths.js";
 import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";

@@ -73,7 +73,7 @@ function feedFile(path: string, header: Omit<Feed, "assets">, assetJson: readonl
   return { path, body, contentType: JSON_TYPE, etagInput: withoutGeneratedAt(body) };
 }
 
-/** The feed and its pre-filtered variants: one per category, one per asset (DESIGN "Output paths"). */
+/** The feed and its pre-filtered variants: one per category, one per asset (README "Output layout"). */
 export function feedFiles(ds: Dataset, feed: Feed): SiteFile[] {
   const json = feed.assets.map((a) => canonical(a));
   const head = (path: string) => feedHeader(ds, urlOf(path), feed.generatedAt);
@@ -113,7 +113,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
   ];
   for (const render of renderers) siteFiles.push(...(await render({ feed, input, files: siteFiles })));
 
-  // Last-Modified moves exactly when the ETag does (DESIGN "Decisions"): HTTP dates have whole seconds.
+  // Last-Modified moves exactly when the ETag does (README "Output layout": the ETag and Last-Modified): HTTP dates have whole seconds.
   const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);
   const state: PublishedState = { files: {} };
   const manifestFiles: Manifest["files"] = {};

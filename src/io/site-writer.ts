@@ -1,7 +1,7 @@
 /**
  * Publishes a composed site: validate everything in memory, write it into a fresh folder beside the
- * target, then swap the folders, so a failed build leaves the previous site untouched (DESIGN "What
- * bad input gets"). Then records the publishing state and the build report.
+ * target, then swap the folders, so a failed build leaves the previous site untouched (README "What can
+ * go wrong"). Then records the publishing state and the build report.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";

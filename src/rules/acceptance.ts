@@ -1,5 +1,5 @@
 /**
- * METHODOLOGY "Accepting quotes": which observations count. Pure: a day's quotes in, `{ accepted,
+ * docs/methodology.md §2.1: which observations count. Pure: a day's quotes in, `{ accepted,
  * rejected }` out. Rejection is expected bad data, so it is a value with a reason, never a throw.
  */
 import { CLOCK_SKEW_MS, PLAUSIBLE_BAND, PLAUSIBLE_MIN_PEERS } from "../core/methodology.js";

@@ -1,5 +1,5 @@
 /**
- * A day's close per asset (METHODOLOGY "Accepting quotes", last paragraph, and "Confidence"): each
+ * A day's close per asset (docs/methodology.md §2.3 and §8): each
  * seller's latest accepted quote, the sources that saw the asset that day, and the pairs of sources
  * that disagree about one seller. This record is what `compact` keeps of a day's raw quotes.
  */

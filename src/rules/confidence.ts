@@ -1,4 +1,4 @@
-/** METHODOLOGY "Confidence": how many independent sources saw the asset today, and whether they agree. */
+/** docs/methodology.md §8: how many independent sources saw the asset today, and whether they agree. */
 export type ConfidenceLevel = "high" | "medium" | "low" | "none";
 const LEVELS: readonly ConfidenceLevel[] = ["none", "low", "medium", "high"];
 

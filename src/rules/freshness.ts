@@ -1,5 +1,5 @@
 /**
- * METHODOLOGY "Freshness": how old the newest observation is in trading time, and the state that
+ * docs/methodology.md §7: how old the newest observation is in trading time, and the state that
  * follows. Used by the build (at the build instant) and by /readyz (at the request instant), so it
  * has no node:* imports.
  */

@@ -1,5 +1,5 @@
 /**
- * METHODOLOGY "History": a day's series entry, the published window, and the day's best per side
+ * docs/methodology.md §5: a day's series entry, the published window, and the day's best per side
  * that the verdict compares with.
  */
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";

@@ -1,5 +1,5 @@
 /**
- * METHODOLOGY "Today's table and best sellers": the seller table of the business date and the best
+ * docs/methodology.md §3: the seller table of the business date and the best
  * seller of each side.
  */
 import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs.js";

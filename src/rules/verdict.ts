@@ -1,5 +1,5 @@
 /**
- * METHODOLOGY "The verdict, one direction at a time": favorability, the four signals and the verdict.
+ * docs/methodology.md §6, the verdict of one direction: favorability, the four signals and the verdict.
  * Comparisons use unrounded values; only what is published is rounded.
  */
 import {

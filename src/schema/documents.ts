@@ -135,7 +135,7 @@ export const PublishedState = z.strictObject({
 });
 export type PublishedState = z.infer<typeof PublishedState>;
 
-/** The body of /readyz (METHODOLOGY "Freshness"): ready or not, and why. */
+/** The body of /readyz (docs/methodology.md §7.4): ready or not, and why. */
 export const Readiness = z
   .strictObject({
     status: z.enum(["ready", "not-ready"]),
