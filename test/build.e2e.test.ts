@@ -45,8 +45,9 @@ describe("an end-to-end build of a small dataset", () => {
       global: { value: 49.95 },
     });
     expect(usd.sellers).toEqual([
-      { seller: "Alpha Bank", sellerAr: "بنك ألفا", buy: 49.7, sell: 49.9 },
-      { seller: "Beta Bank", sellerAr: "بنك بيتا", buy: 49.8, sell: 50.1 },
+      // Where and when each value was seen: alpha's close is s1's 11:00 quote (s1 is listed first), s2 saw it too.
+      { id: "alpha", seller: "Alpha Bank", sellerAr: "بنك ألفا", buy: 49.7, sell: 49.9, observedAt: "2026-11-19T11:00:00Z", source: "s1", sources: ["s1", "s2"] },
+      { id: "beta", seller: "Beta Bank", sellerAr: "بنك بيتا", buy: 49.8, sell: 50.1, observedAt: "2026-11-19T10:00:00Z", source: "s1", sources: ["s1"] },
     ]);
     expect(usd.directions.sell.best).toEqual({ seller: "Alpha Bank", sellerAr: "بنك ألفا", value: 49.9 });
     expect(usd.directions.buy.best).toEqual({ seller: "Beta Bank", sellerAr: "بنك بيتا", value: 49.8 });
@@ -80,7 +81,7 @@ describe("an end-to-end build of a small dataset", () => {
 
   test("the sole market has one seller and calibrates without history", () => {
     const omr = asset("OMR-EGP");
-    expect(omr.sellers).toEqual([{ seller: "Alpha Bank", sellerAr: "بنك ألفا", buy: 123.1, sell: 123.9 }]);
+    expect(omr.sellers).toEqual([{ id: "alpha", seller: "Alpha Bank", sellerAr: "بنك ألفا", buy: 123.1, sell: 123.9, observedAt: "2026-11-19T09:00:00Z", source: "s1", sources: ["s1"] }]);
     expect(omr.directions.sell).toMatchObject({ verdict: "calibrating", favorability: null, priorDays: 0, signals: { trend: null, official: null } });
     expect(omr.benchmark).toBeNull();
     expect(omr.confidence).toEqual({ level: "low", checks: 1 });

@@ -15,6 +15,7 @@ function ctx(official: { buy: number | null; sell: number | null } | null = null
     sellers: new Map(["a", "b", "c", "d", "e"].map((s) => [s, bank(s)]).concat([["gold", bank("gold", ["metals"])]]) as Array<[string, RegistrySeller]>),
     official: () => official,
     sourceRank: (s) => (s === "first" ? 0 : 1),
+    ownSource: (s) => s === "own",
   };
 }
 const q = (o: Partial<Quote>): Quote => ({ source: "first", seller: "a", asset: "USD-EGP", buy: 47.5, sell: 47.6, observedAt: "2026-11-19T10:00:00Z", ...o });

@@ -8,11 +8,11 @@ import type { Dataset, DayRecord } from "../core/dataset.js";
 import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
 import type { RejectedQuote, Side } from "../rules/acceptance.js";
 import { dailyCloses, mapsOf, type Disagreement, type Maps } from "../rules/days.js";
-import { bestOf, publicRow, sellerTable } from "../rules/table.js";
+import { bestOf, sellerTable } from "../rules/table.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
 import { assessDirection } from "../rules/verdict.js";
 import { freshness } from "../rules/freshness.js";
-import { confidence } from "../rules/confidence.js";
+import { confidence, isInverted } from "../rules/confidence.js";
 import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
 
@@ -26,6 +26,8 @@ export interface AssetsResult {
   warnings: string[];
   rawDays: string[];
   compactedDays: number;
+  /** Per asset, the sources behind its published values on its business date (sorted). */
+  fedBy: Map<string, string[]>;
 }
 
 /** What every asset's computation shares: the asset, its calendar, the instant and its references. */
@@ -57,6 +59,7 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
   const closes = dailyCloses(ds, nowMs, maps, official);
   const today = cairoDate(nowMs);
   const warnings = [...closes.warnings];
+  const fedBy = new Map<string, string[]>();
   const assets = ds.catalog.map((asset) => {
     const cal = ds.calendar.categories[asset.category];
     if (!cal) throw new Error(`calendar.json has no sessions for category "${asset.category}"`); // checked on load
@@ -65,9 +68,9 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
       asset, cal, nowMs, today, officialDays, globalDays: global.get(asset.id),
       benchOn: new Map((officialDays ?? []).map((d) => [d.date, d.value])),
     };
-    return asset.market === "reference"
-      ? referenceAsset(ctx)
-      : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
+    const published = asset.market === "reference" ? referenceAsset(ctx) : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
+    fedBy.set(asset.id, published.sources);
+    return published.asset;
   });
   return {
     assets,
@@ -79,6 +82,7 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
     warnings,
     rawDays: closes.rawDays,
     compactedDays: closes.compactedDays,
+    fedBy,
   };
 }
 
@@ -97,7 +101,15 @@ function directions(asOf: string, entries: SeriesEntry[], v: Record<Side, number
   return { sell: one("sell"), buy: one("buy") };
 }
 
-function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings: string[]): Asset {
+/** An asset as published, and the sources behind it on its business date (closes and references). */
+interface Published {
+  asset: Asset;
+  sources: string[];
+}
+
+const sourcesBehind = (...lists: Array<readonly string[] | undefined>) => [...new Set(lists.flatMap((l) => l ?? []))].sort();
+
+function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings: string[]): Published {
   const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const todayRecord = days.at(-1) ?? null; // every record has at least one close
   if (todayRecord && !todayRecord.close) throw new Error(`${asset.id}: the closes of ${todayRecord.date} were not kept (load with upTo)`);
@@ -120,25 +132,31 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
   const todayEntry = entries.at(-1)?.date === asOf ? entries.at(-1)! : null;
   const v = { sell: todayEntry && dayBest(todayEntry, "sell"), buy: todayEntry && dayBest(todayEntry, "buy") };
   const observedAtMs = todayClose?.observedAt ? parseInstant(todayClose.observedAt) : null;
-  return {
+  const disagree = (todayClose?.disagreements.length ?? 0) > 0;
+  const { buy: bb, sell: bs } = bestRow;
+  const inverted = bb !== null && bs !== null && isInverted(bb.buy, bs.sell);
+  if (inverted) // §8: the report names the cause of a lowered confidence; the values stay as published
+    warnings.push(`${asset.id}: inverted market on ${asOf}: best buy ${bb.buy} (${bb.seller}) above best sell ${bs.sell} (${bs.seller}); confidence lowered one step`);
+  const published: Asset = {
     ...staticFields(asset),
     asOf,
     observedAt: observedAtMs === null ? null : new Date(observedAtMs).toISOString(),
     freshness: freshness(observedAtMs, nowMs, cal),
-    confidence: confidence(todayClose?.sources.length ?? 0, (todayClose?.disagreements.length ?? 0) > 0),
+    confidence: confidence(todayClose?.sources.length ?? 0, disagree, inverted),
     directions: directions(asOf, entries, v, { sell: off?.sell ?? null, buy: off?.buy ?? null }, glob?.value ?? null, best),
     benchmark: off ? { buy: off.buy, sell: off.sell } : null,
     global: glob ? { value: glob.value } : null,
     series: seriesWindow(entries, asOf),
-    sellers: rows.map(publicRow),
+    sellers: rows,
   };
+  return { asset: published, sources: sourcesBehind(todayClose?.sources, off?.sources, glob?.sources) };
 }
 
 /**
  * docs/methodology.md §4, a reference market: the price is the global mid-market value or, failing that, the
  * official mid; both directions use it, there is no seller, and the official and global signals are null.
  */
-function referenceAsset(ctx: AssetContext): Asset {
+function referenceAsset(ctx: AssetContext): Published {
   const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const byDate = new Map<string, DayRef>();
   for (const d of officialDays ?? []) if (d.value !== null) byDate.set(d.date, d);
@@ -151,7 +169,7 @@ function referenceAsset(ctx: AssetContext): Asset {
   const off = refInForce(officialDays, asOf);
   const glob = refInForce(globalDays, asOf);
   const observedAtMs = todayRef?.observedAtMs ?? null;
-  return {
+  const published: Asset = {
     ...staticFields(asset),
     asOf,
     observedAt: observedAtMs === null ? null : new Date(observedAtMs).toISOString(),
@@ -163,6 +181,7 @@ function referenceAsset(ctx: AssetContext): Asset {
     series: seriesWindow(entries, asOf),
     sellers: [],
   };
+  return { asset: published, sources: sourcesBehind(todayRef?.sources, off?.sources, glob?.sources) };
 }
 
 

@@ -4,8 +4,11 @@ export const FEED_PATH = `${API}/feed.json`;
 export const INDEX_PATH = API;
 export const OPENAPI_PATH = `${API}/openapi.json`;
 export const CHANGELOG_PATH = `${API}/changelog.json`;
+export const SOURCES_PATH = `${API}/sources.json`;
 export const DOCS_PATH = "/docs/";
 export const TERMS_PATH = "/terms/";
+/** The Arabic pages sit under this prefix, each at the path of its English twin: /ar/, /ar/terms/, /ar/assets/<slug>/. */
+export const AR_PREFIX = "/ar";
 export const READYZ_PATH = "/readyz";
 export const MANIFEST_FILE = "_manifest.json";
 
@@ -17,10 +20,24 @@ export const files = {
   index: "api/v1/index.json",
   openapi: "api/v1/openapi.json",
   changelog: "api/v1/changelog.json",
+  sources: "api/v1/sources.json",
   docs: "docs/index.html",
   terms: "terms/index.html",
   home: "index.html",
+  /** A human page's file from its public path ("/assets/us-dollar/" → "assets/us-dollar/index.html"). */
+  page: (path: string) => `${path.slice(1)}index.html`,
 } as const;
+
+/** The languages of the human pages; the docs are English only (with an Arabic summary). */
+export type PageLang = "en" | "ar";
+
+/** The page of one asset: its full seller table, references and chart. */
+export const assetPagePath = (slug: string) => `/assets/${slug}/`;
+
+/** The public path of a page in a language: the English path, under AR_PREFIX for Arabic. */
+export function localized(path: string, lang: PageLang): string {
+  return lang === "ar" ? `${AR_PREFIX}${path}` : path;
+}
 
 /** The public URL path of a file of the output folder. */
 export function urlOf(file: string): string {

@@ -10,7 +10,8 @@ import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
 import type { Feed } from "../schema/outputs.js";
-import type { BuildReport, Changelog, Manifest, PublishedState } from "../schema/documents.js";
+import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
+import { buildSourceHealth } from "./sources-doc.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -28,6 +29,10 @@ export interface SiteInput {
   changelog: Changelog;
   nowMs: number;
   previous: PublishedState;
+  /** docs/methodology.md, the rulebook the docs page publishes (read by the io layer). */
+  methodology: string;
+  /** Ingest's record of each source's runs (data/state/sources.json), for the source health file. */
+  sourceRuns: SourceRuns;
 }
 
 /** Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. */
@@ -110,6 +115,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
     ...feedFiles(ds, feed),
     jsonFile(files.index, buildIndex(ds.catalog)),
     jsonFile(files.changelog, input.changelog),
+    jsonFile(files.sources, buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt)),
   ];
   for (const render of renderers) siteFiles.push(...(await render({ feed, input, files: siteFiles })));
 

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { OutputError, describeZodIssues } from "../core/errors.js";
 import { Feed } from "../schema/outputs.js";
-import { Changelog, IndexDoc, Manifest } from "../schema/documents.js";
+import { Changelog, IndexDoc, Manifest, SourceHealth } from "../schema/documents.js";
 import { MANIFEST_FILE, files } from "./paths.js";
 import type { SiteFile } from "./site.js";
 
@@ -15,6 +15,7 @@ export function schemaFor(path: string): z.ZodType | "html" | "openapi" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return Feed;
   if (path === files.index) return IndexDoc;
   if (path === files.changelog) return Changelog;
+  if (path === files.sources) return SourceHealth;
   if (path === files.openapi) return "openapi";
   if (path === MANIFEST_FILE) return Manifest;
   if (path.endsWith(".html")) return "html";

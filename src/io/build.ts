@@ -9,17 +9,49 @@ import { compactDays, historyText } from "../rules/compact.js";
 import { writeFileAtomic } from "./files.js";
 import { apiRenderers } from "../api/renderers.js";
 import { cairoDate } from "../core/cairo.js";
+import { loadSourceRuns } from "./source-runs.js";
+import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "./build-lock.js";
+import { fileURLToPath } from "node:url";
+
+/** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
+export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
 
 export interface BuildOptions {
   dataDir: string;
   outDir: string;
   nowMs: number;
   renderers?: readonly Renderer[];
+  /** Publish even over a site built at a later instant (a rollback). */
+  force?: boolean;
+  /** How long to wait for another build into the same folder (build-lock.ts LOCK_WAIT_MS). */
+  lockWaitMs?: number;
 }
 
+/**
+ * Under the output folder's lock (build-lock.ts), from loading to the report: two builds into one
+ * folder run one after the other, the folder, the state and the report come from one build, and an
+ * earlier --now never replaces a later one.
+ */
 export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
-  const [dataset, changelog, previous] = await Promise.all([loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs) }), loadChangelog(), loadState(o.dataDir)]);
-  const site = await composeSite({ dataset, changelog, nowMs: o.nowMs, previous }, o.renderers ?? apiRenderers);
+  const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
+  try {
+    if (!o.force) await assertNotOlder(o.outDir, o.nowMs);
+    await cleanPublishLeftovers(o.outDir);
+    return await buildUnlocked(o);
+  } finally {
+    await release();
+  }
+}
+
+async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
+  const [dataset, changelog, previous, methodology, sourceRuns] = await Promise.all([
+    loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs) }),
+    loadChangelog(),
+    loadState(o.dataDir),
+    fs.readFile(METHODOLOGY_FILE, "utf8"),
+    loadSourceRuns(o.dataDir),
+  ]);
+  const site = await composeSite({ dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns }, o.renderers ?? apiRenderers);
   await publishSite(o.outDir, site);
   await writeState(dataPaths(o.dataDir).state, site);
   const reportFile = await writeReport(o.outDir, site);

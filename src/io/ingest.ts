@@ -9,9 +9,10 @@ import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Catalog, Sources } from "../schema/inputs.js";
 import type { SourceConfig } from "../schema/sources.js";
-import { DataError } from "../core/errors.js";
-import { readJson } from "./files.js";
+import { DataError, messageOf } from "../core/errors.js";
+import { assertInside, readJson } from "./files.js";
 import { dataPaths } from "./data.js";
+import { loadSourceRuns, recordRuns, writeSourceRuns } from "./source-runs.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import type { Observations } from "../ingest/adapters/types.js";
 import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
@@ -24,7 +25,12 @@ export interface IngestOptions {
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
+  /** Per response, in bytes (src/ingest/http.ts MAX_BODY_BYTES by default). */
+  maxBytes?: number;
+  /** The longest Retry-After waited for (MAX_RETRY_AFTER_MS by default). */
+  maxRetryAfterMs?: number;
   fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface SourceReport {
@@ -40,16 +46,27 @@ export interface SourceReport {
   ms: number;
 }
 
+/** Why a source failed, in one line: our errors say it themselves; a file-system error names its file. */
+export function failureOf(e: unknown): string {
+  if (e instanceof SourceError) return e.url ? `${e.message} (${e.url})` : e.message;
+  const err = e as NodeJS.ErrnoException | null;
+  if (err && typeof err.code === "string" && typeof err.path === "string") {
+    const what: Record<string, string> = { ENOENT: "does not exist", EISDIR: "is a folder, not a file", ENOTDIR: "is not inside a folder", EACCES: "is not readable by this user", EPERM: "is not permitted", ELOOP: "is a loop of symbolic links" };
+    return `${err.path} ${what[err.code] ?? `could not be read (${err.code})`}`;
+  }
+  return messageOf(e);
+}
+
 const count = (xs: Array<{ reason: string }>) => xs.reduce<Record<string, number>>((m, x) => ((m[x.reason] = (m[x.reason] ?? 0) + 1), m), {});
 
 export async function runIngest(o: IngestOptions): Promise<{ reports: SourceReport[]; files: string[] }> {
   const p = dataPaths(o.dataDir);
   const sourcesFile = o.sourcesFile ?? p.sources;
-  const [sources, catalog] = await Promise.all([readJson(sourcesFile, Sources), readJson(p.catalog, Catalog)]);
+  const [sources, catalog] = await Promise.all([readJson(sourcesFile, Sources), readJson(p.catalog, Catalog, o.dataDir)]);
   const enabled = sources.sources.filter((s) => s.enabled);
   if (!sources.contact && enabled.some(usesNetwork))
     throw new DataError(sourcesFile, null, 'network sources need a "contact" (a URL or an e-mail address) for the User-Agent');
-  const http: HttpOptions = { userAgent: userAgent(sources.contact ?? "offline"), timeoutMs: o.timeoutMs ?? 20_000, retries: o.retries ?? 2, backoffMs: o.backoffMs ?? 1000, ...(o.fetch ? { fetch: o.fetch } : {}) };
+  const http: HttpOptions = { userAgent: userAgent(sources.contact ?? "offline"), timeoutMs: o.timeoutMs ?? 20_000, retries: o.retries ?? 2, backoffMs: o.backoffMs ?? 1000, ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}), ...(o.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: o.maxRetryAfterMs } : {}) };
   const ctx = { nowMs: o.nowMs, http, dataDir: path.dirname(sourcesFile), catalog, demo: sources.demo };
 
   /** Per log file, the lines it holds or this run will append: what a new line is checked against. */
@@ -58,6 +75,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
   const existing = (file: string) => cache.get(file) ?? new Set<string>();
   const load = async (file: string) => {
     if (cache.has(file)) return;
+    await assertInside(o.dataDir, path.join(o.dataDir, file)); // never append through a link leaving data/
     const text = await fs.readFile(path.join(o.dataDir, file), "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "" : Promise.reject(e)));
     if (text && !text.endsWith("\n")) unterminated.add(file);
     cache.set(file, new Set(text.split("\n").filter(Boolean)));
@@ -88,9 +106,10 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
       const skipped = [...obs.skipped, ...plan.skipped];
       Object.assign(r, { fetched: obs.fetched, appended: plan.appended, duplicates: plan.duplicates, skipped: count(skipped), examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`) });
     } catch (e) {
-      if (!(e instanceof SourceError || e instanceof DataError)) throw e; // ShapeError is a SourceError
+      // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own —
+      // is that source's failure, with its reason: it never costs the others (README "What can go wrong").
       r.ok = false;
-      r.error = e instanceof SourceError ? `${e.message} (${e.url})` : e.message;
+      r.error = failureOf(e);
     }
     r.ms = Math.round(performance.now() - started);
     return r;
@@ -101,5 +120,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
     await fs.mkdir(path.dirname(full), { recursive: true });
     await fs.appendFile(full, (unterminated.has(file) ? "\n" : "") + lines.map((l) => `${l}\n`).join(""));
   }
+  // Each source's last success and failure, for the published source health (/api/v1/sources.json).
+  await writeSourceRuns(o.dataDir, recordRuns(await loadSourceRuns(o.dataDir), reports, new Date(o.nowMs).toISOString()));
   return { reports, files: [...appends.keys()].sort() };
 }

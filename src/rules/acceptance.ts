@@ -59,6 +59,8 @@ export interface AcceptanceContext {
   official: (assetId: string) => OfficialRef | null;
   /** Position of a source in the sources configuration (lower wins ties). */
   sourceRank: (source: string) => number;
+  /** Whether a source is a seller's own publication (kind `seller`), which outranks relays (§2.3). */
+  ownSource: (source: string) => boolean;
 }
 
 export type Side = "buy" | "sell";
@@ -91,9 +93,19 @@ export function newerFirst(rank: (s: string) => number) {
 }
 
 /**
+ * The order in which one seller's quotes of a day compete to be its value (docs/methodology.md §2.3):
+ * the seller's own publication first — a relay of it counts only on a day when no own quote was
+ * accepted — then the latest, then the source listed first. Negative: `a` wins.
+ */
+export function sellerValueOrder(rank: (s: string) => number, own: (s: string) => boolean) {
+  const newer = newerFirst(rank);
+  return (a: AcceptedQuote, b: AcceptedQuote): number => Number(own(b.source)) - Number(own(a.source)) || newer(a, b);
+}
+
+/**
  * Rule 5, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
- * values of the day for that side (each other seller counted once, by its latest quote passing
- * rules 1–4), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
+ * values of the day for that side (each other seller counted once, by the quote passing rules 1–4
+ * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
  */
 export function acceptDay(quotes: readonly LocatedQuote[], ctx: AcceptanceContext) {
@@ -105,9 +117,10 @@ export function acceptDay(quotes: readonly LocatedQuote[], ctx: AcceptanceContex
     if (typeof r === "string") rejected.push({ ...lq, reason: r });
     else passing.push({ lq, q: r });
   }
-  // Each seller's latest passing quote per asset: the "values of the other sellers" of rule 5.
+  // Each seller's value per asset (its own publication first, then the latest passing quote): the
+  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).
   const latest = new Map<string, Map<string, AcceptedQuote>>();
-  const order = newerFirst(ctx.sourceRank);
+  const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
   for (const { q } of passing) {
     let bySeller = latest.get(q.asset);
     if (!bySeller) latest.set(q.asset, (bySeller = new Map()));

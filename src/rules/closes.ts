@@ -5,7 +5,7 @@
  */
 import { SOURCE_DISAGREE_PCT } from "../core/methodology.js";
 import { instantString } from "../core/cairo.js";
-import { newerFirst, type AcceptedQuote } from "./acceptance.js";
+import { newerFirst, sellerValueOrder, type AcceptedQuote } from "./acceptance.js";
 import type { DayClose } from "../schema/inputs.js";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -15,23 +15,35 @@ export function disagreementPct(a: number, b: number): number {
   return (Math.abs(a - b) / Math.min(a, b)) * 100;
 }
 
-export function closeDay(date: string, accepted: readonly AcceptedQuote[], rank: (s: string) => number): DayClose[] {
+/** How sources compete for a seller's close: their configured order and which are sellers' own. */
+export interface SourceOrder {
+  rank: (source: string) => number;
+  own: (source: string) => boolean;
+}
+
+export function closeDay(date: string, accepted: readonly AcceptedQuote[], sources: SourceOrder): DayClose[] {
   const byAsset = new Map<string, AcceptedQuote[]>();
   for (const q of accepted) {
     const list = byAsset.get(q.asset);
     if (list) list.push(q);
     else byAsset.set(q.asset, [q]);
   }
-  const order = newerFirst(rank);
+  const order = newerFirst(sources.rank);
+  const valueOrder = sellerValueOrder(sources.rank, sources.own);
   const out: DayClose[] = [];
   for (const [asset, quotes] of [...byAsset].sort(([a], [b]) => cmp(a, b))) {
     quotes.sort(order);
-    const closes = new Map<string, AcceptedQuote>(); // seller → latest (first in newest-first order)
+    const closes = new Map<string, AcceptedQuote>(); // seller → its close (§2.3)
     const perSource = new Map<string, AcceptedQuote>(); // seller|source → that source's latest
+    const reporters = new Map<string, Set<string>>(); // seller → every source with an accepted quote of it
     for (const q of quotes) {
-      if (!closes.has(q.seller)) closes.set(q.seller, q);
+      const cur = closes.get(q.seller);
+      if (!cur || valueOrder(q, cur) < 0) closes.set(q.seller, q);
       const key = `${q.seller}|${q.source}`;
       if (!perSource.has(key)) perSource.set(key, q);
+      const seen = reporters.get(q.seller);
+      if (seen) seen.add(q.source);
+      else reporters.set(q.seller, new Set([q.source]));
     }
     const disagreements: DayClose["disagreements"] = [];
     const bySeller = new Map<string, AcceptedQuote[]>();
@@ -54,7 +66,14 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], rank:
       asset,
       closes: [...closes.values()]
         .sort((a, b) => cmp(a.seller, b.seller))
-        .map((q) => ({ seller: q.seller, source: q.source, buy: q.buy, sell: q.sell, observedAt: instantString(q.observedAtMs) })),
+        .map((q) => ({
+          seller: q.seller,
+          source: q.source,
+          sources: [...(reporters.get(q.seller) ?? [q.source])].sort(cmp),
+          buy: q.buy,
+          sell: q.sell,
+          observedAt: instantString(q.observedAtMs),
+        })),
       sources: [...new Set(quotes.map((q) => q.source))].sort(cmp),
       disagreements,
       observedAt: instantString(quotes[0]!.observedAtMs),

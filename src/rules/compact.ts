@@ -8,7 +8,7 @@ import { addDays, cairoDate } from "../core/cairo.js";
 import { dailyRefs, type RefIssue } from "./references.js";
 import type { Dataset } from "../core/dataset.js";
 import type { DayClose } from "../schema/inputs.js";
-import { closeRawDay, mapsOf, sourceRanker } from "./days.js";
+import { closeRawDay, mapsOf, sourceOrder } from "./days.js";
 import { canonical } from "../core/canonical.js";
 
 export interface CompactedDay {
@@ -28,11 +28,11 @@ export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
   const done = new Set(ds.historyDays.map((h) => h.date));
   const maps = mapsOf(ds);
   const official = dailyRefs(ds.official, maps.assets, nowMs, [] as RefIssue[]);
-  const rank = sourceRanker(ds.sources.sources.map((s) => s.id));
+  const order = sourceOrder(ds.sources.sources);
   return ds.quoteDays
     .filter((d) => d.date < keepFrom && !done.has(d.date))
     .map((d) => {
-      const r = closeRawDay(d, nowMs, maps, official, rank);
+      const r = closeRawDay(d, nowMs, maps, official, order);
       return { date: d.date, rawFile: d.file, closes: r.closes, rejected: r.rejected.length };
     });
 }

@@ -6,21 +6,27 @@
 import { cairoDate } from "../core/cairo.js";
 import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
+import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import { acceptDay, type RejectedQuote } from "./acceptance.js";
-import { closeDay } from "./closes.js";
+import { closeDay, type SourceOrder } from "./closes.js";
 import { refInForce, type DayRef } from "./references.js";
 
 export type Disagreement = DayClose["disagreements"][number] & { date: string; asset: string };
 
-export function sourceRanker(ids: readonly string[]): (s: string) => number {
-  const rank = new Map(ids.map((id, i) => [id, i]));
-  return (s) => rank.get(s) ?? ids.length;
+/**
+ * The sources file as the rules weigh it: position (the operator lists sources in order of trust)
+ * and kind. A source no longer configured ranks last and counts as a relay, never as a seller's own.
+ */
+export function sourceOrder(sources: readonly SourceConfig[]): SourceOrder {
+  const rank = new Map(sources.map((s, i) => [s.id, i]));
+  const own = new Set(sources.filter((s) => sourceKind(s) === "seller").map((s) => s.id));
+  return { rank: (s) => rank.get(s) ?? sources.length, own: (s) => own.has(s) };
 }
 
 /** Closes of every day up to the build date, per asset, ascending; compacted days are used as kept. */
 export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Map<string, DayRef[]>) {
   const today = cairoDate(nowMs);
-  const rank = sourceRanker(ds.sources.sources.map((s) => s.id));
+  const order = sourceOrder(ds.sources.sources);
   const perAsset = new Map<string, DayRecord[]>();
   const put = (c: DayRecord) => {
     const list = perAsset.get(c.asset);
@@ -48,7 +54,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
     }
     rawDays.push(day.date);
     days.set(day.date, () => {
-      const r = closeRawDay(day, nowMs, maps, official, rank);
+      const r = closeRawDay(day, nowMs, maps, official, order);
       read += day.quotes.length;
       accepted += r.accepted;
       rejections.push(...r.rejected);
@@ -61,16 +67,17 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
 }
 
 /** One raw day through acceptance to its closes: what the build does, and what `compact` keeps. */
-export function closeRawDay(day: Dataset["quoteDays"][number], nowMs: number, maps: Maps, official: Map<string, DayRef[]>, rank: (s: string) => number) {
+export function closeRawDay(day: Dataset["quoteDays"][number], nowMs: number, maps: Maps, official: Map<string, DayRef[]>, order: SourceOrder) {
   const r = acceptDay(day.quotes, {
     date: day.date,
     nowMs,
     assets: maps.assets,
     sellers: maps.sellers,
     official: (asset) => refInForce(official.get(asset), day.date),
-    sourceRank: rank,
+    sourceRank: order.rank,
+    ownSource: order.own,
   });
-  return { closes: closeDay(day.date, r.accepted, rank), rejected: r.rejected, accepted: r.accepted.length };
+  return { closes: closeDay(day.date, r.accepted, order), rejected: r.rejected, accepted: r.accepted.length };
 }
 
 export function mapsOf(ds: Dataset): Maps {

@@ -6,9 +6,8 @@ import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs
 import type { SellerRow } from "../schema/outputs.js";
 import type { Side } from "./acceptance.js";
 
-export interface TableRow extends SellerRow {
-  observedAt: string;
-}
+/** A published row; `observedAt` (its quote's instant) also breaks ties between best values. */
+export type TableRow = SellerRow;
 
 const byName = (a: TableRow, b: TableRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
 
@@ -25,7 +24,16 @@ export function betterFirst(side: Side) {
 export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset, sellers: ReadonlyMap<string, RegistrySeller>): TableRow[] {
   const rows = closes.map((c) => {
     const s = sellers.get(c.seller);
-    return { seller: s?.name ?? c.seller, sellerAr: s?.nameAr ?? null, buy: c.buy, sell: c.sell, observedAt: c.observedAt };
+    return {
+      id: c.seller,
+      seller: s?.name ?? c.seller,
+      sellerAr: s?.nameAr ?? null,
+      buy: c.buy,
+      sell: c.sell,
+      observedAt: c.observedAt,
+      source: c.source,
+      sources: c.sources ?? [c.source],
+    };
   });
   const better = betterFirst(asset.defaultSide);
   return rows.sort((a, b) => better(a, b) || byName(a, b));
@@ -37,9 +45,4 @@ export function bestOf(rows: readonly TableRow[], side: Side): TableRow | null {
   const quoting = rows.filter((r) => r[side] !== null);
   quoting.sort((a, b) => better(a, b) || Date.parse(b.observedAt) - Date.parse(a.observedAt) || byName(a, b));
   return quoting[0] ?? null;
-}
-
-/** The published row, without the instant used for ties. */
-export function publicRow(r: TableRow): SellerRow {
-  return { seller: r.seller, sellerAr: r.sellerAr, buy: r.buy, sell: r.sell };
 }

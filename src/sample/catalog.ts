@@ -67,15 +67,20 @@ export const BASE_SELLERS: RegistrySeller[] = [
   dealer("heliopolis-jewellers", "Heliopolis Jewellers", "مجوهرات مصر الجديدة"),
 ];
 
-/** Sources of seller quotes, in priority order, then the central bank and the global reference. */
+/**
+ * Sources of seller quotes, in the order a careful operator would trust them: the sellers' own
+ * publications (the banks' pages, the dealers' own board) first, then the aggregator that relays
+ * exactly but an hour late, then the one that now and then misreads a seller. The central bank and
+ * the global reference follow.
+ */
 export const QUOTE_SOURCES = [
-  { id: "bank-sites", name: "Banks' and exchange houses' own rate pages (simulated)" },
-  { id: "rates-aggregator", name: "Rates aggregator (simulated)" },
-  { id: "market-watch", name: "Market watch aggregator (simulated)" },
-  { id: "dealers-board", name: "Gold dealers' price board (simulated)" },
+  { id: "bank-sites", name: "Banks' and exchange houses' own rate pages (simulated)", kind: "seller" },
+  { id: "dealers-board", name: "Gold dealers' price board (simulated)", kind: "seller" },
+  { id: "rates-aggregator", name: "Rates aggregator (simulated)", kind: "aggregator" },
+  { id: "market-watch", name: "Market watch aggregator (simulated)", kind: "aggregator" },
 ] as const;
-export const OFFICIAL_SOURCE = { id: "cbe-official", name: "Central Bank of Egypt official rates (simulated)" };
-export const GLOBAL_SOURCE = { id: "global-mid", name: "Global mid-market reference (simulated)" };
+export const OFFICIAL_SOURCE = { id: "cbe-official", name: "Central Bank of Egypt official rates (simulated)", kind: "official" } as const;
+export const GLOBAL_SOURCE = { id: "global-mid", name: "Global mid-market reference (simulated)", kind: "reference" } as const;
 
 /** Egypt's public holidays on which banks close (approximate lunar dates; simulated data). */
 const BANK_HOLIDAYS = [

@@ -9,7 +9,7 @@ import { DateTime } from "luxon";
 import { addDays, CAIRO, cairoDate } from "../core/cairo.js";
 import { dailyRefs } from "../rules/references.js";
 import type { Located } from "../core/dataset.js";
-import { closeRawDay, sourceRanker, type Maps } from "../rules/days.js";
+import { closeRawDay, sourceOrder, type Maps } from "../rules/days.js";
 import { historyText, retentionStart } from "../rules/compact.js";
 import type { GlobalRate, OfficialRate, Quote, Site, Sources } from "../schema/inputs.js";
 import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "./catalog.js";
@@ -45,7 +45,7 @@ function hoursOf(date: string, nowMs: number): number[] {
 
 export function sampleSources(cfg: SampleConfig): Sources {
   return {
-    sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({ id: s.id, name: s.name, adapter: "demo", enabled: true })),
+    sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({ id: s.id, name: s.name, adapter: "demo", kind: s.kind, enabled: true })),
     demo: { seed: cfg.seed, assets: cfg.assets, sellers: cfg.sellers },
   };
 }
@@ -85,7 +85,7 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   // Pass 2: seller quotes, raw for recent days; compacted days need only each source's last hour.
   const maps: Maps = { assets: new Map(market.assets.map((a) => [a.id, a])), sellers: new Map(market.sellers.map((s) => [s.id, s])) };
   const official = dailyRefs(officialRows, maps.assets, o.nowMs, []);
-  const rank = sourceRanker(sampleSources(o).sources.map((s) => s.id));
+  const order = sourceOrder(sampleSources(o).sources);
   for (const date of dates) {
     if (date < compactBefore) {
       const quotes: Quote[] = [];
@@ -94,7 +94,7 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
         if (last !== undefined) quotes.push(...market.hour(last, { only: (a) => a === asset }).quotes);
       }
       const day = { date, file: `quotes/${date}.ndjson`, quotes: quotes.map((q) => ({ quote: q, file: "", line: 0 })) };
-      put(`history/${date}.ndjson`, historyText(closeRawDay(day, o.nowMs, maps, official, rank).closes));
+      put(`history/${date}.ndjson`, historyText(closeRawDay(day, o.nowMs, maps, official, order).closes));
       continue;
     }
     let text = "";

@@ -146,6 +146,49 @@ export const Readiness = z
     buildTooOld: z.boolean(),
     staleAssets: z.array(z.string()).meta({ description: "Slugs of the assets that are stale at the request instant." }),
     assets: z.record(z.string(), FreshnessState).meta({ description: "Every asset's freshness state at the request instant, by slug." }),
+    rateLimiting: z
+      .enum(["enforced", "fail-open"])
+      .meta({ description: "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does." }),
   })
   .meta({ id: "Readiness", description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which." });
 export type Readiness = z.infer<typeof Readiness>;
+
+/** What ingest last saw of one source: kept in data/state/sources.json, published in /api/v1/sources.json. */
+export const SourceRun = z.strictObject({
+  lastRunAt: IsoInstant.meta({ description: "When ingest last asked this source." }),
+  lastSuccessAt: IsoInstant.nullable().meta({ description: "When the source last answered something usable; null if never." }),
+  lastFailure: z
+    .strictObject({ at: IsoInstant, reason: z.string().meta({ description: "Why it failed, as ingest reported it." }) })
+    .nullable()
+    .meta({ description: "The latest failure, kept after later successes so an operator sees what last went wrong." }),
+});
+export type SourceRun = z.infer<typeof SourceRun>;
+
+/** data/state/sources.json: ingest's record of every source it has run. */
+export const SourceRuns = z.strictObject({ sources: z.record(z.string(), SourceRun) });
+export type SourceRuns = z.infer<typeof SourceRuns>;
+
+export const SourceKindName = z.enum(["seller", "aggregator", "official", "reference"]);
+
+export const SourceHealth = z
+  .strictObject({
+    generatedAt: IsoInstant,
+    sources: z.array(
+      z
+        .strictObject({
+          id: z.string(),
+          name: z.string(),
+          kind: SourceKindName.meta({
+            description: "seller: a licensed seller's own publication; aggregator: relays many sellers (the quotes are the sellers'); official: the central bank; reference: the global mid-market rate.",
+          }),
+          enabled: z.boolean(),
+          assets: z.array(z.string()).meta({ description: "Ids of the assets whose published values this source fed on their business dates." }),
+          lastRunAt: IsoInstant.nullable(),
+          lastSuccessAt: IsoInstant.nullable(),
+          lastFailure: SourceRun.shape.lastFailure,
+        })
+        .meta({ id: "SourceStatus", description: "One source: what it feeds, when it last succeeded, why it last failed." }),
+    ),
+  })
+  .meta({ id: "SourceHealth", description: "Which sources fed which assets, when each last succeeded and why it last failed." });
+export type SourceHealth = z.infer<typeof SourceHealth>;

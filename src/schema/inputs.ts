@@ -98,6 +98,11 @@ export const Site = z.strictObject({
   disclaimer: z.string().min(1),
   license: z.string().min(1),
   simulated: z.boolean(),
+  /**
+   * The public base URL of the deployment (`https://prices.example.org`, no trailing slash needed):
+   * the docs' copy-paste examples and the pages' hreflang links use it. Unset: http://127.0.0.1:8888.
+   */
+  baseUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
 });
 export type Site = z.infer<typeof Site>;
 
@@ -140,10 +145,13 @@ export const GlobalRate = z.strictObject({
 });
 export type GlobalRate = z.infer<typeof GlobalRate>;
 
-/** One seller's close of a day: its latest accepted quote, already rounded. */
+/** One seller's close of a day: its chosen accepted quote (docs/methodology.md §2.3), already rounded. */
 export const SellerClose = z.strictObject({
   seller: z.string(),
+  /** The source whose quote is the close. */
   source: z.string(),
+  /** Every source with an accepted quote of this seller that day (absent in days compacted before it was kept). */
+  sources: z.array(z.string()).optional(),
   buy: z.number().nullable(),
   sell: z.number().nullable(),
   observedAt: z.string(),

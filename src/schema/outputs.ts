@@ -92,8 +92,12 @@ export const SellerRow = z
     sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
     buy: NumOrNull.meta({ description: "EGP the seller pays per unit (higher is better for the customer)." }),
     sell: NumOrNull.meta({ description: "EGP the seller asks per unit (lower is better for the customer)." }),
+    id: z.string().meta({ description: "The seller's id in the licensed registry.", examples: ["national-bank-of-egypt"] }),
+    observedAt: IsoInstant.meta({ description: "When the quote chosen as this seller's value was observed." }),
+    source: z.string().meta({ description: "The id of the source whose quote was chosen: the seller's own publication when it has one that day, else an aggregator relaying it." }),
+    sources: z.array(z.string()).min(1).meta({ description: "Every source with an accepted quote of this seller for the asset on the business date, sorted." }),
   })
-  .meta({ id: "SellerRow", description: "One licensed seller's latest values on the business date." });
+  .meta({ id: "SellerRow", description: "One licensed seller's latest values on the business date, and where and when they were seen." });
 export type SellerRow = z.infer<typeof SellerRow>;
 
 export const FreshnessState = z.enum(["fresh", "closed", "delayed", "stale"]).meta({

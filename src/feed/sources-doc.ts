@@ -1,0 +1,33 @@
+/**
+ * /api/v1/sources.json: source health, an operator's and a user's first question when a number looks
+ * wrong — which sources fed which assets, when each last succeeded and why it last failed. The
+ * feeding comes from the build's own closes and references; the runs from ingest's record.
+ */
+import type { SourceHealth, SourceRuns } from "../schema/documents.js";
+import { sourceKind, type SourceConfig } from "../schema/sources.js";
+
+export function buildSourceHealth(
+  sources: readonly SourceConfig[],
+  fedBy: ReadonlyMap<string, readonly string[]>,
+  runs: SourceRuns,
+  generatedAt: string,
+): SourceHealth {
+  const assetsOf = new Map<string, string[]>();
+  for (const [asset, ids] of fedBy) for (const id of ids) assetsOf.set(id, [...(assetsOf.get(id) ?? []), asset]);
+  return {
+    generatedAt,
+    sources: sources.map((s) => {
+      const run = runs.sources[s.id];
+      return {
+        id: s.id,
+        name: s.name,
+        kind: sourceKind(s),
+        enabled: s.enabled,
+        assets: [...new Set(assetsOf.get(s.id) ?? [])].sort(),
+        lastRunAt: run?.lastRunAt ?? null,
+        lastSuccessAt: run?.lastSuccessAt ?? null,
+        lastFailure: run?.lastFailure ?? null,
+      };
+    }),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * data/state/sources.json: ingest's record of each source's last run, last success and last failure,
+ * read by the build for /api/v1/sources.json. Missing file: no run recorded yet.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { SourceRuns } from "../schema/documents.js";
+import { readJson, writeFileAtomic } from "./files.js";
+
+export const sourceRunsFile = (dataDir: string) => path.join(dataDir, "state", "sources.json");
+
+export async function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
+  const file = sourceRunsFile(dataDir);
+  try {
+    await fs.access(file);
+  } catch {
+    return { sources: {} };
+  }
+  return readJson(file, SourceRuns);
+}
+
+export interface RunOutcome {
+  id: string;
+  ok: boolean;
+  error?: string | null;
+}
+
+/** The record after one ingest run at `at`: a success clears nothing but the failure's recency. */
+export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at: string): SourceRuns {
+  const sources = { ...prev.sources };
+  for (const o of outcomes) {
+    const before = sources[o.id];
+    sources[o.id] = {
+      lastRunAt: at,
+      lastSuccessAt: o.ok ? at : (before?.lastSuccessAt ?? null),
+      lastFailure: o.ok ? (before?.lastFailure ?? null) : { at, reason: o.error ?? "failed" },
+    };
+  }
+  return { sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+export async function writeSourceRuns(dataDir: string, runs: SourceRuns): Promise<void> {
+  const file = sourceRunsFile(dataDir);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, `${JSON.stringify(runs, null, 1)}\n`);
+}
