@@ -99,7 +99,7 @@ export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<O
   try {
     sheets = (await readXlsxFile(bytes)) as unknown as Array<{ data: unknown[][] }>;
   } catch (e) {
-    throw new ShapeError(`the answer is not a readable XLSX workbook (${(e as Error).message})`);
+    throw new ShapeError(`the answer is not a readable XLSX workbook (${(e as Error).message})`, { cause: e });
   }
   const rows = sheets[0]?.data;
   if (!rows) throw new ShapeError("the workbook has no sheet");

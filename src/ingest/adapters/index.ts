@@ -4,7 +4,9 @@ import type { AdapterContext, Observations } from "./types.js";
 import { cbeAdapter } from "./cbe.js";
 import { demoAdapter } from "./demo.js";
 import { globalRatesAdapter } from "./global-rates.js";
+import { htmlAdapter } from "./html.js";
 import { sellerDocumentAdapter } from "./seller-document.js";
+import { xmlAdapter } from "./xml.js";
 
 export function runAdapter(cfg: SourceConfig, ctx: AdapterContext): Promise<Observations> {
   switch (cfg.adapter) {
@@ -16,8 +18,13 @@ export function runAdapter(cfg: SourceConfig, ctx: AdapterContext): Promise<Obse
       return globalRatesAdapter(cfg, ctx);
     case "seller-document":
       return sellerDocumentAdapter(cfg, ctx);
+    case "html":
+      return htmlAdapter(cfg, ctx);
+    case "xml":
+      return xmlAdapter(cfg, ctx);
   }
 }
 
 /** Adapters that reach the network, and so need a contact for their User-Agent. */
-export const usesNetwork = (cfg: SourceConfig) => cfg.adapter === "cbe" || cfg.adapter === "global-rates" || (cfg.adapter === "seller-document" && cfg.url !== undefined);
+export const usesNetwork = (cfg: SourceConfig) =>
+  cfg.adapter === "cbe" || cfg.adapter === "global-rates" || ((cfg.adapter === "seller-document" || cfg.adapter === "html" || cfg.adapter === "xml") && cfg.url !== undefined);

@@ -1,29 +1,27 @@
 /**
- * A licensed seller's published rates, as JSON or CSV at a URL or a path, mapped to quotes by the
- * declarative mapping of the sources file: which field is the seller, the asset, buy, sell and the
- * time. Names are translated to registry and catalog ids by the mapping's tables. Whether the
- * seller is licensed, and whether the numbers are plausible, is the build's acceptance to judge.
+ * A licensed seller's published rates, as JSON or CSV at a URL (any method, headers and body) or a
+ * path, mapped to quotes by the declarative mapping of the sources file: which field is the seller,
+ * the asset, buy, sell (and the transfer rates) and the time. JSON may come wrapped in a string or
+ * in ASP.NET's `{"d": …}`. Names, numbers and times are read as every document adapter reads them
+ * (src/ingest/document). Whether the seller is licensed, and whether the numbers are plausible, is
+ * the build's acceptance to judge.
  */
-import { promises as fs } from "node:fs";
-import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { SellerDocumentSource } from "../../schema/sources.js";
-import type { Quote } from "../../schema/inputs.js";
-import { parseInstant } from "../../core/cairo.js";
-import { request } from "../http.js";
-import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import { challengeMessage, challengeOf, parseJsonDocument } from "../document/body.js";
+import { readDocument } from "../document/fetch.js";
+import { namingOf } from "../document/names.js";
+import { quotesOf, type RawRecord } from "../document/quotes.js";
+import { parseTime } from "../document/time.js";
+import { ShapeError } from "../../core/errors.js";
+import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
-type Field = SellerDocumentSource["fields"]["seller"];
+type Field = SellerDocumentSource["fields"]["asset"];
 
-function valueOf(rec: Record<string, unknown>, f: Field): unknown {
+function valueOf(rec: unknown, f: Field | undefined): unknown {
+  if (f === undefined) return undefined;
   if (typeof f !== "string") return f.const;
   return f.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), rec);
-}
-
-function priceOf(v: unknown): number | null | "bad" {
-  if (v === null || v === undefined || v === "") return null;
-  const n = typeof v === "number" ? v : typeof v === "string" ? Number(v.replace(/,/g, "")) : NaN;
-  return Number.isFinite(n) ? n : "bad";
 }
 
 /** The records of a document, by its format and the mapping's `records` path. */
@@ -32,45 +30,69 @@ export function recordsOf(text: string, cfg: Pick<SellerDocumentSource, "format"
     try {
       return parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<Record<string, unknown>>;
     } catch (e) {
-      throw new ShapeError(`not readable CSV: ${(e as Error).message}`);
+      const challenge = challengeOf(text, { contentMissing: true });
+      throw new ShapeError(challenge ? challengeMessage(challenge) : `not readable CSV: ${(e as Error).message}`);
     }
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseJsonDocument(text);
   } catch (e) {
-    throw new ShapeError(`not JSON: ${(e as Error).message}`);
+    const challenge = challengeOf(text, { contentMissing: true });
+    throw challenge ? new ShapeError(challengeMessage(challenge)) : e;
   }
-  const list = cfg.records ? valueOf(doc as Record<string, unknown>, cfg.records) : doc;
+  const list = cfg.records ? valueOf(doc, cfg.records) : doc;
   if (!Array.isArray(list)) throw new ShapeError(`no array of records at "${cfg.records || "(top level)"}"`);
   return list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null);
 }
 
 /** Records → quotes. Pure; `nowMs` stamps records that carry no time. */
-export function sellerQuotes(records: Array<Record<string, unknown>>, cfg: Pick<SellerDocumentSource, "id" | "fields" | "sellers" | "assets">, nowMs: number, known: ReadonlySet<string>): Pick<Observations, "quotes" | "fetched" | "skipped"> {
-  const out: Pick<Observations, "quotes" | "fetched" | "skipped"> = { quotes: [], fetched: records.length, skipped: [] };
-  for (const [i, rec] of records.entries()) {
-    const where = `record ${i + 1}`;
-    const sellerName = String(valueOf(rec, cfg.fields.seller) ?? "").trim();
-    const assetName = String(valueOf(rec, cfg.fields.asset) ?? "").trim();
-    const seller = cfg.sellers[sellerName] ?? sellerName;
-    const asset = cfg.assets[assetName] ?? assetName;
-    const buy = priceOf(valueOf(rec, cfg.fields.buy));
-    const sell = priceOf(valueOf(rec, cfg.fields.sell));
-    const rawTime = cfg.fields.time ? valueOf(rec, cfg.fields.time) : undefined;
-    const timeMs = rawTime === undefined ? nowMs : typeof rawTime === "number" ? (rawTime < 1e12 ? rawTime * 1000 : rawTime) : parseInstant(String(rawTime));
-    if (!seller) out.skipped.push({ reason: "no seller", detail: where });
-    else if (!known.has(asset)) out.skipped.push({ reason: "asset not in the catalog", detail: `${where}: ${assetName}` });
-    else if (buy === "bad" || sell === "bad") out.skipped.push({ reason: "price is not a number", detail: `${where}: ${seller} ${asset}` });
-    else if (timeMs === null || !Number.isFinite(timeMs)) out.skipped.push({ reason: "unreadable time", detail: `${where}: ${String(rawTime)}` });
-    else out.quotes.push({ source: cfg.id, seller, asset, buy, sell, observedAt: new Date(timeMs).toISOString() } satisfies Quote);
-  }
-  return out;
+export function sellerQuotes(
+  records: Array<Record<string, unknown>>,
+  cfg: Pick<SellerDocumentSource, "id" | "fields"> & Partial<Pick<SellerDocumentSource, "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time">>,
+  nowMs: number,
+  known: ReadonlySet<string>,
+): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  const timeSpec = { format: cfg.time?.format, zone: cfg.time?.zone ?? "Africa/Cairo", regex: cfg.time?.regex };
+  const raw: RawRecord[] = records.map((rec, i) => {
+    const r: RawRecord = {
+      where: `record ${i + 1}`,
+      seller: valueOf(rec, cfg.fields.seller),
+      asset: valueOf(rec, cfg.fields.asset),
+      buy: valueOf(rec, cfg.fields.buy),
+      sell: valueOf(rec, cfg.fields.sell),
+      transferBuy: valueOf(rec, cfg.fields.transferBuy),
+      transferSell: valueOf(rec, cfg.fields.transferSell),
+    };
+    if (cfg.fields.time !== undefined) {
+      r.rawTime = valueOf(rec, cfg.fields.time);
+      // A record without the field is stamped with the run's instant; one whose time does not read is skipped.
+      if (r.rawTime !== undefined) r.timeMs = parseTime(r.rawTime, timeSpec, nowMs);
+    }
+    return r;
+  });
+  return quotesOf(raw, { id: cfg.id, seller: cfg.seller, sellers: cfg.sellers ?? {}, naming: namingOf(cfg), divideBy: cfg.divideBy ?? 1, take: cfg.take ?? "cash" }, known, nowMs);
 }
 
 export async function sellerDocumentAdapter(cfg: SellerDocumentSource, ctx: AdapterContext): Promise<Observations> {
-  const accept = cfg.format === "csv" ? "text/csv" : "application/json";
-  const text = cfg.url ? await (await request(cfg.url, { accept }, ctx.http)).text() : await fs.readFile(path.resolve(ctx.dataDir, cfg.path!), "utf8");
+  const text = await readDocument(cfg, cfg.format === "csv" ? "text/csv" : "application/json", ctx);
   const known = new Set(ctx.catalog.map((a) => a.id));
-  return { ...emptyObservations(), ...sellerQuotes(recordsOf(text, cfg), cfg, ctx.nowMs, known) };
+  return { ...emptyObservations(), ...documentQuotes(text, cfg, ctx.nowMs, known) };
+}
+
+/**
+ * The document → quotes, or the source's failure: a document without records, or whose records
+ * none gives a price, has changed shape (or is a challenge page read as CSV) — never an empty day.
+ */
+export function documentQuotes(text: string, cfg: SellerDocumentSource, nowMs: number, known: ReadonlySet<string>): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  const records = recordsOf(text, cfg);
+  const out = records.length === 0 ? null : sellerQuotes(records, cfg, nowMs, known);
+  if (out === null || out.quotes.length === 0) {
+    const challenge = challengeOf(text, { contentMissing: true });
+    if (challenge) throw new ShapeError(challengeMessage(challenge));
+    if (out === null) throw new ShapeError(`the document has no records${cfg.records ? ` at "${cfg.records}"` : ""}`);
+    const reasons = [...new Set(out.skipped.map((s) => s.reason))].join("; ");
+    throw new ShapeError(`none of the ${records.length} records gives a price (${reasons}; first: ${out.skipped[0]!.detail})`);
+  }
+  return out;
 }

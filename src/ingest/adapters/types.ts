@@ -23,7 +23,5 @@ export interface AdapterContext {
 
 export const emptyObservations = (): Observations => ({ quotes: [], official: [], global: [], fetched: 0, skipped: [] });
 
-/** A source whose answer no longer has the shape we read: reported, and the source is skipped. */
-export class ShapeError extends Error {
-  override name = "ShapeError";
-}
+/** Adapters throw it when an answer no longer has the shape they read (core/errors.ts). */
+export { ShapeError } from "../../core/errors.js";

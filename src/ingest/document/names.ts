@@ -1,0 +1,123 @@
+/**
+ * The names sellers give currencies and gold, in English and Arabic, and how they are read as
+ * catalog assets. Every name is folded the same way before it is looked up — case, punctuation,
+ * plurals, Arabic letter variants, diacritics and tatweel, Arabic-Indic digits — so "U.S. DOLLARS",
+ * "US Dollar" and "الدولار الأمريكى" meet at one key. The built-in table maps the common names to
+ * ISO codes (and gold karats to the catalog's codes); a source's own `assets` map overrides it, and
+ * its `units` say how many units of a currency one price is for ("100 Japan Yen": per 100).
+ */
+
+/** Arabic-Indic (٠-٩) and Eastern Arabic-Indic (۰-۹) digits → ASCII; Arabic decimal (٫) and thousands (٬) separators → "." and ",". */
+export function asciiDigits(s: string): string {
+  return s
+    .replace(/[\u0660-\u0669]/g, (c) => String(c.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (c) => String(c.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, ".")
+    .replace(/\u066c/g, ",");
+}
+
+/**
+ * A name as a lookup key: digits made ASCII; accents, Arabic diacritics (harakat, superscript alef)
+ * and tatweel removed; أ إ آ ٱ → ا, ى ی ئ → ي, ة → ه, ؤ → و, ک → ك; lower case; dots and apostrophes
+ * dropped ("U.S." → "us"), any other punctuation a space; the Arabic article ال dropped from a word;
+ * an English plural "s" dropped (not "ss"); spaces collapsed.
+ */
+export function foldName(s: string): string {
+  const letters = asciiDigits(s)
+    .normalize("NFKD") // أ = ا + hamza above, é = e + acute: the marks go below
+    .replace(/\p{M}/gu, "")
+    .replace(/\u0640/g, "") // tatweel
+    .replace(/[\u0671]/g, "ا")
+    .replace(/[\u0649\u06cc\u0626]/g, "ي")
+    .replace(/\u0629/g, "ه")
+    .replace(/\u0624/g, "و")
+    .replace(/\u06a9/g, "ك")
+    .toLowerCase()
+    .replace(/[.'’`]/g, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ");
+  return letters
+    .split(" ")
+    .filter(Boolean)
+    .map((w) => (w.length > 3 && w.startsWith("ال") ? w.slice(2) : w))
+    .map((w) => (w.length > 3 && /[a-z]s$/.test(w) && !w.endsWith("ss") ? w.slice(0, -1) : w))
+    .join(" ");
+}
+
+/**
+ * Common names → code. Codes are ISO 4217 for currencies, and the catalog's base codes for gold
+ * (XAU24K, XAU21K, XAU18K per gram; GOLDPOUND, the 8 g coin of 21 karat). A code becomes the
+ * catalog asset `<CODE>-EGP`. Names are folded on load, so spelling variants need not be listed.
+ */
+const NAMES: Record<string, readonly string[]> = {
+  USD: ["US Dollar", "U.S. Dollar", "United States Dollar", "American Dollar", "Dollar", "USA Dollar", "دولار أمريكي", "دولار", "دولار امريكي", "الدولار الأمريكي"],
+  EUR: ["Euro", "Euro Currency", "Euros", "يورو", "اليورو", "يورو أوروبي"],
+  GBP: ["Pound Sterling", "Sterling Pound", "Sterling", "Sterl. Pounds", "British Pound", "GB Pound", "UK Pound", "Great Britain Pound", "English Pound", "جنيه إسترليني", "جنيه استرليني", "الجنيه الإسترليني", "إسترليني"],
+  CHF: ["Swiss Franc", "Swiss Francs", "فرنك سويسري", "الفرنك السويسري"],
+  JPY: ["Japanese Yen", "Japan Yen", "Yen", "Yens", "ين ياباني", "الين الياباني", "ين"],
+  SAR: ["Saudi Riyal", "Saudi Rial", "Saudi Arabian Riyal", "ريال سعودي", "الريال السعودي"],
+  AED: ["UAE Dirham", "U.A.E. Dirham", "Emirati Dirham", "Emirates Dirham", "Emirat Dirham", "United Arab Emirates Dirham", "درهم إماراتي", "الدرهم الإماراتي", "درهم اماراتي"],
+  KWD: ["Kuwaiti Dinar", "Kuwait Dinar", "دينار كويتي", "الدينار الكويتي"],
+  QAR: ["Qatari Riyal", "Qatari Rial", "Qatar Riyal", "Qatar Rial", "ريال قطري", "الريال القطري"],
+  BHD: ["Bahraini Dinar", "Bahrain Dinar", "دينار بحريني", "الدينار البحريني"],
+  OMR: ["Omani Riyal", "Omani Rial", "Oman Riyal", "Oman Rial", "ريال عماني", "الريال العماني"],
+  JOD: ["Jordanian Dinar", "Jordan Dinar", "دينار أردني", "الدينار الأردني"],
+  CNY: ["Chinese Yuan", "Chinese Yuan Renminbi", "Yuan Renminbi", "Renminbi", "Yuan", "يوان صيني", "اليوان الصيني"],
+  CAD: ["Canadian Dollar", "Canad. Dollar", "Canada Dollar", "دولار كندي", "الدولار الكندي"],
+  AUD: ["Australian Dollar", "Austral. Dollar", "Australia Dollar", "دولار أسترالي", "الدولار الأسترالي"],
+  DKK: ["Danish Krone", "Denmark Krone", "Danish Kroner", "كرونة دنماركية", "الكرونة الدنماركية"],
+  NOK: ["Norwegian Krone", "Norweg. Krone", "Norway Krone", "كرونة نرويجية", "الكرونة النرويجية"],
+  SEK: ["Swedish Krona", "Swedish Krone", "Sweden Krona", "كرونة سويدية", "الكرونة السويدية"],
+  XAU24K: ["Gold 24", "Gold 24K", "24K", "24 Karat", "24 Carat", "24K Gold", "عيار 24", "ذهب عيار 24", "ذهب 24"],
+  XAU21K: ["Gold 21", "Gold 21K", "21K", "21 Karat", "21 Carat", "21K Gold", "عيار 21", "ذهب عيار 21", "ذهب 21"],
+  XAU18K: ["Gold 18", "Gold 18K", "18K", "18 Karat", "18 Carat", "18K Gold", "عيار 18", "ذهب عيار 18", "ذهب 18"],
+  GOLDPOUND: ["Gold Pound", "Gold Coin", "Gold Guinea", "جنيه ذهب", "الجنيه الذهب", "جنيه الذهب"],
+};
+
+export const ALIASES: ReadonlyMap<string, string> = new Map(Object.entries(NAMES).flatMap(([code, names]) => [[foldName(code), code] as const, ...names.map((n) => [foldName(n), code] as const)]));
+
+/** A standalone 10, 100 or 1000 in a name is how many units one price is for ("100 Japan Yen", "YENS(100)"). */
+const UNIT_IN_NAME = /(?:^| )(10|100|1000)(?: |$)/;
+
+/** What a source says about its names: the document's names or codes → catalog ids, and units per price. */
+export interface AssetNaming {
+  /** Folded name or code → catalog asset id (build with `namingOf`). */
+  assets: ReadonlyMap<string, string>;
+  /** Code or asset id → units one price is for. */
+  units: Readonly<Record<string, number>>;
+}
+
+export function namingOf(cfg: { assets?: Record<string, string>; units?: Record<string, number> }): AssetNaming {
+  return { assets: new Map(Object.entries(cfg.assets ?? {}).map(([k, v]) => [foldName(k), v])), units: cfg.units ?? {} };
+}
+
+export type ResolvedAsset = { asset: string; unit: number; code: string | null } | { reason: string };
+
+/**
+ * A document's name for an asset → the catalog asset and the units one price is for. In order: a
+ * catalog id as is; the source's `assets` map; the built-in names (with a unit count taken out of
+ * the name when the rest is a known name); an ISO code in parentheses ("US Dollar (USD)"); a bare
+ * three-letter code. The asset must be in the catalog.
+ */
+export function resolveAsset(name: string, naming: AssetNaming, known: ReadonlySet<string>): ResolvedAsset {
+  const raw = name.trim();
+  if (!raw) return { reason: "no asset name" };
+  const folded = foldName(raw);
+  const unitMatch = UNIT_IN_NAME.exec(folded);
+  const nameUnit = unitMatch ? Number(unitMatch[1]) : 1;
+  const withoutUnit = unitMatch ? foldName(folded.replace(UNIT_IN_NAME, " ")) : folded;
+
+  let asset: string | undefined = known.has(raw) ? raw : (naming.assets.get(folded) ?? naming.assets.get(withoutUnit));
+  let code: string | null = null;
+  if (asset === undefined) {
+    code =
+      ALIASES.get(folded) ??
+      ALIASES.get(withoutUnit) ??
+      /\(([A-Za-z]{3})\)/.exec(raw)?.[1]?.toUpperCase() ??
+      (/^[a-z]{3}$/.test(withoutUnit) ? withoutUnit.toUpperCase() : null);
+    if (code === null) return { reason: "name not recognised" };
+    asset = naming.assets.get(foldName(code)) ?? `${code}-EGP`;
+  } else code = asset.split("-")[0] ?? null;
+  if (!known.has(asset)) return { reason: "asset not in the catalog" };
+  const unit = (code !== null ? naming.units[code] : undefined) ?? naming.units[asset] ?? nameUnit;
+  return { asset, unit, code };
+}

@@ -1,0 +1,85 @@
+/**
+ * One record of a document — whatever its format — as a quote: the seller (the source's own, or
+ * the record's name through the `sellers` map), the asset (names and units, see names.ts), the cash
+ * or transfer prices the source takes (see numbers.ts), divided by the units they are for, and the
+ * time. A record that cannot be mapped is skipped with its reason, never guessed.
+ */
+import { roundHalfAway } from "../../core/round.js";
+import type { Quote } from "../../schema/inputs.js";
+import type { Observations } from "../adapters/types.js";
+import { foldName, resolveAsset, type AssetNaming } from "./names.js";
+import { parsePrice } from "./numbers.js";
+
+export interface QuoteMapping {
+  /** The source's id, written on every quote. */
+  id: string;
+  /** The registry id of the seller every record is from (a bank's own page). */
+  seller?: string | undefined;
+  /** Document names of sellers → registry ids (an aggregator's records). */
+  sellers: Record<string, string>;
+  naming: AssetNaming;
+  /** Every price is divided by this (100 for a page that shows piastres). */
+  divideBy: number;
+  /** Which prices the source takes when the record has both. */
+  take: "cash" | "transfer";
+}
+
+/** What one record says, as raw values. `timeMs` undefined: the record has no time (the run's instant); null: it has one that could not be read. */
+export interface RawRecord {
+  where: string;
+  seller?: unknown;
+  asset: unknown;
+  buy: unknown;
+  sell: unknown;
+  transferBuy?: unknown;
+  transferSell?: unknown;
+  timeMs?: number | null;
+  rawTime?: unknown;
+}
+
+export type Skip = { reason: string; detail: string };
+
+const str = (v: unknown) => (v === null || v === undefined ? "" : String(v).replace(/\s+/g, " ").trim());
+
+export function sellerOf(raw: unknown, m: Pick<QuoteMapping, "seller" | "sellers">): string {
+  if (m.seller !== undefined) return m.seller;
+  const name = str(raw);
+  if (!name) return "";
+  if (name in m.sellers) return m.sellers[name]!;
+  const folded = foldName(name);
+  for (const [k, v] of Object.entries(m.sellers)) if (foldName(k) === folded) return v;
+  return name;
+}
+
+export function quoteOf(r: RawRecord, m: QuoteMapping, known: ReadonlySet<string>, nowMs: number): Quote | Skip {
+  const seller = sellerOf(r.seller, m);
+  const name = str(r.asset);
+  if (!seller) return { reason: "no seller", detail: r.where };
+  const resolved = resolveAsset(name, m.naming, known);
+  if ("reason" in resolved) {
+    if (resolved.reason === "no asset name") return { reason: "no asset name", detail: r.where };
+    // One reason for the count; the detail says when the name itself was not understood.
+    return { reason: "asset not in the catalog", detail: `${r.where}: ${name}${resolved.reason === "name not recognised" ? " (name not recognised: map it in the source's assets)" : ""}` };
+  }
+  const [rawBuy, rawSell] = m.take === "transfer" ? [r.transferBuy, r.transferSell] : [r.buy, r.sell];
+  const buy = parsePrice(rawBuy);
+  const sell = parsePrice(rawSell);
+  if (buy === "bad" || sell === "bad") return { reason: "price is not a number", detail: `${r.where}: ${seller} ${resolved.asset} ${JSON.stringify(buy === "bad" ? rawBuy : rawSell)}` };
+  if (buy === null && sell === null) return { reason: `not dealt (${m.take})`, detail: `${r.where}: ${seller} ${resolved.asset}` };
+  const timeMs = r.timeMs === undefined ? nowMs : r.timeMs;
+  if (timeMs === null || !Number.isFinite(timeMs)) return { reason: "unreadable time", detail: `${r.where}: ${str(r.rawTime)}` };
+  const per = resolved.unit * m.divideBy;
+  const scale = (p: number | null) => (p === null || per === 1 ? p : roundHalfAway(p / per, 8));
+  return { source: m.id, seller, asset: resolved.asset, buy: scale(buy), sell: scale(sell), observedAt: new Date(timeMs).toISOString() };
+}
+
+/** Records → the quotes part of the observations. */
+export function quotesOf(records: RawRecord[], m: QuoteMapping, known: ReadonlySet<string>, nowMs: number): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  const out: Pick<Observations, "quotes" | "fetched" | "skipped"> = { quotes: [], fetched: records.length, skipped: [] };
+  for (const r of records) {
+    const q = quoteOf(r, m, known, nowMs);
+    if ("reason" in q) out.skipped.push(q);
+    else out.quotes.push(q);
+  }
+  return out;
+}
