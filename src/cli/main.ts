@@ -10,6 +10,7 @@ import { PriceFeedError, UsageError } from "../core/errors.js";
 import { buildCommand } from "./build.js";
 import { compactCommand } from "./compact.js";
 import { ingestCommand } from "./ingest.js";
+import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";
 import { serveCommand } from "./serve.js";
 
@@ -20,6 +21,7 @@ export function program(exit: (status: number) => void = () => {}): Command {
     .description("Egypt's licensed money market as a static JSON API: ingest quotes, build the site, serve it.")
     .showHelpAfterError("(add --help for usage)")
     .exitOverride();
+  initCommand(cli);
   buildCommand(cli);
   ingestCommand(cli, exit);
   compactCommand(cli);
