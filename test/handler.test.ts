@@ -174,7 +174,19 @@ describe("conditional requests (RFC 9110 §13)", () => {
     { name: "If-None-Match another tag", headers: () => ({ "If-None-Match": '"other"' }), status: 200 },
     { name: "If-None-Match wins over a matching If-Modified-Since", headers: () => ({ "If-None-Match": '"other"', "If-Modified-Since": LM }), status: 200 },
     { name: "If-Modified-Since at Last-Modified", headers: () => ({ "If-Modified-Since": LM }), status: 304 },
-    { name: "If-Modified-Since later", headers: () => ({ "If-Modified-Since": "Fri, 20 Nov 2026 00:00:00 GMT" }), status: 304 },
+    { name: "If-Modified-Since later (and not in the future)", headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:30:30 GMT" }), status: 304 },
+    { name: "If-Modified-Since in the obsolete RFC 850 form", headers: () => ({ "If-Modified-Since": "Thursday, 19-Nov-26 11:30:30 GMT" }), status: 304 },
+    { name: "If-Modified-Since in the obsolete asctime form", headers: () => ({ "If-Modified-Since": "Thu Nov 19 11:30:30 2026" }), status: 304 },
+    // RFC 9110 §13.1.3: a date that is not an HTTP-date, or later than the server's clock, is ignored.
+    { name: "If-Modified-Since later than the server's clock is ignored", headers: () => ({ "If-Modified-Since": "Fri, 20 Nov 2026 00:00:00 GMT" }), status: 200 },
+    { name: "If-Modified-Since 2027-01-01 (not an HTTP-date) is ignored", headers: () => ({ "If-Modified-Since": "2027-01-01" }), status: 200 },
+    { name: "If-Modified-Since 3000 (not an HTTP-date) is ignored", headers: () => ({ "If-Modified-Since": "3000" }), status: 200 },
+    { name: "If-Modified-Since of a day that does not exist is ignored", headers: () => ({ "If-Modified-Since": "Tue, 31 Feb 2026 00:00:00 GMT" }), status: 200 },
+    // RFC 9110 §8.8.3: an entity-tag is exactly [W/]"…"; text around one is not a tag.
+    { name: "If-None-Match x\"<etag>\"y matches nothing", headers: () => ({ "If-None-Match": `x${etag()}y` }), status: 200 },
+    { name: "If-None-Match with a broken list element matches nothing", headers: () => ({ "If-None-Match": `${etag()}, junk` }), status: 200 },
+    { name: "If-None-Match lowercase w/ is not a weak tag", headers: () => ({ "If-None-Match": `w/${etag()}` }), status: 200 },
+    { name: "If-None-Match list with empty elements", headers: () => ({ "If-None-Match": ` , "x",,${etag()} ` }), status: 304 },
     { name: "If-Modified-Since earlier", headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:29:59 GMT" }), status: 200 },
     { name: "If-Modified-Since invalid is ignored", headers: () => ({ "If-Modified-Since": "yesterday" }), status: 200 },
   ])("$name → $status", async ({ headers, status }) => {

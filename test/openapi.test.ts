@@ -39,7 +39,7 @@ describe("the OpenAPI description", () => {
 
   test("is OpenAPI 3.1 in the 2020-12 dialect, version 1.0, with every path of the API", () => {
     expect(doc).toMatchObject({ openapi: "3.1.0", jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", info: { version: "1.0" } });
-    expect(Object.keys(doc["paths"] as Json).sort()).toEqual(["/api/v1", "/api/v1/changelog.json", "/api/v1/feed.json", "/api/v1/openapi.json", "/readyz"]);
+    expect(Object.keys(doc["paths"] as Json).sort()).toEqual(["/api/v1", "/api/v1/changelog.json", "/api/v1/feed.json", "/api/v1/openapi.json", "/api/v1/sources.json", "/readyz"]);
   });
 
   test("describes every member of the feed, the _ links and seriesWindowDays included", () => {
@@ -79,9 +79,9 @@ describe("the OpenAPI description", () => {
 
 describe("every file the build writes validates against the description (ajv, draft 2020-12)", () => {
   const schemaOf = (file: string) =>
-    file === "api/v1/index.json" ? "Index" : file === "api/v1/changelog.json" ? "Changelog" : file.startsWith("api/v1/feed") ? "Feed" : null;
+    file === "api/v1/index.json" ? "Index" : file === "api/v1/changelog.json" ? "Changelog" : file === "api/v1/sources.json" ? "SourceHealth" : file.startsWith("api/v1/feed") ? "Feed" : null;
 
-  test("feeds, variants, the index and the changelog", async () => {
+  test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];
     for (const file of Object.keys(manifest.files)) {
       const name = schemaOf(file);
@@ -129,6 +129,11 @@ describe("every answer of the handler is one the description documents", () => {
     { name: "an unknown path", url: "/api/v1/prices.json", status: 404 },
     { name: "a POST", url: "/api/v1/feed.json", init: { method: "POST" }, status: 405 },
     { name: "a very long target", url: `/api/v1/feed.json?asset=${"x".repeat(5000)}`, status: 414 },
+    { name: "an empty asset filter", url: "/api/v1/feed.json?asset=", status: 400 },
+    { name: "/readyz with too many parameters", url: `/readyz?${Array.from({ length: 65 }, (_, i) => `p${i}=1`).join("&")}`, status: 400 },
+    { name: "/readyz with a very long target", url: `/readyz?x=${"x".repeat(5000)}`, status: 414 },
+    { name: "the index with a filter value that is not UTF-8", url: "/api/v1?asset=%FF", status: 400 },
+    { name: "the changelog with a very long target", url: `/api/v1/changelog.json?x=${"x".repeat(5000)}`, status: 414 },
     { name: "the window used up", url: "/api/v1/feed.json", deps: { limits: { window: 1, windowSeconds: 60, daily: 1000 } }, before: 1, status: 429 },
     { name: "the day used up", url: "/api/v1/feed.json", deps: { limits: { window: 240, windowSeconds: 60, daily: 1 } }, before: 1, status: 429 },
     { name: "files unreadable", url: "/api/v1/feed.json", deps: { readFile: () => Promise.reject(new Error("disk gone")) }, status: 503 },

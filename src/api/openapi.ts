@@ -8,22 +8,24 @@ import { z } from "zod";
 import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../feed/paths.js";
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, SOURCES_PATH, TERMS_PATH } from "../feed/paths.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
 import { SECURITY_HEADERS } from "../edge/handler.js";
 import type { Feed } from "../schema/outputs.js";
-import type { Changelog, IndexDoc, Problem, Readiness } from "../schema/documents.js";
+import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
 
 export const OPENAPI_VERSION = "1.0";
 
 /** The public documents of the API, in the order they appear in `components.schemas`. */
-const PUBLIC_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem", "Index", "Changelog", "Readiness"];
+const PUBLIC_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem", "Index", "Changelog", "Readiness", "SourceHealth", "SourceStatus"];
 
 export interface OpenApiExamples {
   /** A feed answer filtered to one asset, as the build wrote it. */
   feed: Feed;
   index: IndexDoc;
   changelog: Changelog;
+  /** The build's source health file. */
+  sources: SourceHealth;
   /** The build's own readiness at the build instant, under the status it has. */
   readiness: { ready?: Readiness; notReady?: Readiness };
   /** One body per problem type, made by the handler's own code. */
@@ -110,7 +112,13 @@ function responses(ex: OpenApiExamples): Record<string, Json> {
       description: "The client's copy is current (If-None-Match matched, or nothing changed since If-Modified-Since). No body.",
       headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
     },
-    BadRequest: problemResponse("A filter value is unknown, or the query is malformed. The body lists the accepted values.", ["unknown-category", "unknown-asset", "too-many-parameters", "invalid-encoding"], p),
+    BadRequest: problemResponse(
+      "A filter value is unknown or empty, or the query or the request itself is malformed. On a filter, the body lists the accepted values.",
+      ["unknown-category", "unknown-asset", "too-many-parameters", "invalid-encoding", "malformed-request"],
+      p,
+    ),
+    // Every path reads the query's bounds and encoding, and the server refuses what is not HTTP.
+    MalformedRequest: problemResponse("The query or the request itself is malformed: too many parameters, a filter parameter that is not UTF-8, or a request target or Host the server cannot read.", ["too-many-parameters", "invalid-encoding", "malformed-request"], p),
     NotFound: problemResponse("Nothing is published at this path.", ["not-found"], p),
     MethodNotAllowed: problemResponse(
       "Sent for any method other than GET, HEAD and OPTIONS: the API is read-only. (OpenAPI lists responses per operation, so it is listed under GET.)",
@@ -124,7 +132,7 @@ function responses(ex: OpenApiExamples): Record<string, Json> {
   };
 }
 
-const ERRORS = { "404": ref("responses", "NotFound"), "405": ref("responses", "MethodNotAllowed"), "414": ref("responses", "UriTooLong"), "429": ref("responses", "TooManyRequests"), "503": ref("responses", "Unavailable") };
+const ERRORS = { "400": ref("responses", "MalformedRequest"), "404": ref("responses", "NotFound"), "405": ref("responses", "MethodNotAllowed"), "414": ref("responses", "UriTooLong"), "429": ref("responses", "TooManyRequests"), "503": ref("responses", "Unavailable") };
 const CONDITIONAL = [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince"), ref("parameters", "XContact")];
 
 function jsonDocument(operationId: string, summary: string, description: string, schema: Json, example: unknown): Json {
@@ -190,8 +198,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
               content: { "application/json": { schema: ref("schemas", "Feed"), example: ex.feed } },
             },
             "304": ref("responses", "NotModified"),
-            "400": ref("responses", "BadRequest"),
             ...ERRORS,
+            "400": ref("responses", "BadRequest"), // the filters' problems besides the common ones
           },
         },
       },
@@ -207,6 +215,13 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
           required: ["openapi", "info", "paths"],
         },
         { openapi: "3.1.0", info: { title: "Price Feed API", version: OPENAPI_VERSION }, paths: {} },
+      ),
+      [SOURCES_PATH]: jsonDocument(
+        "getSourceHealth",
+        "Source health",
+        "Every source with its kind, the assets it fed on their business dates, when it last ran and succeeded, and its last failure with the reason: where to look first when a number seems wrong.",
+        ref("schemas", "SourceHealth"),
+        ex.sources,
       ),
       [CHANGELOG_PATH]: jsonDocument("getChangelog", "Changelog of the API", "One entry per release, newest first: version, date, summary and changes by kind.", ref("schemas", "Changelog"), ex.changelog),
       [READYZ_PATH]: {
@@ -225,7 +240,9 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
                 ...problemContent(["unavailable"], ex.problems),
               },
             },
+            "400": ref("responses", "MalformedRequest"),
             "405": ref("responses", "MethodNotAllowed"),
+            "414": ref("responses", "UriTooLong"),
             "429": ref("responses", "TooManyRequests"),
           },
         },
@@ -237,8 +254,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         Category: {
           name: "category",
           in: "query",
-          description: "Comma-separated category slugs to include. An unknown value gives 400 with validCategories.",
-          schema: { type: "array", items: { type: "string", enum: ex.index.filters.category } },
+          description: "Comma-separated category slugs to include. An unknown or empty value (`?category=`) gives 400 with validCategories.",
+          schema: { type: "array", minItems: 1, items: { type: "string", enum: ex.index.filters.category } },
           style: "form",
           explode: false,
           example: [ex.index.filters.category[0]],
@@ -246,8 +263,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         Asset: {
           name: "asset",
           in: "query",
-          description: "Comma-separated asset slugs or ids, any letter case. An unknown value gives 400 with validAssets.",
-          schema: { type: "array", items: { type: "string" } },
+          description: "Comma-separated asset slugs or ids, any letter case. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.",
+          schema: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
           style: "form",
           explode: false,
           example: ex.index.filters.asset.slice(0, 2).map((a) => a.slug),

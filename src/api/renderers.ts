@@ -1,10 +1,11 @@
 /**
  * The documents rendered from the built feed beside it: the OpenAPI description and the pages
- * people read (home, docs, terms). Each is a Renderer that composeSite runs after the feed files.
+ * people read — home, one page per asset and terms, each in English and in Arabic (under /ar/), and
+ * the docs. Each is a Renderer that composeSite runs after the feed files.
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
 import { canonical, strongEtag } from "../core/canonical.js";
-import { API, FEED_PATH, files } from "../feed/paths.js";
+import { API, FEED_PATH, TERMS_PATH, assetPagePath, files, localized, type PageLang } from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
 import { httpDate } from "../edge/conditional.js";
 import { selectAssets } from "../edge/filters.js";
@@ -14,8 +15,9 @@ import { buildOpenApi, type OpenApiExamples } from "./openapi.js";
 import { renderDocs } from "./pages/docs.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
+import { renderAssetPage } from "./pages/asset.js";
 import type { Feed } from "../schema/outputs.js";
-import type { Changelog, IndexDoc, Manifest, Problem } from "../schema/documents.js";
+import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../schema/documents.js";
 
 const parsed = <T>(ctx: RenderContext, path: string): T => {
   const f = ctx.files.find((x) => x.path === path);
@@ -59,6 +61,7 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
     feed: { ...(JSON.parse(feedFile.body) as Feed), _self: `${FEED_PATH}?asset=${pick.slug}` },
     index: parsed<IndexDoc>(ctx, files.index),
     changelog: parsed<Changelog>(ctx, files.changelog),
+    sources: parsed<SourceHealth>(ctx, files.sources),
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
   };
@@ -75,12 +78,21 @@ export const openapiRenderer: Renderer = async (ctx) => {
   return [{ path: files.openapi, body, contentType: JSON_TYPE, etagInput: body.split(ctx.feed.generatedAt).join("") }];
 };
 
-const page = (path: string, body: string): SiteFile => ({ path, body, contentType: HTML_TYPE, etagInput: body });
+const page = (path: string, body: string, etagInput = body): SiteFile => ({ path, body, contentType: HTML_TYPE, etagInput });
+const LANGS: readonly PageLang[] = ["en", "ar"];
 
-export const pageRenderer: Renderer = (ctx) => [
-  page(files.home, renderHome(ctx)),
-  page(files.docs, renderDocs(ctx)),
-  page(files.terms, renderTerms(ctx)),
-];
+export const pageRenderer: Renderer = (ctx) => {
+  const docs = renderDocs(ctx);
+  return [
+    ...LANGS.flatMap((lang) => [
+      page(files.page(localized("/", lang)), renderHome(ctx, lang)),
+      ...ctx.feed.assets.map((a) => page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang))),
+      page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang)),
+    ]),
+    // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
+    // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
+    page(files.docs, docs, docs.split(ctx.feed.generatedAt).join("")),
+  ];
+};
 
 export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];

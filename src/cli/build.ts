@@ -10,8 +10,10 @@ export function buildCommand(program: Command): void {
     .option("--data <dir>", "the input dataset", "data")
     .option("--out <dir>", "the output folder, replaced atomically", "public")
     .addOption(nowOption())
-    .action(async (o: { data: string; out: string; now?: number }) => {
-      const { site, reportFile } = await runBuild({ dataDir: o.data, outDir: o.out, nowMs: o.now ?? Date.now() });
+    .option("--force", "publish even over a site built at a later --now (a rollback)", false)
+    .option("--no-state", "read <data>/state/published.json (the ETags and Last-Modified last published) but do not rewrite it: a local build that leaves data/ as it was (npm run build)")
+    .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
+      const { site, reportFile } = await runBuild({ dataDir: o.data, outDir: o.out, nowMs: o.now ?? Date.now(), force: o.force, saveState: o.state });
       const r = site.report;
       const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
       console.log(

@@ -1,7 +1,8 @@
 /** `price-feed serve`: the edge handler over HTTP until SIGINT or SIGTERM. */
 import { Option, type Command } from "commander";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { startServer } from "../server/serve.js";
+import { SiteReader, startServer } from "../server/serve.js";
+import { readiness } from "../edge/readyz.js";
 import { nowOption, parseRate, port, positiveInt, type Rate } from "./options.js";
 
 interface ServeFlags {
@@ -13,6 +14,8 @@ interface ServeFlags {
   dailyLimit: number;
   redisUrl?: string;
   trustProxy: boolean;
+  trustedProxies?: string[];
+  clientIpHeader?: string;
 }
 
 export function serveCommand(program: Command): void {
@@ -31,7 +34,9 @@ export function serveCommand(program: Command): void {
     )
     .option("--daily-limit <n>", "requests per Cairo day per client address", positiveInt, DAILY_LIMIT)
     .option("--redis-url <url>", "share the counters through Redis (default: in memory)")
-    .option("--trust-proxy", "take the client address from the first X-Forwarded-For hop", false)
+    .option("--trust-proxy", "the socket's peer is a proxy: the client is the rightmost X-Forwarded-For hop that is not a trusted proxy", false)
+    .option("--trusted-proxies <list>", "with --trust-proxy: further proxies (addresses or CIDR blocks, comma-separated) whose hops are skipped", (v: string) => v.split(",").map((x) => x.trim()).filter(Boolean))
+    .option("--client-ip-header <name>", "with --trust-proxy: read the client address from this header the proxy sets (e.g. x-real-ip) instead of X-Forwarded-For")
     .action(async (o: ServeFlags) => {
       const server = await startServer({
         dir: o.dir,
@@ -39,10 +44,14 @@ export function serveCommand(program: Command): void {
         host: o.host,
         limits: { ...o.rateLimit, daily: o.dailyLimit },
         trustProxy: o.trustProxy,
+        ...(o.trustedProxies ? { trustedProxies: o.trustedProxies } : {}),
+        ...(o.clientIpHeader ? { clientIpHeader: o.clientIpHeader } : {}),
         ...(o.now === undefined ? {} : { nowMs: o.now }),
         ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
       });
       console.log(`serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`);
+      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined);
+      if (warning) console.log(warning);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           console.log(`${signal}: closing`);
@@ -52,4 +61,16 @@ export function serveCommand(program: Command): void {
         process.once("SIGTERM", stop);
       });
     });
+}
+
+/** The start-up warning when the site is not ready at the server's clock: what, why, and what to do. */
+export async function staleWarning(dir: string, nowMs: number, pinned: boolean): Promise<string | null> {
+  const r = readiness(await new SiteReader(dir).manifest(), nowMs);
+  if (r.status === 200) return null;
+  const stale = r.body.staleAssets.length;
+  return (
+    `warning: serving data that is not fresh at ${pinned ? "--now" : "the real clock"} ${new Date(nowMs).toISOString()}: /readyz answers 503 ` +
+    `(${stale ? `${stale} of ${Object.keys(r.body.assets).length} assets stale` : "no asset stale"}; build made at ${r.body.generatedAt}).\n  ${r.body.action}\n` +
+    `  To look at this build as it was, serve it with --now ${r.body.generatedAt}; for a live feed of the simulated market, run \`npm start\`.`
+  );
 }

@@ -1,12 +1,38 @@
 /**
  * Conditional requests (RFC 9110 §13.1–13.2): If-None-Match with weak comparison wins over
- * If-Modified-Since; both only for GET and HEAD.
+ * If-Modified-Since; both only for GET and HEAD. Both fields are parsed strictly: a value that is
+ * not of the field's grammar never yields a 304.
  */
 
-/** The entity-tags of an If-None-Match value, or "*" (RFC 9110 §13.1.2). */
-export function parseEtagList(value: string): string[] | "*" {
+/**
+ * entity-tag = [ weak ] opaque-tag; weak = "W/"; opaque-tag = DQUOTE *etagc DQUOTE;
+ * etagc = %x21 / %x23-7E / obs-text (RFC 9110 §8.8.3).
+ */
+const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/;
+
+/**
+ * The entity-tags of an If-None-Match value, "*", or null when the value is not of its grammar
+ * (RFC 9110 §13.1.2: `"*" / #entity-tag`). List elements are split at commas outside quotes and
+ * trimmed of optional whitespace; empty elements are allowed (§5.6.1.2). Each element must be an
+ * entity-tag whole: `x"abc"y` is not one, so it matches nothing.
+ */
+export function parseEtagList(value: string): string[] | "*" | null {
   if (value.trim() === "*") return "*";
-  return [...value.matchAll(/(?:W\/)?"[^"]*"/g)].map((m) => m[0]);
+  const tags: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const c = value[i];
+    if (c === '"') quoted = !quoted;
+    else if ((c === "," && !quoted) || i === value.length) {
+      const el = value.slice(start, i).replace(/^[ \t]+|[ \t]+$/g, "");
+      start = i + 1;
+      if (el === "") continue;
+      if (!ENTITY_TAG.test(el)) return null;
+      tags.push(el);
+    }
+  }
+  return quoted ? null : tags;
 }
 
 /** Weak comparison (RFC 9110 §8.8.3.2): equal opaque-tags, whatever W/ either carries. */
@@ -19,18 +45,56 @@ export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const LONG_DAY = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
+const MONTH = `(${MONTHS.join("|")})`;
+const TIME = "(\\d{2}):(\\d{2}):(\\d{2})";
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
 /**
- * True when the client's copy is current. If-None-Match, when present, decides alone; an
- * If-Modified-Since that is not a valid date is ignored (RFC 9110 §13.1.3).
+ * An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms that a
+ * recipient must accept) as ms, or null: "2027-01-01", "3000" and dates that do not exist
+ * (31 Feb) are not HTTP-dates, whatever Date.parse makes of them.
  */
-export function notModified(headers: Headers, etag: string, lastModifiedMs: number): boolean {
+export function parseHttpDate(value: string): number | null {
+  const v = value.trim();
+  let parts: { day: string; month: string; year: string; time: string[] };
+  let m: RegExpExecArray | null;
+  if ((m = IMF_FIXDATE.exec(v))) parts = { day: m[1]!, month: m[2]!, year: m[3]!, time: m.slice(4, 7) };
+  else if ((m = RFC850.exec(v))) {
+    // RFC 9110 §5.6.7: a two-digit year that would be more than 50 years in the future is in the past century.
+    const thisYear = new Date().getUTCFullYear();
+    let year = Math.floor(thisYear / 100) * 100 + Number(m[3]);
+    if (year > thisYear + 50) year -= 100;
+    parts = { day: m[1]!, month: m[2]!, year: String(year), time: m.slice(4, 7) };
+  } else if ((m = ASCTIME.exec(v))) parts = { day: m[2]!, month: m[1]!, year: m[6]!, time: m.slice(3, 6) };
+  else return null;
+  const [h, mi, s] = parts.time.map(Number) as [number, number, number];
+  const d = Number(parts.day.trim());
+  if (h > 23 || mi > 59 || s > 60) return null;
+  const ms = Date.UTC(Number(parts.year), MONTHS.indexOf(parts.month), d, h, mi, Math.min(s, 59));
+  return new Date(ms).getUTCDate() === d ? ms : null;
+}
+
+/**
+ * True when the client's copy is current. If-None-Match, when present, decides alone (RFC 9110
+ * §13.2.2); a value not of its grammar matches nothing. If-Modified-Since is ignored when it is not
+ * a valid HTTP-date (§13.1.3) or when it is later than the server's current time `nowMs` (such a
+ * date is invalid: RFC 2616 §14.25, RFC 7232 §3.3), so a client cannot pin a 304 with a date in the
+ * future.
+ */
+export function notModified(headers: Headers, etag: string, lastModifiedMs: number, nowMs: number): boolean {
   const inm = headers.get("if-none-match");
   if (inm !== null) {
     const tags = parseEtagList(inm);
-    return tags === "*" || tags.some((t) => weakMatch(t, etag));
+    return tags === "*" || (tags !== null && tags.some((t) => weakMatch(t, etag)));
   }
   const ims = headers.get("if-modified-since");
   if (ims === null) return false;
-  const since = Date.parse(ims);
-  return Number.isFinite(since) && Math.floor(lastModifiedMs / 1000) * 1000 <= since;
+  const since = parseHttpDate(ims);
+  if (since === null || since > nowMs) return false;
+  return Math.floor(lastModifiedMs / 1000) * 1000 <= since;
 }

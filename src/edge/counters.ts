@@ -45,28 +45,79 @@ export function hitFromReply(reply: unknown): Hit {
   return { windowCount: w, windowResetMs: ttl, dayCount: d };
 }
 
-/** Fail open, said once: the first failure is logged, then nothing until the store answers again. */
+/** How long a store may take to count one request before the handler serves without it (fail open). */
+export const STORE_BUDGET_MS = 1000;
+/** While a store is down, at most one request per this interval waits for it (a probe); the others fail open at once. */
+export const PROBE_INTERVAL_MS = 1000;
+
+/**
+ * Fail open, said once, and cheaply: the first failure is logged; while the store is down only one
+ * request per PROBE_INTERVAL_MS waits for it (so an outage does not add the whole budget to every
+ * request), the others are served without limits at once; when it answers again the log says so
+ * and how many requests were served unlimited meanwhile. A request served open gets `null`, which
+ * the handler reports in /readyz (`rateLimiting: "fail-open"`) and by leaving out RateLimit-Remaining.
+ */
 export class FailOpen {
   private down = false;
-  constructor(private readonly name: string, private readonly log: (line: string) => void) {}
+  private nextProbe = 0;
+  private unlimited = 0;
+  constructor(
+    private readonly name: string,
+    private readonly log: (line: string) => void,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
   async run(fn: () => Promise<Hit>): Promise<Hit | null> {
+    if (this.down && this.clock() < this.nextProbe) {
+      this.unlimited++;
+      return null;
+    }
+    if (this.down) this.nextProbe = this.clock() + PROBE_INTERVAL_MS;
     try {
       const hit = await fn();
-      if (this.down) this.log(`${this.name} reachable again: rate limits enforced`);
+      if (this.down) this.log(`${this.name} reachable again: rate limits enforced (${this.unlimited} requests were served without limits)`);
       this.down = false;
+      this.unlimited = 0;
       return hit;
     } catch (e) {
-      if (!this.down) this.log(`${this.name} unreachable (${(e as Error).message}): serving without rate limits, retrying on every request`);
+      if (!this.down) this.log(`${this.name} unreachable (${(e as Error).message}): serving without rate limits (fail open), probing once a second`);
+      if (!this.down) this.nextProbe = this.clock() + PROBE_INTERVAL_MS;
       this.down = true;
+      this.unlimited++;
       return null;
     }
   }
 }
 
+/** Most clients the in-memory store tracks at once (about 200 bytes each). */
+export const MEMORY_STORE_MAX_KEYS = 100_000;
+/** The key every client beyond the bound shares (see MemoryStore). */
+export const OVERFLOW_KEY = "(overflow)";
+
+/**
+ * Counters in one process's memory, bounded. Expired windows are dropped as it goes, and the day's
+ * allowances at Cairo midnight. At most `maxKeys` clients are tracked: once that many are counted
+ * (a flood of unique addresses), a new client is counted under one shared key, OVERFLOW_KEY, until
+ * room frees up — so the flood cannot grow memory, nor reset (evict) the counts of clients already
+ * tracked, and the newcomers are limited together: conservative, they may get 429 sooner than
+ * alone, never later. Window entries free up as they expire; day entries at Cairo midnight.
+ */
 export class MemoryStore implements CounterStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
   private readonly days = new Map<string, number>();
   private day = "";
+  private nextSweep = 0;
+
+  constructor(private readonly maxKeys = MEMORY_STORE_MAX_KEYS) {}
+
+  /** How many clients are tracked (windows, days): for tests and metrics. */
+  get size(): { windows: number; days: number } {
+    return { windows: this.windows.size, days: this.days.size };
+  }
+
+  private sweep(nowMs: number): void {
+    for (const [k, w] of this.windows) if (w.endsAt <= nowMs) this.windows.delete(k);
+  }
 
   async hit(client: string, nowMs: number, windowMs: number): Promise<Hit> {
     const today = cairoDate(nowMs);
@@ -74,12 +125,20 @@ export class MemoryStore implements CounterStore {
       this.day = today; // a new Cairo day: every allowance starts again
       this.days.clear();
     }
-    if (this.windows.size > 50_000) for (const [k, w] of this.windows) if (w.endsAt <= nowMs) this.windows.delete(k);
-    let w = this.windows.get(client);
-    if (!w || w.endsAt <= nowMs) this.windows.set(client, (w = { count: 0, endsAt: nowMs + windowMs }));
+    // Expired windows go once per window, or once a second while the map is full: never on every
+    // request, so a flood cannot make each one walk the map.
+    if (nowMs >= this.nextSweep) {
+      this.sweep(nowMs);
+      this.nextSweep = nowMs + (this.windows.size >= this.maxKeys ? Math.min(1000, windowMs) : windowMs);
+    }
+    const known = this.windows.has(client) || this.days.has(client);
+    const full = this.windows.size >= this.maxKeys || this.days.size >= this.maxKeys;
+    const key = known || !full ? client : OVERFLOW_KEY;
+    let w = this.windows.get(key);
+    if (!w || w.endsAt <= nowMs) this.windows.set(key, (w = { count: 0, endsAt: nowMs + windowMs }));
     w.count++;
-    const dayCount = (this.days.get(client) ?? 0) + 1;
-    this.days.set(client, dayCount);
+    const dayCount = (this.days.get(key) ?? 0) + 1;
+    this.days.set(key, dayCount);
     return { windowCount: w.count, windowResetMs: w.endsAt - nowMs, dayCount };
   }
 }

@@ -2,7 +2,7 @@
  * The one handler behind every path of /api/v1 and /readyz (and, in the local server, the pages):
  * `(Request, deps) → Promise<Response>`, web-standard, no node:* imports. It runs as the Netlify
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
- * [[headers]] rules to edge-function answers (DESIGN "Decisions").
+ * [[headers]] rules to edge-function answers (README "Deploying on Netlify").
  */
 import { canonical, composeWithAssets, strongEtag } from "../core/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
@@ -12,6 +12,7 @@ import type { Manifest } from "../schema/documents.js";
 import type { CounterStore, Hit } from "./counters.js";
 import { httpDate, notModified } from "./conditional.js";
 import { selectAssets } from "./filters.js";
+import { clientKey } from "./client.js";
 import { ALLOWED_METHODS, HttpProblem, PROBLEM_TYPE, problems } from "./problem.js";
 import { readiness } from "./readyz.js";
 
@@ -34,6 +35,7 @@ export interface HandlerDeps {
   manifest(): Promise<Manifest>;
   counters: CounterStore;
   now(): number;
+  /** The client's address as the adapter knows it (client.ts clientAddress); the handler keys it by clientKey. */
   clientAddress: string;
   limits: Limits;
   /** Deprecated API versions, by path prefix ("v1"). */
@@ -151,6 +153,17 @@ export function refusal(request: Request, p: HttpProblem): Response {
   return problemResponse(p, new URL(request.url).pathname, baseHeaders(), request.method === "HEAD");
 }
 
+/**
+ * A problem answered outside the handler by a server adapter — above all to a request it could not
+ * read as HTTP at all (a raw backslash or space in the target, a bad Host: src/server/serve.ts) —
+ * with the handler's own problem, CORS and security headers. `target` is the raw request target;
+ * characters a URI may not hold are percent-encoded in `instance`.
+ */
+export function bareProblem(p: HttpProblem, target: string | undefined, head = false): Response {
+  const instance = (target ?? "").slice(0, MAX_URL_LENGTH).replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => encodeURIComponent(c));
+  return problemResponse(p, instance || "/", baseHeaders(), head);
+}
+
 /** Replaces the top-level `_self` of a canonical feed (the first `"_self":` can only be that one). */
 export function withSelf(body: string, fileSelf: string, self: string): string {
   if (fileSelf === self) return body;
@@ -244,7 +257,8 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   const headers = baseHeaders();
   const cache = deps.cache ?? sharedCache;
 
-  const hit = await deps.counters.hit(deps.clientAddress, nowMs, deps.limits.windowSeconds * 1000);
+  // One key per client however its address is spelled (an IPv6 client by its /64): client.ts.
+  const hit = await deps.counters.hit(clientKey(deps.clientAddress), nowMs, deps.limits.windowSeconds * 1000);
   rateHeaders(headers, hit, deps.limits, nowMs);
   const version = /^\/api\/(v\d+)(\/|$)/.exec(url.pathname)?.[1];
   const dep = version ? deps.deprecations?.[version] : undefined;
@@ -276,7 +290,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
 
     const manifest = await deps.manifest();
     if (url.pathname === READYZ_PATH) {
-      const r = readiness(manifest, nowMs);
+      const r = readiness(manifest, nowMs, hit ? "enforced" : "fail-open");
       headers.set("Content-Type", "application/json; charset=utf-8");
       headers.set("Cache-Control", "no-store");
       return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
@@ -295,7 +309,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     // Before the 304: a cache updates its stored headers from a 304's (RFC 9111 §4.3.4), so a
     // page's 304 must carry the page's policy, not the API's.
     if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
-    if (notModified(request.headers, rep.etag, rep.lastModifiedMs)) return new Response(null, { status: 304, headers });
+    if (notModified(request.headers, rep.etag, rep.lastModifiedMs, nowMs)) return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
     if (head) return new Response(null, { status: 200, headers });
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);

@@ -17,6 +17,7 @@ export const PROBLEM_TYPES = {
   "unknown-asset": { status: 400, title: "Unknown asset", when: "A value of ?asset= is neither a published slug nor an id.", fix: "Use a value from validAssets (slugs; ids work too)." },
   "too-many-parameters": { status: 400, title: "Too many parameters", when: `The query has more than ${MAX_PARAMS} parameters.`, fix: "Send comma-separated values in one parameter." },
   "invalid-encoding": { status: 400, title: "Invalid encoding", when: "A filter value is not valid percent-encoded UTF-8.", fix: "Percent-encode the value as UTF-8." },
+  "malformed-request": { status: 400, title: "Malformed request", when: "The request could not be read as HTTP: a character a request target may not hold (a raw backslash, a space, a control character), or a missing or invalid Host header.", fix: "Percent-encode the path and query, and send the host name in Host." },
   "not-found": { status: 404, title: "Not found", when: "Nothing is published at the path.", fix: "Start from the index at /api/v1." },
   "method-not-allowed": { status: 405, title: "Method not allowed", when: "A method other than GET, HEAD or OPTIONS: the API is read-only.", fix: "Use GET; the allow member and the Allow header list the methods." },
   "uri-too-long": { status: 414, title: "URI too long", when: `The request target is longer than ${MAX_URL_LENGTH} characters.`, fix: "Filter by category, or by fewer assets." },
@@ -70,4 +71,5 @@ export const problems = {
   methodNotAllowed: (allow: readonly string[] = ALLOWED_METHODS) =>
     new HttpProblem("method-not-allowed", `The API is read-only: ${allow.join(", ")}.`, "method not allowed", { allow: [...allow] }, { Allow: allow.join(", ") }),
   unavailable: () => new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"),
+  malformed: (why: string) => new HttpProblem("malformed-request", `The request could not be read: ${why}.`, "malformed request"),
 };

@@ -1,19 +1,24 @@
 /**
- * /readyz (METHODOLOGY "Freshness"): 503 when the published build is older than BUILD_MAX_AGE or
+ * /readyz (docs/methodology.md §7.4): 503 when the published build is older than BUILD_MAX_AGE or
  * any asset is stale at the request instant; the body says which and how old the build is.
  */
-import { BUILD_MAX_AGE_MS } from "../core/methodology.js";
+import { BUILD_MAX_AGE_MS, DELAYED_MAX_MS } from "../core/methodology.js";
+import { SOURCES_PATH } from "../feed/paths.js";
 import { freshnessState } from "../rules/freshness.js";
 import type { Manifest, Readiness } from "../schema/documents.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 
-export function readiness(manifest: Manifest, nowMs: number): { status: 200 | 503; body: Readiness } {
+/**
+ * `rateLimiting` is what the request found: "fail-open" when the counter store could not count it
+ * (README "What can go wrong"); it is reported, and does not by itself make the feed unready.
+ */
+export function readiness(manifest: Manifest, nowMs: number, rateLimiting: Readiness["rateLimiting"] = "enforced"): { status: 200 | 503; body: Readiness } {
   const builtMs = Date.parse(manifest.generatedAt);
   const buildAgeSeconds = Math.max(0, Math.round((nowMs - builtMs) / 1000));
   const assets = manifest.assets.map((a) => {
     const cal = manifest.calendar[a.category] as CategoryCalendar | undefined;
     const observed = a.observedAt === null ? null : Date.parse(a.observedAt);
-    return { slug: a.slug, state: cal ? freshnessState(observed, nowMs, cal) : "stale" };
+    return { slug: a.slug, observedAt: a.observedAt, state: cal ? freshnessState(observed, nowMs, cal) : "stale" };
   });
   const staleAssets = assets.filter((a) => a.state === "stale").map((a) => a.slug);
   const buildTooOld = nowMs - builtMs > BUILD_MAX_AGE_MS;
@@ -29,6 +34,41 @@ export function readiness(manifest: Manifest, nowMs: number): { status: 200 | 50
       buildTooOld,
       staleAssets,
       assets: Object.fromEntries(assets.map((a) => [a.slug, a.state])),
+      rateLimiting,
+      staleSince: Object.fromEntries(assets.filter((a) => a.state === "stale").map((a) => [a.slug, a.observedAt])),
+      action: ready ? null : advice(manifest.generatedAt, buildAgeSeconds, buildTooOld, assets.filter((a) => a.state === "stale")),
     },
   };
+}
+
+/** "3 d 4 h", "5 h 12 min", "40 min": an age as an operator reads it. */
+export function humanAge(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const [d, h, min] = [Math.floor(m / 1440), Math.floor((m % 1440) / 60), m % 60];
+  if (d) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h) return min ? `${h} h ${min} min` : `${h} h`;
+  return `${min} min`;
+}
+
+/**
+ * What the operator reads in a 503: the cause, then what to do. A stale asset means its sources
+ * stopped delivering (or the job stopped running); a build too old means the job stopped publishing.
+ */
+function advice(generatedAt: string, ageSeconds: number, buildTooOld: boolean, stale: Array<{ slug: string; observedAt: string | null }>): string {
+  const parts: string[] = [];
+  if (buildTooOld)
+    parts.push(
+      `The published build is ${humanAge(ageSeconds)} old (made at ${generatedAt}; at most ${humanAge(BUILD_MAX_AGE_MS / 1000)}): the hourly job has stopped publishing. ` +
+        "Look at its last run's log, and run it again (ingest, compact, build, publish).",
+    );
+  if (stale.length) {
+    const shown = stale.slice(0, 5).map((a) => `${a.slug} (${a.observedAt === null ? "never observed" : `last observed ${a.observedAt}`})`);
+    parts.push(
+      `${stale.length} asset${stale.length === 1 ? " has" : "s have"} had no new observation for more than ${humanAge(DELAYED_MAX_MS / 1000)} of trading time: ` +
+        `${shown.join(", ")}${stale.length > shown.length ? `, and ${stale.length - shown.length} more` : ""}. ` +
+        `Check which sources failed or skipped them (${SOURCES_PATH} and the ingest log), fix or disable those in sources.json, then run the hourly job` +
+        `${buildTooOld ? "" : " (ingest, compact, build, publish)"}.`,
+    );
+  }
+  return parts.join(" ");
 }

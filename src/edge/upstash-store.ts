@@ -2,7 +2,7 @@
  * Rate-limit counters in Upstash Redis over its REST API, for the Netlify edge (no TCP there):
  * `POST <url>` with a JSON array command and a bearer token; the answer is `{"result": …}`.
  */
-import { FailOpen, HIT_SCRIPT, hitFromReply, scriptInputs, type CounterStore, type Hit } from "./counters.js";
+import { FailOpen, HIT_SCRIPT, STORE_BUDGET_MS, hitFromReply, scriptInputs, type CounterStore, type Hit } from "./counters.js";
 
 export class UpstashStore implements CounterStore {
   private readonly guard: FailOpen;
@@ -10,7 +10,7 @@ export class UpstashStore implements CounterStore {
     private readonly url: string,
     private readonly token: string,
     log: (line: string) => void = console.error,
-    private readonly timeoutMs = 300,
+    private readonly timeoutMs = STORE_BUDGET_MS,
   ) {
     this.guard = new FailOpen("Upstash Redis", log);
   }

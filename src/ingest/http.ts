@@ -1,54 +1,227 @@
 /**
- * Polite HTTP for sources: a clear User-Agent with a contact, an Accept header, a timeout, and at
- * most a couple of retries with exponential backoff for faults that may pass (network errors,
- * timeouts, 429 and 5xx). A 4xx other than 429 is the source refusing us: retrying would not help.
+ * Polite and bounded HTTP for sources: a clear User-Agent with a contact, an Accept header, and
+ * per attempt one timeout that covers everything — connecting, the headers, every redirect and the
+ * whole body. At most a couple of retries with exponential backoff for faults that may pass
+ * (network errors, timeouts, 429 and 5xx); a 4xx other than 429 is the source refusing us.
+ *
+ * Bounded (README "What can go wrong"):
+ * - the body is read here, inside the attempt's timeout and error handling, and never past
+ *   `maxBytes` (default 5 MB): a longer answer is cut off and the source fails;
+ * - `Retry-After` (RFC 9110 §10.2.3) on a 429 or 503 is honoured up to `maxRetryAfterMs` (30 s);
+ *   a longer wait fails the source now, and the next hourly run asks again;
+ * - redirects are followed by hand (RFC 9110 §15.4), at most `maxRedirects` (5) per attempt,
+ *   and a redirect loop is not retried.
+ *
+ * Every failure is a SourceError naming what happened, so ingest reports it against its source.
+ * The Response `request` returns is already read into memory: `.text()`, `.arrayBuffer()` and
+ * `.json()` on it cannot stall, reset or grow past the cap.
  */
+import { SourceError } from "../core/errors.js";
+
+export { SourceError };
+
 export interface HttpOptions {
   userAgent: string;
   timeoutMs: number;
   retries: number;
   backoffMs: number;
+  /** The largest body read, in bytes (default MAX_BODY_BYTES). */
+  maxBytes?: number;
+  /** The longest Retry-After waited for, in ms (default MAX_RETRY_AFTER_MS). */
+  maxRetryAfterMs?: number;
+  /** Redirects followed per attempt (default MAX_REDIRECTS). */
+  maxRedirects?: number;
   /** Injected for tests; the global fetch otherwise. */
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
 }
 
-import { SourceError } from "../core/errors.js";
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const MAX_RETRY_AFTER_MS = 30_000;
+export const MAX_REDIRECTS = 5;
 
-export { SourceError };
+/** A successful answer, its body read whole (at most maxBytes). */
+export interface Fetched {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  statusText: string;
+  headers: Headers;
+  bytes: Uint8Array<ArrayBuffer>;
+}
 
 const retriable = (status: number) => status === 429 || status >= 500;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function userAgent(contact: string): string {
   // Browser-like prefix: the CBE's firewall refuses clients without one; the rest says who we are.
   return `Mozilla/5.0 (compatible; price-feed/1.0; +${contact})`;
 }
 
-export async function request(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<Response> {
-  const doFetch = o.fetch ?? fetch;
-  const sleep = o.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
-  const headers = new Headers(init.headers);
-  headers.set("User-Agent", o.userAgent);
-  headers.set("Accept", init.accept);
-  let last: SourceError = new SourceError("not attempted", url);
-  for (let attempt = 0; attempt <= o.retries; attempt++) {
-    if (attempt > 0) await sleep(o.backoffMs * 2 ** (attempt - 1));
-    try {
-      const res = await doFetch(url, { ...init, headers, signal: AbortSignal.timeout(o.timeoutMs), redirect: "follow" });
-      if (res.ok) return res;
-      last = new SourceError(`HTTP ${res.status} ${res.statusText}`.trim(), url, res.status);
-      await res.body?.cancel();
-      if (!retriable(res.status)) break;
-    } catch (e) {
-      const err = e as Error;
-      last = new SourceError(err.name === "TimeoutError" ? `timed out after ${o.timeoutMs} ms` : `network error: ${err.message}${err.cause ? ` (${(err.cause as Error).message ?? err.cause})` : ""}`, url);
+/**
+ * Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; in ms from `nowMs`, or null when
+ * absent or unreadable.
+ */
+export function retryAfterMs(value: string | null, nowMs: number): number | null {
+  if (value === null) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return /[a-z]/i.test(v) && Number.isFinite(at) ? Math.max(0, at - nowMs) : null;
+}
+
+/** One attempt's outcome: the answer, or why not and whether another attempt may help. */
+type Outcome = { ok: Fetched } | { error: SourceError; retry: boolean; waitMs?: number };
+
+const describe = (e: unknown): string => {
+  const err = e as Error & { cause?: { message?: string; code?: string } };
+  const cause = err.cause ? ` (${err.cause.message ?? err.cause.code ?? String(err.cause)})` : "";
+  return `${err.message ?? String(e)}${cause}`;
+};
+
+/** Reads a body to its end, cancelling it as soon as it passes `max` bytes. */
+async function readCapped(res: Response, max: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel().catch(() => {});
+      return "too-large";
     }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+async function attempt(url: string, init: RequestInit, headers: Headers, o: HttpOptions): Promise<Outcome> {
+  const doFetch = o.fetch ?? fetch;
+  const maxBytes = o.maxBytes ?? MAX_BODY_BYTES;
+  const maxRedirects = o.maxRedirects ?? MAX_REDIRECTS;
+  // One deadline for the whole attempt: connect, headers, redirects and body.
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  let phase = "before the answer's headers";
+  let current = url;
+  let method = (init.method ?? "GET").toUpperCase();
+  let body = init.body;
+  const hdrs = new Headers(headers);
+  try {
+    let res: Response;
+    for (let hops = 0; ; hops++) {
+      res = await doFetch(current, { ...init, method, body: body ?? null, headers: hdrs, signal, redirect: "manual" });
+      const location = res.headers.get("location");
+      if (!REDIRECTS.has(res.status) || location === null) break;
+      void res.body?.cancel().catch(() => {});
+      if (hops >= maxRedirects) return { error: new SourceError(`more than ${maxRedirects} redirects (the last to ${location.slice(0, 200)})`, url, res.status), retry: false };
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch (e) {
+        return { error: new SourceError(`a redirect to an unreadable Location "${location.slice(0, 200)}"`, url, res.status, { cause: e }), retry: false };
+      }
+      if (next.protocol !== "http:" && next.protocol !== "https:") return { error: new SourceError(`a redirect to ${next.protocol} is not followed`, url, res.status), retry: false };
+      // RFC 9110 §15.4.4 (303), and §15.4.2–3 as browsers do: a POST redirected by 301/302/303 becomes a GET without its body.
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+        if (method !== "HEAD") method = "GET";
+        body = null;
+        hdrs.delete("content-type");
+        hdrs.delete("content-length");
+      }
+      // Credentials are for the origin that was asked (as the Fetch standard does on a cross-origin redirect).
+      if (next.origin !== new URL(current).origin) {
+        hdrs.delete("authorization");
+        hdrs.delete("cookie");
+      }
+      current = next.href;
+    }
+    if (!res.ok) {
+      void res.body?.cancel().catch(() => {});
+      const error = new SourceError(`HTTP ${res.status} ${res.statusText}`.trim(), url, res.status);
+      if (!retriable(res.status)) return { error, retry: false };
+      const after = retryAfterMs(res.headers.get("retry-after"), Date.now());
+      if (after === null) return { error, retry: true };
+      const maxWait = o.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
+      if (after > maxWait)
+        return { error: new SourceError(`${error.message}: asked to retry after ${Math.ceil(after / 1000)} s, more than the ${Math.round(maxWait / 1000)} s we wait; next run`, url, res.status), retry: false };
+      return { error, retry: true, waitMs: after };
+    }
+    const length = Number(res.headers.get("content-length") ?? NaN);
+    if (Number.isFinite(length) && length > maxBytes) {
+      void res.body?.cancel().catch(() => {});
+      return { error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, url, res.status), retry: false };
+    }
+    phase = "while reading the body";
+    const bytes = await readCapped(res, maxBytes);
+    if (bytes === "too-large") return { error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, url, res.status), retry: false };
+    return { ok: { url: current, status: res.status, statusText: res.statusText, headers: res.headers, bytes } };
+  } catch (e) {
+    const name = (e as Error)?.name;
+    if (name === "TimeoutError" || (name === "AbortError" && signal.aborted))
+      return { error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, url, null, { cause: e }), retry: true };
+    return { error: new SourceError(`network error ${phase}: ${describe(e)}`, url, null, { cause: e }), retry: true };
+  }
+}
+
+/**
+ * A successful answer with its whole body, read within the timeout and the size cap; retried as
+ * the module says. Throws a SourceError otherwise.
+ */
+export async function requestBytes(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<Fetched> {
+  const sleep = o.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const { accept, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  headers.set("User-Agent", o.userAgent);
+  headers.set("Accept", accept);
+  let wait = 0;
+  let last: SourceError = new SourceError("not attempted", url);
+  for (let n = 0; n <= o.retries; n++) {
+    if (n > 0) await sleep(Math.max(wait, o.backoffMs * 2 ** (n - 1)));
+    const out = await attempt(url, rest, headers, o);
+    if ("ok" in out) return out.ok;
+    last = out.error;
+    if (!out.retry) break;
+    wait = out.waitMs ?? 0;
   }
   throw last;
 }
 
+/** The body as text (UTF-8 unless the answer's charset says otherwise). */
+export async function requestText(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<{ text: string; fetched: Fetched }> {
+  const fetched = await requestBytes(url, init, o);
+  const charset = /charset="?([\w-]+)"?/i.exec(fetched.headers.get("content-type") ?? "")?.[1] ?? "utf-8";
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    decoder = new TextDecoder("utf-8");
+  }
+  return { text: decoder.decode(fetched.bytes), fetched };
+}
+
+/**
+ * The answer as a Response whose body is already in memory (see requestBytes): adapters may call
+ * `.text()`, `.arrayBuffer()` or `.json()` on it without any risk of a stall, a reset or a flood.
+ */
+export async function request(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<Response> {
+  const f = await requestBytes(url, init, o);
+  const empty = f.status === 204 || f.status === 205;
+  const res = new Response(empty ? null : f.bytes, { status: f.status, statusText: f.statusText, headers: f.headers });
+  Object.defineProperty(res, "url", { value: f.url });
+  return res;
+}
+
 /** Cookies a response sets, as a Cookie header to send back (name=value pairs only). */
-export function cookiesOf(res: Response): string {
+export function cookiesOf(res: Pick<Response, "headers">): string {
   return res.headers
     .getSetCookie()
     .map((c) => c.split(";")[0]!.trim())

@@ -25,6 +25,8 @@ export interface BuildOptions {
   force?: boolean;
   /** How long to wait for another build into the same folder (build-lock.ts LOCK_WAIT_MS). */
   lockWaitMs?: number;
+  /** false: read data/state/published.json but do not rewrite it (a local build; the hourly job commits it). */
+  saveState?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
   ]);
   const site = await composeSite({ dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns }, o.renderers ?? apiRenderers);
   await publishSite(o.outDir, site);
-  await writeState(dataPaths(o.dataDir).state, site);
+  if (o.saveState !== false) await writeState(dataPaths(o.dataDir).state, site);
   const reportFile = await writeReport(o.outDir, site);
   return { site, reportFile };
 }

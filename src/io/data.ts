@@ -8,7 +8,7 @@ import { DataError } from "../core/errors.js";
 import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
 import { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
 import { PublishedState } from "../schema/documents.js";
-import { dayFiles, parseNdjson, readJson, readText } from "./files.js";
+import { dayFiles, parseNdjson, readDayText, readJson } from "./files.js";
 
 export const dataPaths = (dir: string) => ({
   catalog: path.join(dir, "assets.json"),
@@ -31,19 +31,19 @@ export interface LoadOptions {
 export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<Dataset> {
   const p = dataPaths(dir);
   const [catalog, registry, calendar, site, sources] = await Promise.all([
-    readJson(p.catalog, Catalog),
-    readJson(p.registry, Registry),
-    readJson(p.calendar, Calendar),
-    readJson(p.site, Site),
-    readJson(p.sources, Sources),
+    readJson(p.catalog, Catalog, dir),
+    readJson(p.registry, Registry, dir),
+    readJson(p.calendar, Calendar, dir),
+    readJson(p.site, Site, dir),
+    readJson(p.sources, Sources, dir),
   ]);
   for (const a of catalog)
     if (!calendar.categories[a.category]) throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
 
   // One day at a time: a day's text and its parse are garbage before the next day is read.
-  const ndjsonDays = async <T>(dir: string, schema: import("zod").ZodType<T>) => {
+  const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>) => {
     const out: Array<{ date: string; file: string; rows: Array<{ value: T; line: number }> }> = [];
-    for (const d of await dayFiles(dir)) out.push({ ...d, rows: parseNdjson(d.file, await readText(d.file), schema) });
+    for (const d of await dayFiles(folder)) out.push({ ...d, rows: parseNdjson(d.file, await readDayText(d.file, dir), schema) });
     return out;
   };
 
@@ -55,7 +55,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const latest = new Map<string, DayRecord>();
   for (const d of await dayFiles(p.history)) {
     const records: DayRecord[] = [];
-    for (const r of parseNdjson(d.file, await readText(d.file), DayClose)) {
+    for (const r of parseNdjson(d.file, await readDayText(d.file, dir, true), DayClose)) {
       if (r.value.date !== d.date) throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
       const rec = recordOf(r.value);
       if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
@@ -85,5 +85,5 @@ export async function loadState(dir: string): Promise<PublishedState> {
   } catch {
     return { files: {} };
   }
-  return readJson(file, PublishedState);
+  return readJson(file, PublishedState, dir);
 }

@@ -5,12 +5,61 @@ import type { z } from "zod";
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { DataError, describeZodIssues, messageOf } from "../core/errors.js";
 
-export async function readText(file: string): Promise<string> {
+const realRoots = new Map<string, string>();
+
+/**
+ * Refuses a file that resolves outside `root` — a symbolic link (of the file or of a folder on its
+ * way) leaving the data folder — before anything of it is read, so no byte of the target is ever
+ * echoed in an error. The data folder is trusted only as far as it is checked.
+ */
+export async function assertInside(root: string, file: string): Promise<void> {
+  let realRoot = realRoots.get(root);
+  if (realRoot === undefined) {
+    realRoot = await fs.realpath(root).catch(() => undefined);
+    if (realRoot === undefined) return; // no folder yet: nothing in it to leave it
+    realRoots.set(root, realRoot);
+  }
+  let real: string;
+  try {
+    real = await fs.realpath(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // missing: the reader says so
+    throw new DataError(file, null, errnoReason(e), { cause: e });
+  }
+  if (real !== realRoot && !real.startsWith(realRoot + path.sep))
+    throw new DataError(file, null, "is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)");
+}
+
+function errnoReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "file is missing";
+  if (code === "EISDIR") return "is a folder, not a file";
+  if (code === "ELOOP") return "is a loop of symbolic links";
+  if (code === "EACCES" || code === "EPERM") return "is not readable by this user";
+  return messageOf(e);
+}
+
+/** A file's text; with `within`, only if it resolves inside that folder (assertInside). */
+export async function readText(file: string, within?: string): Promise<string> {
+  if (within !== undefined) await assertInside(within, file);
   try {
     return await fs.readFile(file, "utf8");
   } catch (e) {
-    throw new DataError(file, null, (e as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : messageOf(e), { cause: e });
+    throw new DataError(file, null, errnoReason(e), { cause: e });
   }
+}
+
+/**
+ * A day file's text. A quotes, official or global day file exists only because a record was
+ * appended to it, so an empty one is damage (a truncated write, a bad merge), never "no data":
+ * it stops the build rather than silently dropping the day. A history day may be empty (every
+ * quote of that day was rejected), so the caller says which.
+ */
+export async function readDayText(file: string, within: string, allowEmpty = false): Promise<string> {
+  const text = await readText(file, within);
+  if (!allowEmpty && text.trim() === "")
+    throw new DataError(file, null, "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)");
+  return text;
 }
 
 /** Line number (1-based) of a character offset, for JSON syntax errors. */
@@ -37,8 +86,8 @@ export function parseJsonText<T>(file: string, text: string, schema: z.ZodType<T
   return r.data;
 }
 
-export async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T> {
-  return parseJsonText(file, await readText(file), schema);
+export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: string): Promise<T> {
+  return parseJsonText(file, await readText(file, within), schema);
 }
 
 /**
@@ -91,22 +140,65 @@ export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>)
 }
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;
+/** What writeFileAtomic leaves behind when its process dies between the write and the rename. */
+const OUR_TEMP = /^\d{4}-\d{2}-\d{2}\.ndjson\.tmp-(\d+)$/;
+/** A temporary file older than this is abandoned even if its process id has been reused. */
+export const TEMP_MAX_AGE_MS = 3_600_000;
 
-/** The `<YYYY-MM-DD>.ndjson` files of a folder, ascending; anything else there is an error. */
+/** YYYY-MM-DD that names a real day of the calendar (2026-02-30 does not). */
+export function isCalendarDate(date: string): boolean {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === date;
+}
+
+/** Whether a process of this machine has this id (kill with signal 0 only checks). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"; // it exists, it is just not ours
+  }
+}
+
+/**
+ * A leftover `<day>.ndjson.tmp-<pid>` of our own atomic write: removed when its process is gone
+ * (or the file is older than TEMP_MAX_AGE_MS), since the rename that would have published it never
+ * happened and the day file itself is intact; an error while its writer may still be running.
+ */
+async function cleanTemp(file: string, pid: number): Promise<void> {
+  const st = await fs.lstat(file);
+  const abandoned = !processAlive(pid) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS;
+  if (!st.isFile() || !abandoned)
+    throw new DataError(file, null, `a temporary file of process ${pid}, which is still running: wait for it to finish (or delete the file if no price-feed command runs)`);
+  await fs.rm(file);
+  console.error(`price-feed: removed ${file}, left by an interrupted write of process ${pid}`);
+}
+
+/**
+ * The `<YYYY-MM-DD>.ndjson` files of a folder, ascending; anything else there is an error, but for
+ * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
+ */
 export async function dayFiles(dir: string): Promise<Array<{ date: string; file: string }>> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw e;
+    throw new DataError(dir, null, errnoReason(e), { cause: e });
   }
   const out: Array<{ date: string; file: string }> = [];
   for (const name of names.sort()) {
     if (name.startsWith(".")) continue;
+    const temp = OUR_TEMP.exec(name);
+    if (temp) {
+      await cleanTemp(path.join(dir, name), Number(temp[1]));
+      continue;
+    }
     const m = DAY_FILE.exec(name);
-    if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`)))
-      throw new DataError(path.join(dir, name), null, "unexpected file: day files are named YYYY-MM-DD.ndjson");
+    if (!m) throw new DataError(path.join(dir, name), null, "unexpected file: day files are named YYYY-MM-DD.ndjson");
+    if (!isCalendarDate(m[1]!)) throw new DataError(path.join(dir, name), null, `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.ndjson after a real day`);
     out.push({ date: m[1]!, file: path.join(dir, name) });
   }
   return out;

@@ -46,13 +46,17 @@ export interface SourceReport {
   ms: number;
 }
 
-/** Why a source failed, in one line: our errors say it themselves; a file-system error names its file. */
-export function failureOf(e: unknown): string {
+/**
+ * Why a source failed, in one line: our errors say it themselves; a file-system error names its
+ * file (the error's own path, else the source's configured `file`, as a read of a folder has none).
+ */
+export function failureOf(e: unknown, file?: string): string {
   if (e instanceof SourceError) return e.url ? `${e.message} (${e.url})` : e.message;
   const err = e as NodeJS.ErrnoException | null;
-  if (err && typeof err.code === "string" && typeof err.path === "string") {
+  const where = typeof err?.path === "string" ? err.path : file;
+  if (err && typeof err.code === "string" && where !== undefined) {
     const what: Record<string, string> = { ENOENT: "does not exist", EISDIR: "is a folder, not a file", ENOTDIR: "is not inside a folder", EACCES: "is not readable by this user", EPERM: "is not permitted", ELOOP: "is a loop of symbolic links" };
-    return `${err.path} ${what[err.code] ?? `could not be read (${err.code})`}`;
+    if (what[err.code]) return `${where} ${what[err.code]}`;
   }
   return messageOf(e);
 }
@@ -109,7 +113,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
       // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own —
       // is that source's failure, with its reason: it never costs the others (README "What can go wrong").
       r.ok = false;
-      r.error = failureOf(e);
+      r.error = failureOf(e, "path" in cfg && typeof cfg.path === "string" ? path.resolve(ctx.dataDir, cfg.path) : undefined);
     }
     r.ms = Math.round(performance.now() - started);
     return r;

@@ -81,6 +81,8 @@ export default async function edge(request: Request, context: Context): Promise<
     manifest: () => m,
     counters,
     now: () => Date.now(),
+    // The address Netlify's edge saw (what it also sends as x-nf-client-connection-ip), never an
+    // X-Forwarded-For hop the client can write; the handler normalises it (edge/client.ts clientKey).
     clientAddress: context.ip,
     limits,
     cache,

@@ -102,6 +102,15 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
     put(`quotes/${date}.ndjson`, text);
   }
 
+  // Written over an older dataset (`npm run sample` over data/), a day is raw or compacted, never
+  // both: a raw file of a day now compacted, or closes of a day now raw, would be stale (the build
+  // ignores the raw file of a compacted day, and warns).
+  const superseded: string[] = dates.filter((d) => d >= compactBefore).map((d) => `history/${d}.ndjson`);
+  if (o.compact)
+    for (const name of await fs.readdir(path.join(o.out, "quotes")).catch(() => [] as string[]))
+      if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore) superseded.push(`quotes/${name}`);
+  for (const name of superseded) await fs.rm(path.join(o.out, name), { force: true });
+
   let bytes = 0;
   for (const [name, text] of files) {
     const file = path.join(o.out, name);

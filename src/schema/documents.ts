@@ -146,6 +146,13 @@ export const Readiness = z
     buildTooOld: z.boolean(),
     staleAssets: z.array(z.string()).meta({ description: "Slugs of the assets that are stale at the request instant." }),
     assets: z.record(z.string(), FreshnessState).meta({ description: "Every asset's freshness state at the request instant, by slug." }),
+    staleSince: z
+      .record(z.string(), IsoInstant.nullable())
+      .meta({ description: "For each stale asset, by slug, its newest observation (null: it has none): nothing newer has reached the feed since then." }),
+    action: z
+      .string()
+      .nullable()
+      .meta({ description: "Why the feed is not ready and what its operator does about it, in one paragraph; null when ready." }),
     rateLimiting: z
       .enum(["enforced", "fail-open"])
       .meta({ description: "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does." }),

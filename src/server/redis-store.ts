@@ -1,9 +1,11 @@
 /**
  * Rate-limit counters in Redis over TCP (ioredis), shared by every server that points at it. One
- * Lua script advances both counters atomically. Unreachable Redis ⇒ fail open, said once.
+ * Lua script advances both counters atomically. A slow Redis is waited for, up to STORE_BUDGET_MS
+ * per request (a pause of a few hundred ms still counts every request); only one that does not
+ * answer within it, or refuses the connection, is treated as down ⇒ fail open (counters.ts FailOpen).
  */
 import { Redis } from "ioredis";
-import { FailOpen, HIT_SCRIPT, hitFromReply, scriptInputs, type CounterStore, type Hit } from "../edge/counters.js";
+import { FailOpen, HIT_SCRIPT, STORE_BUDGET_MS, hitFromReply, scriptInputs, type CounterStore, type Hit } from "../edge/counters.js";
 
 export class RedisStore implements CounterStore {
   private readonly redis: Redis;
@@ -11,18 +13,18 @@ export class RedisStore implements CounterStore {
   /** The first connection, awaited (at most a second) so that a fresh server does not start open. */
   private readonly firstReady: Promise<void>;
 
-  constructor(url: string, log: (line: string) => void = console.error) {
+  constructor(url: string, log: (line: string) => void = console.error, budgetMs = STORE_BUDGET_MS) {
     this.guard = new FailOpen(`Redis at ${new URL(url).host}`, log);
     this.redis = new Redis(url, {
       enableOfflineQueue: false, // while disconnected, fail at once instead of queueing
       maxRetriesPerRequest: 0,
-      commandTimeout: 250,
+      commandTimeout: budgetMs,
       retryStrategy: (times) => Math.min(200 * times, 2000), // keep reconnecting
       lazyConnect: false,
     });
     this.redis.on("error", () => {}); // reported through FailOpen, once
     this.firstReady = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
+      const timer = setTimeout(resolve, budgetMs);
       this.redis.once("ready", () => {
         clearTimeout(timer);
         resolve();

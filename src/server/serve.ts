@@ -1,12 +1,17 @@
 /**
  * `price-feed serve`: the edge handler over real HTTP on one machine, through @hono/node-server's
- * adapter for web Request/Response. Reads the built folder; one log line per request.
+ * adapter for web Request/Response. Reads the built folder; one log line per request — including
+ * the requests Node's parser or the adapter cannot read (a raw backslash, a bad Host), which get
+ * the handler's problem+json 400 with CORS like any other problem (README "What can go wrong").
  */
 import { promises as fs } from "node:fs";
+import http, { type IncomingMessage } from "node:http";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
-import { serve as honoServe } from "@hono/node-server";
-import { FeedCache, handle, type Deprecation, type Limits } from "../edge/handler.js";
+import type { AddressInfo, Socket } from "node:net";
+import { RequestError, getRequestListener } from "@hono/node-server";
+import { FeedCache, bareProblem, handle, type Deprecation, type Limits } from "../edge/handler.js";
+import { addressMatcher, clientAddress, type ProxyTrust } from "../edge/client.js";
+import { problems } from "../edge/problem.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { NotBuiltError, UsageError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
@@ -19,9 +24,16 @@ export interface ServeOptions {
   host: string;
   /** A fixed clock for tests and reproducible checks; the real clock otherwise. */
   nowMs?: number;
+  /** A clock shared with something else (the demo's builds); wins over nowMs. */
+  clock?: () => number;
   limits: Limits;
   redisUrl?: string;
+  /** The socket's peer is a proxy: the client is the address it saw (client.ts clientAddress). */
   trustProxy: boolean;
+  /** With trustProxy: further proxies in front (addresses or CIDR blocks) whose X-Forwarded-For hops are skipped. */
+  trustedProxies?: string[];
+  /** With trustProxy: a header the proxy sets to the client's address, read instead of X-Forwarded-For. */
+  clientIpHeader?: string;
   deprecations?: Record<string, Deprecation>;
   log?: (line: string) => void;
 }
@@ -69,12 +81,13 @@ export class SiteReader {
   }
 }
 
-export function clientAddress(remote: string | undefined, forwardedFor: string | null, trustProxy: boolean): string {
-  if (trustProxy && forwardedFor) {
-    const first = forwardedFor.split(",")[0]!.trim();
-    if (first) return first;
-  }
-  return remote ?? "unknown";
+/** A Response as the bytes of an HTTP/1.1 answer, for a socket the parser gave up on (it is closed after). */
+async function rawAnswer(res: Response): Promise<Buffer> {
+  const body = Buffer.from(await res.arrayBuffer());
+  const head = [`HTTP/1.1 ${res.status} ${http.STATUS_CODES[res.status] ?? ""}`];
+  res.headers.forEach((v, k) => head.push(`${k}: ${v}`));
+  head.push(`content-length: ${body.length}`, "connection: close");
+  return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), body]);
 }
 
 /** Why the server could not listen, as the operator can act on it. */
@@ -99,31 +112,67 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   await site.manifest(); // fail at start, not at the first request, when nothing is built
   const counters: CounterStore = o.redisUrl ? new RedisStore(o.redisUrl, log) : new MemoryStore();
   const cache = new FeedCache();
-  const now = o.nowMs === undefined ? () => Date.now() : () => o.nowMs!;
+  const now = o.clock ?? (o.nowMs === undefined ? () => Date.now() : () => o.nowMs!);
 
-  const server = honoServe({
-    hostname: o.host,
-    port: o.port,
-    fetch: async (request, env) => {
-      const started = performance.now();
-      const incoming = "incoming" in env ? env.incoming : undefined;
-      const response = await handle(request, {
-        readFile: (p) => site.readFile(p),
-        manifest: () => site.manifest(),
-        counters,
-        now,
-        clientAddress: clientAddress(incoming?.socket.remoteAddress, request.headers.get("x-forwarded-for"), o.trustProxy),
-        limits: o.limits,
-        ...(o.deprecations ? { deprecations: o.deprecations } : {}),
-        serveSite: true,
-        cache,
-      });
-      const contact = request.headers.get("x-contact");
-      const { pathname, search } = new URL(request.url);
-      log(`${request.method} ${pathname}${search} ${response.status} ${(performance.now() - started).toFixed(1)}ms${contact ? ` contact=${JSON.stringify(contact.slice(0, 200))}` : ""}`);
-      return response;
-    },
+  let trusted: ProxyTrust["trusted"];
+  try {
+    trusted = o.trustedProxies?.length ? addressMatcher(o.trustedProxies) : undefined;
+  } catch (e) {
+    throw new UsageError((e as Error).message, "--trusted-proxies takes addresses or CIDR blocks, comma-separated (10.0.0.0/8,2001:db8::/32)", { cause: e });
+  }
+  const trust: ProxyTrust = { trustProxy: o.trustProxy, ...(trusted ? { trusted } : {}), ...(o.clientIpHeader ? { header: o.clientIpHeader.toLowerCase() } : {}) };
+  const ms = (started: number) => `${(performance.now() - started).toFixed(1)}ms`;
+
+  const answer = async (request: Request, incoming: IncomingMessage, started: number) => {
+    const response = await handle(request, {
+      readFile: (p) => site.readFile(p),
+      manifest: () => site.manifest(),
+      counters,
+      now,
+      clientAddress: clientAddress(incoming.socket.remoteAddress, request.headers, trust),
+      limits: o.limits,
+      ...(o.deprecations ? { deprecations: o.deprecations } : {}),
+      serveSite: true,
+      cache,
+    });
+    const contact = request.headers.get("x-contact");
+    const { pathname, search } = new URL(request.url);
+    log(`${request.method} ${pathname}${search} ${response.status} ${ms(started)}${contact ? ` contact=${JSON.stringify(contact.slice(0, 200))}` : ""}`);
+    return response;
+  };
+
+  // Node's own HTTP server, so that what the adapter cannot turn into a Request (RequestError) and
+  // what Node's parser rejects ('clientError') are answered as documented, not with a bare 400.
+  // A missing Host is left to the adapter, which refuses it (RFC 9112 §3.2) through errorHandler.
+  const server = http.createServer({ requireHostHeader: false }, (incoming, outgoing) => {
+    const started = performance.now();
+    const listener = getRequestListener((request, env) => answer(request, (env as { incoming: IncomingMessage }).incoming, started), {
+      errorHandler: (e) => {
+        if (e instanceof RequestError) {
+          const why = e.message.charAt(0).toLowerCase() + e.message.slice(1);
+          log(`${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 400 ${ms(started)} malformed: ${why}`);
+          return bareProblem(problems.malformed(why), incoming.url, incoming.method === "HEAD");
+        }
+        log(`${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 503 ${ms(started)} error: ${(e as Error).message}`);
+        return bareProblem(problems.unavailable(), incoming.url, incoming.method === "HEAD");
+      },
+    });
+    void listener(incoming, outgoing);
   });
+  server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket: Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      log(`- - 000 timeout: the request was not complete within the server's request timeout; connection closed`);
+      return void socket.destroy();
+    }
+    const [method, target] = (err.rawPacket?.toString("latin1") ?? "").split("\r\n", 1)[0]!.split(" ");
+    const why = err.code === "HPE_HEADER_OVERFLOW" ? "the request's headers are larger than the server reads" : `not valid HTTP/1.1 (${err.reason ?? err.message})`;
+    log(`${(method || "?").replace(/[^\w-]/g, "?").slice(0, 16)} ${JSON.stringify((target ?? "").slice(0, 200))} 400 malformed: ${why}`);
+    void rawAnswer(bareProblem(problems.malformed(why), target, method === "HEAD"))
+      .then((bytes) => socket.end(bytes))
+      .catch(() => socket.destroy());
+  });
+  server.listen(o.port, o.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", (e: NodeJS.ErrnoException) => reject(listenError(e, o.host, o.port)));

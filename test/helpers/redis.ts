@@ -17,6 +17,10 @@ export async function freePort(): Promise<number> {
 export interface RedisServer {
   url: string;
   port: number;
+  /** SIGSTOP: the server keeps its connections but answers nothing until resume (a slow or hung Redis). */
+  pause(): void;
+  /** SIGCONT after pause. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -45,10 +49,13 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     url,
     port,
+    pause: () => void child.kill("SIGSTOP"),
+    resume: () => void child.kill("SIGCONT"),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once("exit", () => resolve());
+        child.kill("SIGCONT"); // a paused server would not act on SIGTERM
         child.kill("SIGTERM");
       }),
   };

@@ -1,87 +1,191 @@
 /**
- * The 30-day chart of an asset's series, drawn as inline SVG at build time: the sell band
- * (sellLo..sellHi), the buy band (buyLo..buyHi) and the official line (bench). Days sit at their
- * calendar position, so the x axis is true time.
+ * The 30-day chart of an asset, drawn as inline SVG at build time: the band of prices sellers ask
+ * (sellLo..sellHi, its lowest edge drawn strong: the day's best when you buy), the hatched band of
+ * prices they pay (buyLo..buyHi, its highest edge strong), the central bank's official mid (dashed),
+ * or for a reference asset the reference price's daily range. Days sit at their calendar position.
+ *
+ * Two drawings of each chart are written, one for phones and one for wider screens, and CSS shows
+ * one: an SVG scales its text with its width, so one drawing cannot have readable text at 360 px and
+ * at 1280 px. Each has axes with dates and prices, gridlines, the unit, and a <desc>; the legend
+ * (chartLegend) names exactly the layers drawn, and chartTable gives the numbers as a table.
  */
 import type { Asset, SeriesEntry } from "../../schema/outputs.js";
-import { esc, num } from "./html.js";
+import type { PageLang } from "../../feed/paths.js";
+import { esc } from "./html.js";
+import { fullDate, price, shortDate } from "./format.js";
+import { unitWords } from "./words.js";
+import { addDays } from "../../core/cairo.js";
 
-const W = 480;
-const H = 180;
-const PAD = { left: 70, right: 14, top: 14, bottom: 30 };
-const DAY_MS = 86_400_000;
-
+const SIZES = {
+  wide: { w: 760, h: 330, font: 14, maxLabels: 7 },
+  narrow: { w: 340, h: 250, font: 12.5, maxLabels: 3 },
+} as const;
+type Size = keyof typeof SIZES;
+type Layer = "sell" | "buy" | "ref" | "bench";
+type Key = keyof SeriesEntry;
 type Pt = [number, number];
+const DAY_MS = 86_400_000;
+const r1 = (n: number) => Math.round(n * 10) / 10;
+const pts = (p: Pt[]) => p.map(([x, y]) => `${r1(x)},${r1(y)}`).join(" ");
 
-const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
-const path = (pts: Pt[]) => pts.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
+/** The layers this asset's chart draws, in legend order. */
+export function drawnLayers(asset: Asset): Layer[] {
+  const s = asset.series;
+  const has = (lo: Key, hi: Key) => s.some((e) => e[lo] !== null && e[hi] !== null);
+  const out: Layer[] = [];
+  if (asset.market === "reference") {
+    if (has("sellLo", "sellHi")) out.push("ref");
+  } else {
+    if (has("sellLo", "sellHi")) out.push("sell");
+    if (has("buyLo", "buyHi")) out.push("buy");
+  }
+  if (s.some((e) => e.bench !== null)) out.push("bench");
+  return out;
+}
 
-/**
- * Runs of entries where both ends of a band exist. Days absent from the series (a weekend, a
- * holiday) are bridged: the market was shut, not unknown. A present day without the value breaks it.
- */
-function bandRuns(series: SeriesEntry[], lo: keyof SeriesEntry, hi: keyof SeriesEntry): SeriesEntry[][] {
-  const runs: SeriesEntry[][] = [];
+/** Runs of days where both ends exist; absent days (weekends) are bridged, a present day without the value breaks the run. */
+function runs(series: SeriesEntry[], lo: Key, hi: Key): SeriesEntry[][] {
+  const out: SeriesEntry[][] = [];
   let run: SeriesEntry[] = [];
   for (const e of series) {
     if (e[lo] !== null && e[hi] !== null) run.push(e);
-    else if (run.length) {
-      runs.push(run);
-      run = [];
-    }
+    else if (run.length) out.push(run), (run = []);
   }
-  if (run.length) runs.push(run);
-  return runs;
+  if (run.length) out.push(run);
+  return out;
 }
 
-export function seriesChart(asset: Asset, titleId: string): string {
-  const s = asset.series;
-  if (s.length === 0) return `<p class="muted">No history yet.</p>`;
-  const values = s.flatMap((e) => [e.buyLo, e.buyHi, e.sellLo, e.sellHi, e.bench]).filter((v): v is number => v !== null);
-  if (values.length === 0) return `<p class="muted">No values in the window.</p>`;
-  let min = Math.min(...values);
-  let max = Math.max(...values);
-  if (max === min) {
-    const pad = Math.abs(min) * 0.005 || 1;
-    min -= pad;
-    max += pad;
-  }
-  const first = Date.parse(s[0]!.date);
-  const last = Date.parse(s[s.length - 1]!.date);
-  const span = Math.max(1, (last - first) / DAY_MS);
-  const x = (date: string) => PAD.left + ((Date.parse(date) - first) / DAY_MS / span) * (W - PAD.left - PAD.right);
-  const y = (v: number) => PAD.top + (1 - (v - min) / (max - min)) * (H - PAD.top - PAD.bottom);
+/** A round step giving about `target` intervals over `range`, never finer than the asset's decimals. */
+function niceStep(range: number, target: number, decimals: number): number {
+  const raw = Math.max(range / target, 10 ** -decimals);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / mag;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+}
+const decimalsOf = (step: number) => {
+  for (let d = 0; d < 8; d++) if (Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-6) return d;
+  return 8;
+};
 
-  const band = (lo: keyof SeriesEntry, hi: keyof SeriesEntry, cls: string) =>
-    bandRuns(s, lo, hi)
+function yTicks(values: number[], decimals: number): { lo: number; hi: number; ticks: number[]; labelDecimals: number } {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const step = niceStep(max - min || Math.abs(min) * 0.01 || 1, 4, decimals);
+  const lo = Math.floor(min / step) * step;
+  let hi = Math.ceil(max / step) * step;
+  if (hi <= lo) hi = lo + step;
+  const ticks: number[] = [];
+  for (let v = lo; v <= hi + step / 2; v += step) ticks.push(Math.round(v * 1e8) / 1e8);
+  return { lo, hi, ticks, labelDecimals: Math.min(decimals, decimalsOf(step)) };
+}
+
+export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang): string {
+  const s = asset.series;
+  const layers = drawnLayers(asset);
+  const values = s.flatMap((e) => [e.buyLo, e.buyHi, e.sellLo, e.sellHi, e.bench]).filter((v): v is number => v !== null);
+  if (s.length === 0 || values.length === 0) return "";
+  const { w, h, font, maxLabels } = SIZES[size];
+  const y0 = yTicks(values, asset.decimals);
+  const yLabels = y0.ticks.map((t) => price(t, y0.labelDecimals, lang));
+  const left = Math.ceil(Math.max(...yLabels.map((l) => l.length)) * font * 0.62) + 12;
+  const right = w - 14;
+  const top = Math.round(font * 2.2);
+  const bottom = h - Math.round(font * 2.2);
+  const first = Date.parse(s[0]!.date);
+  const span = Math.max(1, (Date.parse(s[s.length - 1]!.date) - first) / DAY_MS);
+  const x = (date: string) => left + ((Date.parse(date) - first) / DAY_MS / span) * (right - left);
+  const y = (v: number) => top + (1 - (v - y0.lo) / (y0.hi - y0.lo)) * (bottom - top);
+
+  const parts: string[] = [];
+  // Gridlines and price labels.
+  y0.ticks.forEach((t, i) => {
+    parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
+    parts.push(`<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${esc(yLabels[i]!)}</text>`);
+  });
+  // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
+  const fit = Math.max(2, Math.min(maxLabels, Math.floor((right - left) / (font * 5.5))));
+  const stepDays = Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
+  const lastDate = s[s.length - 1]!.date;
+  for (let k = 0; k * stepDays <= span; k++) {
+    const date = addDays(lastDate, -k * stepDays);
+    const label = shortDate(date, lang);
+    const half = (label.length * font * 0.55) / 2;
+    const at = Math.min(right - half, Math.max(left + half, x(date)));
+    parts.push(`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
+    parts.push(`<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}">${esc(label)}</text>`);
+  }
+  parts.push(`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`);
+  parts.push(`<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`);
+
+  const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
+    runs(s, lo, hi)
       .map((run) => {
-        const top: Pt[] = run.map((e) => [x(e.date), y(e[hi] as number)]);
-        const bottom: Pt[] = run.map((e): Pt => [x(e.date), y(e[lo] as number)]).reverse();
-        // A single day is a vertical tick: widen it to a sliver so it stays visible.
-        if (run.length === 1) {
-          top.push([top[0]![0] + 3, top[0]![1]]);
-          bottom.unshift([bottom[0]![0] + 3, bottom[0]![1]]);
-        }
-        return `<polygon class="${cls}" points="${path([...top, ...bottom])}"/>`;
+        const upper: Pt[] = run.map((e) => [x(e.date), y(e[hi] as number)]);
+        const lower: Pt[] = run.map((e): Pt => [x(e.date), y(e[lo] as number)]);
+        if (run.length === 1) upper.push([upper[0]![0] + 4, upper[0]![1]]), lower.push([lower[0]![0] + 4, lower[0]![1]]);
+        const strong = edge === null ? "" : `<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
+        return `<polygon class="${cls}"${fill} points="${pts([...upper, ...lower.reverse()])}"/>${strong}`;
       })
       .join("");
-  const benchRuns = bandRuns(s, "bench", "bench")
-    .map((run) => (run.length === 1 ? `<circle class="bench" cx="${fmt(x(run[0]!.date))}" cy="${fmt(y(run[0]!.bench!))}" r="2"/>` : `<polyline class="bench" points="${path(run.map((e) => [x(e.date), y(e.bench!)]))}"/>`))
-    .join("");
-
-  const d = asset.decimals;
-  const latest = s[s.length - 1]!;
-  const desc = `${s.length} days from ${s[0]!.date} to ${latest.date}. Range ${num(min, d)} to ${num(max, d)} ${asset.unit}. Latest day: sell ${num(latest.sellLo, d)}–${num(latest.sellHi, d)}, buy ${num(latest.buyLo, d)}–${num(latest.buyHi, d)}, official mid ${num(latest.bench, d)}.`;
-  const descId = `${titleId}-desc`;
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${titleId} ${descId}">
-<desc id="${descId}">${esc(desc)}</desc>
-<style>.sell{fill:#a33b00;fill-opacity:.35;stroke:#a33b00;stroke-width:1}.buy{fill:#1a6b36;fill-opacity:.35;stroke:#1a6b36;stroke-width:1}.bench{fill:none;stroke:#333;stroke-width:1.5;stroke-dasharray:4 3}circle.bench{fill:#333}.axis{stroke:#8a949e;stroke-width:1}.lbl{font:14px system-ui,sans-serif;fill:#4a5560}</style>
-<line class="axis" x1="${PAD.left}" y1="${H - PAD.bottom}" x2="${W - PAD.right}" y2="${H - PAD.bottom}"/>
-<line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}"/>
-<text class="lbl" x="${PAD.left - 6}" y="${PAD.top + 5}" text-anchor="end">${esc(num(max, d))}</text>
-<text class="lbl" x="${PAD.left - 6}" y="${H - PAD.bottom}" text-anchor="end">${esc(num(min, d))}</text>
-<text class="lbl" x="${PAD.left}" y="${H - 6}">${esc(s[0]!.date)}</text>
-<text class="lbl" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${esc(latest.date)}</text>
-${band("sellLo", "sellHi", "sell")}${band("buyLo", "buyHi", "buy")}${benchRuns}
+  const hatch = `${id}-${size}-hatch`;
+  if (layers.includes("ref")) parts.push(band("sellLo", "sellHi", "ref", null));
+  if (layers.includes("sell")) parts.push(band("sellLo", "sellHi", "sell", "sellLo"));
+  if (layers.includes("buy")) parts.push(band("buyLo", "buyHi", "buy", "buyHi", ` fill="url(#${hatch})"`));
+  if (layers.includes("bench"))
+    parts.push(
+      runs(s, "bench", "bench")
+        .map((run) => (run.length === 1 ? `<circle class="bench" cx="${r1(x(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>` : `<polyline class="bench" points="${pts(run.map((e) => [x(e.date), y(e.bench!)]))}"/>`))
+        .join(""),
+    );
+  const descId = `${id}-${size}-desc`;
+  return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
+<desc id="${descId}">${esc(describe(asset, lang))}</desc>
+<defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="#1a6b36" fill-opacity=".6"/></pattern></defs>
+${parts.join("\n")}
 </svg>`;
+}
+
+const LEGEND: Record<Layer, [string, string]> = {
+  sell: ["When you buy: prices sellers ask, lowest (line) to highest", "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى"],
+  buy: ["When you sell: prices sellers pay, lowest to highest (line)", "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)"],
+  ref: ["Reference price (global mid-market): the day's low to high", "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في اليوم"],
+  bench: ["Central bank's official rate (mid)", "السعر الرسمي للبنك المركزي (المتوسط)"],
+};
+
+/** The legend: exactly the layers drawn, each with a swatch that differs by more than colour. */
+export function chartLegend(asset: Asset, lang: PageLang): string {
+  const items = drawnLayers(asset).map((l) => `<li><span class="key ${l}" aria-hidden="true"></span>${esc(LEGEND[l][lang === "ar" ? 1 : 0])}</li>`);
+  return items.length ? `<ul class="legend">${items.join("")}</ul>` : "";
+}
+
+function describe(asset: Asset, lang: PageLang): string {
+  const s = asset.series;
+  const last = s[s.length - 1]!;
+  const p = (v: number | null) => price(v, asset.decimals, lang);
+  const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
+  const bench = last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
+  if (lang === "ar")
+    return asset.market === "reference"
+      ? `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
+      : `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: أقل سعر بيع ${p(last.sellLo)}، وأعلى سعر شراء ${p(last.buyHi)}${bench}.`;
+  return asset.market === "reference"
+    ? `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
+    : `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: lowest price asked ${p(last.sellLo)}, highest price paid ${p(last.buyHi)}${bench}.`;
+}
+
+/** The chart's numbers as a table, newest day first, folded away by default. */
+export function chartTable(asset: Asset, lang: PageLang): string {
+  if (asset.series.length === 0) return "";
+  const ar = lang === "ar";
+  const ref = asset.market === "reference";
+  const p = (v: number | null) => price(v, asset.decimals, lang);
+  const head = ref
+    ? ar ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"] : ["Date", "Reference low", "Reference high", "Official (mid)"]
+    : ar ? ["التاريخ", "أقل سعر بيع (عند الشراء)", "أعلى سعر شراء (عند البيع)", "السعر الرسمي"] : ["Date", "Lowest asked (when you buy)", "Highest paid (when you sell)", "Official (mid)"];
+  const rows = [...asset.series]
+    .reverse()
+    .map((e) => `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`)
+    .join("");
+  return `<details><summary>${ar ? "أرقام الرسم البياني في جدول" : "The chart's numbers as a table"}</summary>
+<table><thead><tr>${head.map((x, i) => `<th scope="col"${i ? ' class="n"' : ""}>${esc(x)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></details>`;
 }

@@ -1,77 +1,71 @@
 /**
- * Today's market, the site's home page: every asset with its best seller on each side, the verdict
- * in words, the official and global references, freshness and confidence, and the 30-day chart.
- * It shows the same numbers as /api/v1/feed.json of the same build, nothing computed anew.
+ * The home page (/ and /ar/): a short list of the assets, each with the best price on each side,
+ * who offers it and the day's verdict in a few words, linking to the asset's own page for every
+ * seller, the references and the chart. The same numbers as /api/v1/feed.json of the same build.
  */
 import type { RenderContext } from "../../feed/site.js";
-import type { Asset, Direction } from "../../schema/outputs.js";
-import { FEED_PATH } from "../../feed/paths.js";
-import { arabic, esc, num, page } from "./html.js";
-import { seriesChart } from "./chart.js";
-import { CONFIDENCE_LABELS, FRESHNESS_LABELS, VERDICT_LABELS, cairoTime, categoryTitle, simulatedBanner } from "./words.js";
+import type { Asset, Direction, Feed } from "../../schema/outputs.js";
+import { FEED_PATH, assetPagePath, localized, type PageLang } from "../../feed/paths.js";
+import { esc, nameIn, otherName, page } from "./html.js";
+import { AR_SELLERS, arCount, cairoClock, count, price } from "./format.js";
+import { buildDay, categoryTitle, freshnessWords, pricesOf, sideLabel, simulatedBanner, verdictLabel } from "./words.js";
 
-function verdictTag(d: Direction): string {
-  const fav = d.favorability === null ? "" : ` <span class="muted">(favorability ${d.favorability.toFixed(3)} over ${d.priorDays} days)</span>`;
-  return `<span class="tag v-${d.verdict}">${esc(VERDICT_LABELS[d.verdict])}</span>${fav}`;
+function sideRow(a: Asset, side: "sell" | "buy", lang: PageLang): string {
+  const d: Direction = a.directions[side];
+  const who = d.best?.seller ? `<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span> ` : "";
+  return `<dt>${esc(sideLabel(side, lang))}</dt><dd><span class="v">${price(d.best?.value, a.decimals, lang)}</span> ${who}<span class="tag v-${d.verdict}">${esc(verdictLabel(d.verdict, lang))}</span></dd>`;
 }
 
-function best(d: Direction, decimals: number): string {
-  if (!d.best || d.best.value === null) return `<span class="muted">no seller quotes this side</span>`;
-  const who = [d.best.seller ? esc(d.best.seller) : "", arabic(d.best.sellerAr)].filter(Boolean).join(" · ");
-  return `<strong>${num(d.best.value, decimals)}</strong> ${who}`;
+function when(a: Asset, feed: Feed, lang: PageLang): string {
+  const parts = [freshnessWords(a, lang)];
+  if (a.asOf !== buildDay(feed)) parts.push(pricesOf(a, feed, lang));
+  else if (a.observedAt) parts.push(lang === "ar" ? `آخر تحديث ${cairoClock(a.observedAt, lang)}` : `updated ${cairoClock(a.observedAt, lang)} Cairo time`);
+  if (a.market !== "reference") parts.push(lang === "ar" ? arCount(a.sellers.length, AR_SELLERS) : `${count(a.sellers.length, "en")} seller${a.sellers.length === 1 ? "" : "s"}`);
+  return parts.map(esc).join(" · ");
 }
 
-function card(a: Asset): string {
-  const d = a.decimals;
-  const titleId = `chart-${a.slug}`;
-  const reference = a.market === "reference";
-  const rows = reference
-    ? `<dt>Reference price</dt><dd><strong>${num(a.global?.value ?? a.series.at(-1)?.bench ?? null, d)}</strong> <span class="muted">(no licensed sellers: reference only)</span></dd>
-<dt>Verdict</dt><dd>${verdictTag(a.directions[a.defaultSide])}</dd>`
-    : `<dt>Best sell</dt><dd>${best(a.directions.sell, d)}<br>${verdictTag(a.directions.sell)}</dd>
-<dt>Best buy</dt><dd>${best(a.directions.buy, d)}<br>${verdictTag(a.directions.buy)}</dd>`;
-  return `<article class="card" id="${esc(a.slug)}" aria-labelledby="${esc(a.slug)}-h">
-<h3 id="${esc(a.slug)}-h">${esc(a.name)} ${arabic(a.nameAr)}</h3>
-<p class="muted">${esc(a.unit)} · ${esc(a.market)} market · as of ${esc(a.asOf)}</p>
-<dl>
-${rows}
-<dt>Official (CBE)</dt><dd>${a.benchmark ? `buy ${num(a.benchmark.buy, d)} · sell ${num(a.benchmark.sell, d)}` : "—"}</dd>
-<dt>Global mid</dt><dd>${num(a.global?.value, d)}</dd>
-<dt>Freshness</dt><dd>${esc(FRESHNESS_LABELS[a.freshness.state])}${a.observedAt ? ` · last seen ${esc(cairoTime(a.observedAt))}` : ""}</dd>
-<dt>Confidence</dt><dd>${esc(CONFIDENCE_LABELS[a.confidence.level])} · ${a.confidence.checks} source${a.confidence.checks === 1 ? "" : "s"}</dd>
-</dl>
-<h4 id="${titleId}">${esc(a.name)}: the last ${a.series.length} days</h4>
-${seriesChart(a, titleId)}
-<p class="legend"><span class="key sell"></span>sell range <span class="key buy"></span>buy range <span class="key bench"></span>official mid</p>
-</article>`;
+function item(a: Asset, feed: Feed, lang: PageLang): string {
+  const ar = lang === "ar";
+  const rows =
+    a.market === "reference"
+      ? `<dt>${ar ? "سعر مرجعي" : "Reference price"}</dt><dd><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span> <span class="tag v-${a.directions[a.defaultSide].verdict}">${esc(verdictLabel(a.directions[a.defaultSide].verdict, lang))}</span></dd>`
+      : `${sideRow(a, "sell", lang)}${sideRow(a, "buy", lang)}`;
+  return `<li class="asset" id="${esc(a.slug)}">
+<h3><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a> ${otherName(lang, a.name, a.nameAr)}</h3>
+<dl>${rows}</dl>
+<p class="meta">${when(a, feed, lang)}</p>
+</li>`;
 }
 
-function summaryRow(a: Asset): string {
-  const d = a.decimals;
-  const side = (x: Direction) =>
-    `<td class="n">${a.market === "reference" ? "—" : num(x.best?.value, d)}</td><td>${esc(VERDICT_LABELS[x.verdict])}</td>`;
-  return `<tr><th scope="row"><a href="#${esc(a.slug)}">${esc(a.name)}</a> ${arabic(a.nameAr)}</th>${side(a.directions.sell)}${side(a.directions.buy)}<td class="n">${num(a.benchmark?.sell, d)}</td><td class="n">${num(a.global?.value, d)}</td><td>${esc(FRESHNESS_LABELS[a.freshness.state])}</td></tr>`;
-}
-
-export function renderHome({ feed, input }: RenderContext): string {
+export function renderHome({ feed, input }: RenderContext, lang: PageLang): string {
+  const ar = lang === "ar";
   const categories = [...new Set(feed.assets.map((a) => a.category))];
   const sections = categories
     .map((c) => {
       const assets = feed.assets.filter((a) => a.category === c);
       return `<section aria-labelledby="cat-${esc(c)}">
-<h2 id="cat-${esc(c)}">${esc(categoryTitle(c))}</h2>
-<div class="wrap"><table>
-<caption class="muted">Best rates today, EGP per unit. Sell: what a customer pays (lower is better). Buy: what a customer receives (higher is better).</caption>
-<thead><tr><th scope="col">Asset</th><th scope="col">Best sell</th><th scope="col">Sell verdict</th><th scope="col">Best buy</th><th scope="col">Buy verdict</th><th scope="col">Official sell</th><th scope="col">Global mid</th><th scope="col">Freshness</th></tr></thead>
-<tbody>${assets.map(summaryRow).join("\n")}</tbody>
-</table></div>
-<div class="cards">${assets.map(card).join("\n")}</div>
+<h2 id="cat-${esc(c)}">${esc(categoryTitle(c, lang))}</h2>
+<ul class="assets">${assets.map((a) => item(a, feed, lang)).join("\n")}</ul>
 </section>`;
     })
     .join("\n");
-  const body = `<h1>Today's market</h1>
-<p>${esc(feed._about)}</p>
-<p>The verdict says how today's best rate compares with the recent past for the customer on that side; it never forecasts. The same data as JSON: <a href="${FEED_PATH}"><code>${FEED_PATH}</code></a>.</p>
-${sections}`;
-  return page({ title: "Today's market · Price Feed", path: "/", description: "Best licensed rates for currencies and gold in Egypt today, with the verdict and 30 days of history.", body, ...simulatedBanner(input.dataset.site) });
+  const intro = ar
+    ? `<h1>أسعار العملات والذهب في مصر</h1>
+<p class="lead">أفضل سعر لدى البنوك وشركات الصرافة وتجار الذهب المرخصين، مقارنةً بالأيام السابقة. اختر عملة أو عيارًا لترى سعر كل جهة والرسم البياني.</p>
+<p class="note">عند الشراء: أقل سعر تطلبه جهة. عند البيع: أعلى سعر تدفعه جهة. الأسعار بالجنيه المصري للوحدة (للجرام في الذهب). الوصف يقارن بالأيام السابقة فقط، ولا يتوقع ما سيحدث.</p>`
+    : `<h1>Currency and gold prices in Egypt</h1>
+<p class="lead">The best price at licensed banks, exchange houses and gold dealers, and how it compares with the days before. Choose one for every seller's price and the chart.</p>
+<p class="note">When you buy: the lowest price a seller asks. When you sell: the highest price a seller pays. Prices are in Egyptian pounds per unit (per gram for gold). The verdict compares with the days before; it never forecasts.</p>`;
+  const body = `${intro}
+${sections}
+<p class="note">${ar ? "البيانات نفسها بصيغة JSON للمطورين:" : "The same data as JSON, for developers:"} <a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></p>`;
+  return page({
+    lang,
+    path: "/",
+    title: ar ? "أسعار العملات والذهب في مصر · Price Feed" : "Currency and gold prices in Egypt · Price Feed",
+    description: ar ? "أفضل أسعار العملات والذهب لدى الجهات المرخصة في مصر، مع سعر كل بنك وصرافة وتاجر." : "Best licensed prices for currencies and gold in Egypt, with every bank's, exchange house's and dealer's price.",
+    body,
+    baseUrl: input.dataset.site.baseUrl,
+    ...simulatedBanner(input.dataset.site, lang),
+  });
 }

@@ -1,51 +1,180 @@
-/** The words the pages use for the feed's codes; the API itself stays language-neutral. */
+/**
+ * The feed's codes in plain words, English and Arabic. The API stays language-neutral; only the
+ * pages speak. Every sentence describes today against the recorded past: none forecasts, and none
+ * tells the reader to "buy now", "sell now" or "wait" (docs/methodology.md §6.6).
+ *
+ * "Today" is said only when the asset's business date is the build's own Cairo date: on a Friday the
+ * currencies show Thursday's prices, and the pages then name Thursday (docs/methodology.md §1).
+ */
+import type { PageLang } from "../../feed/paths.js";
 import type { Site } from "../../schema/inputs.js";
-import type { ConfidenceLevel, FreshnessState, Verdict } from "../../schema/outputs.js";
+import type { Asset, Direction, Feed, Verdict } from "../../schema/outputs.js";
+import { DELAYED_MAX_MS, FRESH_MAX_MS, MIN_PRIOR_DAYS, OFFICIAL_TOL_PCT } from "../../core/methodology.js";
+import { AR_DAYS, AR_SOURCES, AR_TRADING_DAYS, arCount, cairoClock, cairoDay, count, longDate, percent, westernDigits } from "./format.js";
 
-/** Descriptions of today against the past, never advice: no "buy now", no "wait" (METHODOLOGY). */
+type Side = "sell" | "buy";
+const pick = <T>(lang: PageLang, en: T, ar: T) => (lang === "ar" ? ar : en);
+
+/** The English names of the verdicts, as the docs page lists them. */
 export const VERDICT_LABELS: Record<Verdict, string> = {
-  favorable: "Favorable day",
-  weak: "Weak day",
-  ordinary: "Ordinary day",
+  favorable: "A good day",
+  weak: "A poor day",
+  ordinary: "An ordinary day",
   mixed: "Mixed signals",
-  calibrating: "Calibrating: too little history",
+  calibrating: "Too little history to compare yet",
 };
-
-export const FRESHNESS_LABELS: Record<FreshnessState, string> = {
-  fresh: "Fresh",
-  closed: "Market closed, last prices current",
-  delayed: "Delayed",
-  stale: "Stale",
+const VERDICT_AR: Record<Verdict, string> = {
+  favorable: "يوم جيد",
+  weak: "يوم غير موات",
+  ordinary: "يوم عادي",
+  mixed: "إشارات متباينة",
+  calibrating: "لا يوجد تاريخ كافٍ للمقارنة بعد",
 };
+export const verdictLabel = (v: Verdict, lang: PageLang) => pick(lang, VERDICT_LABELS, VERDICT_AR)[v];
 
-export const CONFIDENCE_LABELS: Record<ConfidenceLevel, string> = {
-  high: "High confidence",
-  medium: "Medium confidence",
-  low: "Low confidence",
-  none: "No confidence",
-};
+/** The Cairo date of the build: what "today" means on the pages. */
+export const buildDay = (feed: Feed) => cairoDay(feed.generatedAt);
 
-const CATEGORY_TITLES: Record<string, string> = { currencies: "Currencies", metals: "Gold and metals" };
+/** The side of the customer: the feed's `sell` is what the customer pays when buying. */
+export const sideLabel = (side: Side, lang: PageLang) =>
+  side === "sell" ? pick(lang, "When you buy", "عند الشراء") : pick(lang, "When you sell", "عند البيع");
+export const sideHint = (side: Side, lang: PageLang) =>
+  side === "sell" ? pick(lang, "the lowest price a seller asks", "أقل سعر تدفعه") : pick(lang, "the highest price a seller pays", "أعلى سعر تحصل عليه");
 
-export function categoryTitle(slug: string): string {
-  return CATEGORY_TITLES[slug] ?? slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, " ");
+/**
+ * Where today's best value sits among the prior days, as a count of days: favorability is the share
+ * of prior days that were worse for the customer, a tie counting half (docs/methodology.md §6.3), so
+ * the count is round(favorability × priorDays).
+ */
+export function comparison(d: Direction, side: Side, lang: PageLang): string | null {
+  if (d.favorability === null || d.priorDays === 0) return null;
+  const p = d.priorDays;
+  const n = Math.round(d.favorability * p);
+  if (lang === "ar") {
+    const than = side === "sell" ? "أرخص" : "أعلى";
+    const of = `آخر ${arCount(p, AR_TRADING_DAYS)}`;
+    if (n === 0) return `ليس ${than} مما كان عليه في أي من ${of}`;
+    if (n === p) return `${than} مما كان عليه في كل ${of}`;
+    return `${than} مما كان عليه في ${count(n, "ar")} من ${of}`;
+  }
+  const than = side === "sell" ? "cheaper" : "higher";
+  if (n === 0) return `not ${than} than on any of the previous ${count(p, "en")} trading days`;
+  if (n === p) return `${than} than on all of the previous ${count(p, "en")} trading days`;
+  return `${than} than on ${count(n, "en")} of the previous ${count(p, "en")} trading days`;
 }
 
-const cairo = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Cairo",
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** An instant as a Cairo wall-clock time, daylight saving included. */
-export function cairoTime(iso: string): string {
-  return `${cairo.format(new Date(iso))} Cairo`;
+/** "A good day: cheaper than on 71 of the previous 88 trading days." — the verdict of one side, in words. */
+export function verdictSentence(d: Direction, side: Side, lang: PageLang): string {
+  if (d.verdict === "calibrating") {
+    if (d.priorDays >= MIN_PRIOR_DAYS) return pick(lang, "No seller quotes this side.", "لا توجد أسعار لهذا الجانب.");
+    return pick(
+      lang,
+      `Too little history to compare yet: ${count(d.priorDays, "en")} of the ${MIN_PRIOR_DAYS} trading days needed.`,
+      `لا يوجد تاريخ كافٍ للمقارنة بعد: ${count(d.priorDays, "ar")} من ${arCount(MIN_PRIOR_DAYS, AR_TRADING_DAYS)} مطلوبة.`,
+    );
+  }
+  const c = comparison(d, side, lang);
+  return `${verdictLabel(d.verdict, lang)}${c ? `${pick(lang, ": ", "، ")}${c}` : ""}.`;
 }
 
-export function simulatedBanner(site: Site): { banner?: string } {
-  return site.simulated ? { banner: "<strong>Simulated sample data.</strong> The sellers are fictional and every number is generated; nothing here is a real rate." } : {};
+/** The signals behind the verdict, one plain sentence each: the week's trend, the official and the global rates. */
+export function signalSentences(d: Direction, lang: PageLang): string[] {
+  const out: string[] = [];
+  const t = d.signals.trend;
+  if (t && t.changePct !== null && t.days !== null) {
+    const pct = percent(t.changePct, lang);
+    const over = pick(lang, `Over the last ${count(t.days, "en")} days`, `خلال آخر ${arCount(t.days, AR_DAYS)}`);
+    if (t.direction === "flat") out.push(pick(lang, `${over} the best price hardly moved (${pct}).`, `${over} لم يكد يتغير أفضل سعر (${pct}).`));
+    else if (t.direction === "up") out.push(pick(lang, `${over} the best price rose ${pct}.`, `${over} ارتفع أفضل سعر بنسبة ${pct}.`));
+    else out.push(pick(lang, `${over} the best price fell ${pct}.`, `${over} انخفض أفضل سعر بنسبة ${pct}.`));
+  }
+  const o = d.signals.official;
+  if (o && o.diffPct !== null) {
+    if (Math.abs(o.diffPct) <= OFFICIAL_TOL_PCT)
+      out.push(pick(lang, `In line with the central bank's official rate (within ${percent(OFFICIAL_TOL_PCT, "en")}).`, `قريب من السعر الرسمي للبنك المركزي (في حدود ${percent(OFFICIAL_TOL_PCT, "ar")}).`));
+    else out.push(gap(o.diffPct, lang, "the central bank's official rate", "السعر الرسمي للبنك المركزي"));
+  }
+  const g = d.signals.global;
+  if (g && g.diffPct !== null) out.push(gap(g.diffPct, lang, "the global mid-market rate", "السعر العالمي"));
+  return out;
+}
+
+function gap(diffPct: number, lang: PageLang, en: string, ar: string): string {
+  const pct = percent(diffPct, lang);
+  if (diffPct === 0) return pick(lang, `Equal to ${en}.`, `مساوٍ لـ${ar}.`);
+  return diffPct > 0 ? pick(lang, `${pct} above ${en}.`, `أعلى من ${ar} بنسبة ${pct}.`) : pick(lang, `${pct} below ${en}.`, `أقل من ${ar} بنسبة ${pct}.`);
+}
+
+/** "Today's prices" only when the business date is the build's date; otherwise the date itself. */
+export function pricesOf(asset: Asset, feed: Feed, lang: PageLang): string {
+  if (asset.asOf === buildDay(feed)) return pick(lang, "Today's prices", "أسعار اليوم");
+  return pick(lang, `Prices of ${longDate(asset.asOf, "en")}`, `أسعار ${longDate(asset.asOf, "ar")}`);
+}
+
+/** "Last updated today at 14:05 Cairo time", or with the weekday and date when it was not today. */
+export function lastUpdated(asset: Asset, feed: Feed, lang: PageLang): string {
+  if (!asset.observedAt) return pick(lang, "No price observed yet", "لم يُرصد أي سعر بعد");
+  const at = cairoClock(asset.observedAt, lang);
+  const day = cairoDay(asset.observedAt);
+  if (day === buildDay(feed)) return pick(lang, `Last updated today at ${at} Cairo time`, `آخر تحديث اليوم الساعة ${at} بتوقيت القاهرة`);
+  return pick(lang, `Last updated ${longDate(day, "en")} at ${at} Cairo time`, `آخر تحديث ${longDate(day, "ar")} الساعة ${at} بتوقيت القاهرة`);
+}
+
+const hours = (ms: number) => ms / 3_600_000;
+
+export function freshnessWords(asset: Asset, lang: PageLang): string {
+  switch (asset.freshness.state) {
+    case "fresh":
+      return pick(lang, "Up to date", "أسعار محدّثة");
+    case "closed":
+      return pick(lang, "Market closed: these are the latest prices", "السوق مغلق: هذه آخر الأسعار");
+    case "delayed":
+      return pick(lang, `Delayed: no new prices for over ${hours(FRESH_MAX_MS)} trading hours`, `متأخرة: لا أسعار جديدة منذ أكثر من ${hours(FRESH_MAX_MS)} ساعات تداول`);
+    case "stale":
+      return pick(lang, `Out of date: no new prices for over ${hours(DELAYED_MAX_MS)} trading hours`, `قديمة: لا أسعار جديدة منذ أكثر من ${hours(DELAYED_MAX_MS)} ساعات تداول`);
+  }
+}
+
+const LEVEL_OF_CHECKS = (checks: number) => (checks >= 3 ? 3 : checks);
+const LEVEL = { high: 3, medium: 2, low: 1, none: 0 } as const;
+
+/** "Based on 3 independent sources", and why confidence is lower than the count alone would make it. */
+export function confidenceWords(asset: Asset, lang: PageLang): string {
+  const { checks, level } = asset.confidence;
+  if (checks === 0) return pick(lang, "No source reported it", "لم يرصده أي مصدر");
+  const based = pick(lang, `Based on ${checks === 1 ? "1 source" : `${count(checks, "en")} independent sources`}`, `بناءً على ${arCount(checks, AR_SOURCES)}`);
+  if (LEVEL[level] >= LEVEL_OF_CHECKS(checks)) return based;
+  return `${based}${pick(lang, " (confidence lowered: sources disagree on a seller, or the best prices cross)", " (ثقة أقل: المصادر تختلف على سعر جهة، أو أفضل الأسعار متقاطعة)")}`;
+}
+
+const CATEGORY: Record<string, [string, string]> = { currencies: ["Currencies", "العملات"], metals: ["Gold", "الذهب"] };
+export function categoryTitle(slug: string, lang: PageLang = "en"): string {
+  const known = CATEGORY[slug];
+  if (known) return pick(lang, known[0], known[1]);
+  return slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, " ");
+}
+
+/** "EGP per USD", "EGP per gram" / "جنيه لكل دولار أمريكي", "جنيه لكل جرام". */
+export function unitWords(asset: Pick<Asset, "unit" | "nameAr">, lang: PageLang): string {
+  const base = asset.unit.split("/")[1] ?? asset.unit;
+  const en: Record<string, string> = { g: "gram", coin: "coin" };
+  const ar: Record<string, string> = { g: "جرام", coin: "قطعة" };
+  return pick(lang, `EGP per ${en[base] ?? base}`, `جنيه لكل ${ar[base] ?? westernDigits(asset.nameAr)}`);
+}
+
+export function marketNote(asset: Asset, lang: PageLang): string | null {
+  if (asset.market === "sole") return pick(lang, "Only one licensed seller quotes it.", "تسعّره جهة مرخصة واحدة فقط.");
+  if (asset.market === "reference") return pick(lang, "No licensed seller quotes it: a reference price only (the global mid-market rate).", "لا تسعّره أي جهة مرخصة: سعر مرجعي فقط (السعر العالمي).");
+  return null;
+}
+
+export function simulatedBanner(site: Site, lang: PageLang = "en"): { banner?: string } {
+  if (!site.simulated) return {};
+  return {
+    banner: pick(
+      lang,
+      "<strong>Simulated sample data.</strong> The sellers are fictional and every number is generated; nothing here is a real rate.",
+      "<strong>بيانات تجريبية محاكاة.</strong> الجهات وهمية وكل الأرقام مولّدة؛ لا شيء هنا سعر حقيقي.",
+    ),
+  };
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `npm test`, the one test command (README "Quick start"; .ci/run runs it too). Besides node_modules
+# (`npm ci`), the tests need four programs: redis-server (the shared rate-limit counters), Chromium
+# (the pages in a browser), curl and zsh (the README's examples run as printed, in bash and in zsh).
+# On Debian or Ubuntu this installs what is missing with apt-get (through sudo when not root);
+# elsewhere it names what to install and exits 1. Then it type-checks everything and runs every
+# test; its arguments go to vitest (`npm test -- test/demo.test.ts`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ]; then
+  echo "npm test: node_modules is missing: run \`npm ci\` first (Node >= 20.19)." >&2
+  exit 1
+fi
+
+# Chromium: CHROMIUM_PATH if set, else /usr/bin/chromium, else whatever `chromium` is on the PATH.
+find_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ]; then [ -x "$CHROMIUM_PATH" ] && echo "$CHROMIUM_PATH"; return 0; fi
+  for c in /usr/bin/chromium "$(command -v chromium || true)" "$(command -v chromium-browser || true)"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; return 0; fi
+  done
+}
+
+missing() {
+  local m=()
+  command -v redis-server >/dev/null 2>&1 || m+=(redis-server)
+  [ -n "$(find_chromium)" ] || m+=(chromium)
+  command -v curl >/dev/null 2>&1 || m+=(curl)
+  command -v zsh >/dev/null 2>&1 || m+=(zsh)
+  echo "${m[@]}"
+}
+
+need="$(missing)"
+if [ -n "$need" ]; then
+  if [ -n "${CHROMIUM_PATH:-}" ] && [ ! -x "$CHROMIUM_PATH" ]; then
+    echo "npm test: CHROMIUM_PATH=$CHROMIUM_PATH is not an executable file: point it at Chromium or Chrome, or unset it." >&2
+    exit 1
+  fi
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if ! command -v sudo >/dev/null 2>&1; then
+        echo "npm test: missing $need, and not root and no sudo: as root run  apt-get update && apt-get install -y $need" >&2
+        exit 1
+      fi
+      sudo=(sudo)
+    fi
+    echo "npm test: installing what the tests need: $need (apt-get${sudo[*]:+ through sudo})"
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086 # one package name per word
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+    need="$(missing)"
+    if [ -n "$need" ]; then
+      echo "npm test: still missing after apt-get: $need (on Ubuntu the chromium package is a snap: install Chromium or Chrome another way and set CHROMIUM_PATH)" >&2
+      exit 1
+    fi
+  else
+    cat >&2 <<EOF
+npm test: missing $need. Install, then run npm test again:
+  macOS (Homebrew):  brew install redis zsh curl && brew install --cask chromium
+                     export CHROMIUM_PATH=/Applications/Chromium.app/Contents/MacOS/Chromium
+  Fedora:            sudo dnf install redis chromium zsh curl
+  Arch:              sudo pacman -S redis chromium zsh curl
+  Any Chromium or Chrome works: set CHROMIUM_PATH to its binary if it is not /usr/bin/chromium.
+EOF
+    exit 1
+  fi
+fi
+
+CHROMIUM_PATH="$(find_chromium)"
+export CHROMIUM_PATH
+node_modules/.bin/tsc -p .
+node_modules/.bin/vitest run "$@"

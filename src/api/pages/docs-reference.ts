@@ -1,0 +1,144 @@
+/**
+ * The reference part of the docs page: the URL contract, every field, filters, conditional requests,
+ * errors, limits, versioning and the changelog. Field tables are generated from the same JSON Schema
+ * the OpenAPI description carries, so the page cannot drift from the code.
+ */
+import type { Dataset } from "../../core/dataset.js";
+import * as M from "../../core/methodology.js";
+import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, MAX_PARAMS, MAX_URL_LENGTH, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
+import { CHANGELOG_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../../feed/paths.js";
+import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
+import { componentSchemas } from "../openapi.js";
+import type { Changelog } from "../../schema/documents.js";
+import { arabic, esc } from "./html.js";
+import { VERDICT_LABELS } from "./words.js";
+
+type Schema = Record<string, unknown>;
+const FIELD_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem"];
+
+const refName = (s: Schema) => (typeof s["$ref"] === "string" ? (s["$ref"] as string).split("/").pop()! : null);
+
+/** A readable type for a JSON Schema: links for named schemas, "or null", enums and arrays. */
+function typeOf(s: Schema): string {
+  const named = refName(s);
+  if (named) return `<a href="#schema-${named}">${named}</a>`;
+  if (Array.isArray(s["anyOf"])) return (s["anyOf"] as Schema[]).map(typeOf).join(" or ");
+  if (s["const"] !== undefined) return `<code>${esc(JSON.stringify(s["const"]))}</code>`;
+  if (Array.isArray(s["enum"])) return (s["enum"] as unknown[]).map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(" | ");
+  if (s["type"] === "array") return `array of ${typeOf((s["items"] as Schema) ?? {})}`;
+  if (s["type"] === "object" && s["properties"]) return "object (below)";
+  if (s["type"] === "object") return "object";
+  return esc(String(s["type"] ?? "any"));
+}
+
+/** Rows for an object's properties; nested anonymous objects are listed as `parent.child`. */
+function fieldRows(s: Schema, prefix: string, all: Record<string, Schema>): string[] {
+  const props = (s["properties"] ?? {}) as Record<string, Schema>;
+  const required = new Set((s["required"] ?? []) as string[]);
+  return Object.entries(props).flatMap(([name, p]) => {
+    const full = `${prefix}${name}`;
+    const inner = Array.isArray(p["anyOf"]) ? ((p["anyOf"] as Schema[]).find((x) => x["type"] === "object" && x["properties"]) ?? p) : p;
+    const named = refName(p) ?? (Array.isArray(p["anyOf"]) ? (p["anyOf"] as Schema[]).map(refName).find(Boolean) : null);
+    const desc = (p["description"] ?? inner["description"] ?? (named ? all[named]?.["description"] : undefined) ?? "") as string;
+    const row = `<tr><td><code>${esc(full)}</code>${required.has(name) ? "" : ' <span class="muted">(optional)</span>'}</td><td>${typeOf(p)}</td><td>${esc(desc)}</td></tr>`;
+    return inner !== p || (p["type"] === "object" && p["properties"]) ? [row, ...fieldRows(inner, `${full}.`, all)] : [row];
+  });
+}
+
+function fieldTables(): string {
+  const all = componentSchemas();
+  return FIELD_SCHEMAS.map((name) => {
+    const s = all[name]!;
+    return `<h3 id="schema-${name}">${name}</h3>
+<p>${esc((s["description"] as string) ?? "")}</p>
+<div class="wrap"><table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>
+<tbody>${fieldRows(s, "", all).join("\n")}</tbody></table></div>`;
+  }).join("\n");
+}
+
+function changelogHtml(c: Changelog): string {
+  return c.versions
+    .map((v) => {
+      const kinds = Object.entries(v.changes)
+        .map(([kind, items]) => `<h4>${esc(kind.charAt(0).toUpperCase() + kind.slice(1))}</h4><ul>${(items ?? []).map((i) => `<li>${esc(i)}</li>`).join("")}</ul>`)
+        .join("");
+      return `<h3 id="v${esc(v.version)}">${esc(v.version)} <span class="muted">(${esc(v.date)})</span></h3><p>${esc(v.summary)}</p>${kinds}`;
+    })
+    .join("\n");
+}
+
+/** Everything after the one-minute start: `base` is the deployment's base URL, for the shell examples. */
+export function referenceSections(ds: Dataset, changelog: Changelog, base: string): string {
+  const categories = [...new Set(ds.catalog.map((a) => a.category))];
+  const problemRows = (Object.keys(PROBLEM_TYPES) as ProblemSlug[])
+    .map((slug) => {
+      const p = PROBLEM_TYPES[slug];
+      return `<tr id="problem-${slug}"><td>${p.status}</td><td><code>/docs/#problem-${slug}</code></td><td>${esc(p.title)}</td><td>${esc(p.when)}</td><td>${esc(p.fix)}</td></tr>`;
+    })
+    .join("\n");
+  const assetRows = ds.catalog
+    .map((a) => `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`)
+    .join("\n");
+  return `<h2 id="endpoints">The URL contract</h2>
+<p>All paths answer <code>GET</code> (and <code>HEAD</code>, and <code>OPTIONS</code> as a CORS preflight) and need no authentication.</p>
+<div class="wrap"><table><thead><tr><th scope="col">Path</th><th scope="col">What it returns</th></tr></thead><tbody>
+<tr><td><a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></td><td>The feed: every asset, or the subset chosen by <code>?category=</code> and <code>?asset=</code>.</td></tr>
+<tr><td><a href="${INDEX_PATH}"><code>${INDEX_PATH}</code></a></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
+<tr><td><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a></td><td>The OpenAPI 3.1 description of every path, field, header and response, usable to generate a client.</td></tr>
+<tr><td><a href="${CHANGELOG_PATH}"><code>${CHANGELOG_PATH}</code></a></td><td>The changelog, one entry per release.</td></tr>
+<tr><td><a href="${READYZ_PATH}"><code>${READYZ_PATH}</code></a></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
+</tbody></table></div>
+<p>Every feed carries links: <code>_self</code> (the exact request), <code>_docs</code> (this page), <code>_spec</code>, <code>_changelog</code> and <code>_terms</code> (<a href="${TERMS_PATH}">the terms</a>).</p>
+
+<h2 id="fields">Fields</h2>
+<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(VERDICT_LABELS).map((l) => `“${esc(l)}”`).join(", ")}).</p>
+${fieldTables()}
+
+<h2 id="filters">Filters</h2>
+<p><code>?category=</code> takes category slugs, <code>?asset=</code> asset slugs or ids; both take several values separated by commas, in any letter case. With both, an asset must match both (the intersection). Assets come back in catalog order whatever the order asked. An unknown value answers 400 with the accepted values in <code>validCategories</code> or <code>validAssets</code>.</p>
+<pre><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
+curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></pre>
+<p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
+<div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
+<tbody>${assetRows}</tbody></table></div>
+
+<h2 id="conditional-requests">Conditional requests</h2>
+<p>Every answer carries a strong <code>ETag</code> and a <code>Last-Modified</code>. The ETag hashes the body without <code>generatedAt</code>, so an hourly rebuild of unchanged data keeps it. Send it back as <code>If-None-Match</code> and an unchanged feed answers <code>304 Not Modified</code> with no body (a 304 costs a request of your allowance, but no bandwidth). <code>If-None-Match</code> takes precedence over <code>If-Modified-Since</code> (RFC 9110 §13.2.2). Answers may be cached for ${CACHE_MAX_AGE_SECONDS} seconds (<code>Cache-Control: public, max-age=${CACHE_MAX_AGE_SECONDS}</code>); errors are <code>no-store</code>.</p>
+<pre><code>curl -si '${esc(base)}${FEED_PATH}' | grep -i etag
+# etag: "…"
+curl -si '${esc(base)}${FEED_PATH}' -H 'If-None-Match: "…"'
+# 304 Not Modified, no body</code></pre>
+<pre><code>let etag = null, feed = null;
+async function poll() {
+  const res = await fetch("${esc(base)}${FEED_PATH}", { headers: etag ? { "If-None-Match": etag } : {} });
+  if (res.status === 304) return feed;            // unchanged: keep the copy you have
+  if (!res.ok) throw new Error((await res.json()).detail);
+  etag = res.headers.get("ETag");
+  return (feed = await res.json());
+}
+setInterval(poll, 5 * 60 * 1000);                 // about every five minutes is enough</code></pre>
+<p>In a browser, <code>fetch(url, { cache: "no-cache" })</code> does the same: the browser revalidates its cached copy with <code>If-None-Match</code> and reuses it on a 304.</p>
+
+<h2 id="errors">Errors</h2>
+<p>Errors are <code>application/problem+json</code> documents (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, a short <code>error</code> and the fields that fix the call. A successful answer never carries an error, and no answer carries a stack trace.</p>
+<pre><code>{"type":"/docs/#problem-unknown-category","title":"Unknown category","status":400,
+ "detail":"The category filter has unknown category \\"crypto\\". Use one of: ${esc(categories.join(", "))}.",
+ "error":"unknown category \\"crypto\\"","instance":"${FEED_PATH}","validCategories":[${categories.map((c) => `"${esc(c)}"`).join(",")}]}</code></pre>
+<div class="wrap"><table><thead><tr><th scope="col">Status</th><th scope="col"><code>type</code></th><th scope="col">Title</th><th scope="col">When</th><th scope="col">What to do</th></tr></thead>
+<tbody>${problemRows}</tbody></table></div>
+<p><code>${READYZ_PATH}</code> answers 503 with its own body (not a problem document) when the data is not fresh; retry later.</p>
+
+<h2 id="limits">Limits</h2>
+<ul>
+<li><strong>Burst</strong>: ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS}-second window per address; beyond it, 429 <a href="#problem-rate-limited"><code>rate-limited</code></a> with <code>Retry-After</code>.</li>
+<li><strong>Daily allowance</strong>: ${DAILY_LIMIT} requests per address per day, reset at midnight Africa/Cairo; beyond it, 429 <a href="#problem-daily-limit"><code>daily-limit</code></a> with <code>Retry-After</code> until midnight.</li>
+<li><strong>Requests</strong>: targets up to ${MAX_URL_LENGTH} characters, at most ${MAX_PARAMS} query parameters.</li>
+<li><strong>History</strong>: ${M.SERIES_WINDOW_DAYS} days per asset (<code>seriesWindowDays</code>); the verdict looks back up to ${M.LOOKBACK_DAYS} days.</li>
+<li><strong>Change rate</strong>: the data changes at most about once an hour; polling about every five minutes is enough.</li>
+</ul>
+<p>Every answer says where you stand: <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code>, <code>RateLimit-Reset</code> (seconds), <code>RateLimit-Policy</code> (<code>${WINDOW_LIMIT};w=${WINDOW_SECONDS}</code>), <code>Daily-Limit</code>, <code>Daily-Used</code> and <code>Daily-Reset</code> (seconds to Cairo midnight). Browsers can read them all (<code>Access-Control-Expose-Headers</code>). If you run the feed in production, say who you are with an <code>X-Contact</code> header (a URL or an e-mail address): anonymous heavy traffic is limited first.</p>
+
+<h2 id="versioning">Versioning and changelog</h2>
+<p>The version is in the path: <code>/api/v1</code> is stable. Fields and filters are added backwards-compatibly. A breaking change ships as <code>/api/v2</code> beside v1, announced in the changelog; v1 then answers with <code>Deprecation</code> and <code>Sunset</code> headers and stays available for a migration period. The body's <code>schemaVersion</code> is 1 and the OpenAPI description's version is 1.0.</p>
+${changelogHtml(changelog)}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * Numbers, dates and times as the pages show them, per language.
+ *
+ * Digits: both languages use Western digits (0–9). Egyptian banks' and the central bank's Arabic
+ * rate pages show their rates that way, so a reader can hold ours against a bank's board; the
+ * Arabic pages still take the Arabic month and day names of `ar-EG` (locale `ar-EG-u-nu-latn`).
+ * Thousands are grouped with a comma in both (5,882), decimals follow the asset's `decimals`.
+ * Every date and time is Cairo's (Africa/Cairo, daylight saving included), never the machine's.
+ */
+import { CAIRO, cairoDate } from "../../core/cairo.js";
+import type { PageLang } from "../../feed/paths.js";
+
+const LOCALE: Record<PageLang, string> = { en: "en-GB", ar: "ar-EG-u-nu-latn" };
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(lang: PageLang, decimals: number): Intl.NumberFormat {
+  const key = `${lang}:${decimals}`;
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(LOCALE[lang], { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true })));
+  return f;
+}
+
+/** A price with the asset's decimals and thousands separators; an em dash when there is none. */
+export function price(v: number | null | undefined, decimals: number, lang: PageLang): string {
+  return v === null || v === undefined ? "—" : numberFormat(lang, decimals).format(v);
+}
+
+/**
+ * Names from the catalog and the registry may carry Arabic-Indic digits ("ذهب عيار ٢٤"): the pages
+ * show them with the same Western digits as every price, so that a page has one kind of digit.
+ */
+export const westernDigits = (text: string) => text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) % 16));
+
+/** A whole number (a count of days, of sources). */
+export const count = (n: number, lang: PageLang) => numberFormat(lang, 0).format(n);
+
+/** A percentage without its sign ("0.41%"); the words around it say above or below. */
+export function percent(v: number, lang: PageLang): string {
+  return `${numberFormat(lang, 2).format(Math.abs(v))}%`;
+}
+
+const dateFormats = {
+  // A business date is already a Cairo calendar date: format it as that date, in UTC.
+  long: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }),
+  short: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "short" }),
+  year: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }),
+  time: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: CAIRO, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+};
+const cache = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(kind: keyof typeof dateFormats, lang: PageLang): Intl.DateTimeFormat {
+  const key = `${kind}:${lang}`;
+  let f = cache.get(key);
+  if (!f) cache.set(key, (f = dateFormats[kind](lang)));
+  return f;
+}
+
+const noon = (date: string) => new Date(`${date}T12:00:00Z`);
+
+/** "Thursday 19 November" / "الخميس، 19 نوفمبر". */
+export const longDate = (date: string, lang: PageLang) => dateFormat("long", lang).format(noon(date));
+/** "19 Nov" / "19 نوفمبر", for chart axes. */
+export const shortDate = (date: string, lang: PageLang) => dateFormat("short", lang).format(noon(date));
+/** "19 November 2026", for the chart's text alternative. */
+export const fullDate = (date: string, lang: PageLang) => dateFormat("year", lang).format(noon(date));
+/** The Cairo wall-clock time of an instant, "14:05". */
+export const cairoClock = (iso: string, lang: PageLang) => dateFormat("time", lang).format(new Date(iso));
+/** The Cairo calendar date of an instant. */
+export const cairoDay = (iso: string) => cairoDate(Date.parse(iso));
+
+/**
+ * An Arabic counted noun. Arabic agrees the noun with the number: one and two have their own forms,
+ * 3–10 take the plural, 11 and up the singular (accusative).
+ */
+export interface ArNoun {
+  one: string;
+  two: string;
+  few: string;
+  many: string;
+}
+export function arCount(n: number, noun: ArNoun): string {
+  if (n === 1) return noun.one;
+  if (n === 2) return noun.two;
+  const r = n % 100;
+  return `${count(n, "ar")} ${r >= 3 && r <= 10 ? noun.few : noun.many}`;
+}
+
+export const AR_DAYS: ArNoun = { one: "يوم واحد", two: "يومين", few: "أيام", many: "يومًا" };
+export const AR_TRADING_DAYS: ArNoun = { one: "يوم تداول واحد", two: "يومي تداول", few: "أيام تداول", many: "يوم تداول" };
+export const AR_SOURCES: ArNoun = { one: "مصدر واحد", two: "مصدرين", few: "مصادر مستقلة", many: "مصدرًا مستقلًا" };
+export const AR_SELLERS: ArNoun = { one: "جهة واحدة", two: "جهتين", few: "جهات", many: "جهة" };

@@ -1,0 +1,80 @@
+/**
+ * The one style sheet of the pages, inlined in each (the policy allows inline styles only).
+ * Phone first: the base rules are for a 360 px screen, `min-width` queries widen the layout.
+ * Logical properties (start/end, inline) make the same rules right for Arabic (dir="rtl").
+ */
+export const STYLE = `
+:root{color-scheme:light;--ink:#1b1f24;--muted:#4a5560;--line:#c9d1d9;--bg:#fff;--soft:#f4f6f8;--accent:#0b5cad;--sell:#a33b00;--buy:#1a6b36;--bench:#333;--ref:#5b3f8c;--best:#fff4ce}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic",sans-serif;color:var(--ink);background:var(--bg);overflow-wrap:break-word}
+[lang=ar]{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans Arabic","Noto Naskh Arabic",Tahoma,sans-serif}
+a{color:var(--accent)}
+.skip{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}.skip:focus{width:auto;height:auto;clip-path:none;inset-inline-start:1rem;top:1rem;background:#fff;padding:.5rem;z-index:1}
+header{background:var(--soft);border-bottom:1px solid var(--line)}
+nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;margin:0 auto;padding:.75rem 1rem;max-width:72rem}
+nav a[aria-current]{font-weight:700;color:var(--ink)}
+nav .lang{margin-inline-start:auto}
+main{max-width:72rem;margin:0 auto;padding:.75rem 1rem 1rem}
+footer{max-width:72rem;margin:2rem auto 0;padding:1rem;border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
+.banner{margin:0;padding:.5rem 1rem;background:#fff4ce;border-bottom:1px solid #e0c96a;text-align:center;font-size:.95rem}
+h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 .5rem}h2{font-size:1.3rem;margin-top:2rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}h3{margin-top:1.5rem}
+h1 bdi,h3 bdi{font-weight:400;color:var(--muted)}
+.lead{font-size:1.05rem;margin:.25rem 0 1rem}
+.muted,.note{color:var(--muted)}.note{font-size:.9rem}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+code{overflow-wrap:anywhere}
+pre{background:var(--soft);border:1px solid var(--line);padding:.75rem;overflow-x:auto;direction:ltr;text-align:left}
+pre code{overflow-wrap:normal}
+table{border-collapse:collapse;width:100%;margin:.75rem 0;font-size:.95rem}
+caption{text-align:start;color:var(--muted);font-size:.9rem;padding-bottom:.25rem}
+th,td{border:1px solid var(--line);padding:.35rem .45rem;text-align:start;vertical-align:top}
+th{background:var(--soft)}
+td.n,th.n{text-align:end;font-variant-numeric:tabular-nums}td.n{white-space:nowrap}
+.wrap{overflow-x:auto}
+.tag{display:inline-block;border:1px solid var(--line);border-radius:1rem;padding:0 .5rem;font-size:.85rem;white-space:nowrap}
+.v-favorable{border-color:var(--buy);color:var(--buy)}.v-weak{border-color:var(--sell);color:var(--sell)}
+/* Home: a short list of assets */
+.assets{list-style:none;padding:0;margin:.5rem 0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,21rem),1fr))}
+.asset{border:1px solid var(--line);border-radius:.4rem;padding:.6rem .8rem}
+.asset h3{margin:0 0 .3rem;font-size:1.1rem}
+.asset dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;align-items:baseline}
+.asset dt{color:var(--muted);font-size:.9rem}.asset dd{margin:0}
+.asset .v{font-size:1.15rem;font-weight:700;font-variant-numeric:tabular-nums}
+.asset .who{font-size:.9rem}
+.asset .meta{margin:.35rem 0 0;font-size:.85rem;color:var(--muted)}
+/* Asset page */
+.crumbs{font-size:.9rem;margin:.25rem 0}
+.status{margin:.25rem 0 1rem;font-size:.95rem}
+.sides{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,17rem),1fr))}
+.side{border:1px solid var(--line);border-radius:.4rem;padding:.6rem .8rem}
+.side h2{margin:0;border:0;font-size:1.05rem;color:var(--muted);font-weight:600}
+.side .big{font-size:1.9rem;font-weight:700;margin:0;font-variant-numeric:tabular-nums}
+.side p{margin:.2rem 0}.side ul{margin:.35rem 0 0;padding-inline-start:1.1rem;font-size:.92rem}
+.verdict{font-weight:600}
+.refs dl{margin:.35rem 0}.refs dt{color:var(--muted);font-size:.92rem}.refs dd{margin:0 0 .35rem;font-variant-numeric:tabular-nums}
+.sources{margin:.25rem 0;font-size:.9rem;color:var(--muted)}
+/* The seller table: on a phone the other-language name and the source move under the seller's name */
+table.sellers{max-width:58rem}.sellers tbody th{font-weight:600}.sellers .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sellers .n{width:1%}
+.sellers .col-wide{display:none}
+@media (min-width:40rem){.sellers .col-wide{display:table-cell}.sellers .sub{display:none}}
+td.best{background:var(--best);font-weight:700}
+.best-mark{display:block;font-size:.75rem;font-weight:600;color:var(--ink)}
+/* Charts: a narrow drawing on phones, a wide one above, each with text large enough to read */
+.chart{width:100%;height:auto;display:block;direction:ltr}
+.chart-wide{display:none}
+@media (min-width:40rem){.chart-wide{display:block}.chart-narrow{display:none}}
+.chart .grid{stroke:#e3e7eb;stroke-width:1}.chart .axis{stroke:#8a949e;stroke-width:1}
+.chart text{fill:#3d4750;font-family:system-ui,sans-serif}
+.chart .sell{fill:var(--sell);fill-opacity:.22;stroke:none}.chart .sell-edge{fill:none;stroke:var(--sell);stroke-width:2}
+.chart .buy{fill-opacity:.9;stroke:none}.chart .buy-edge{fill:none;stroke:var(--buy);stroke-width:2}
+.chart .ref{fill:var(--ref);fill-opacity:.25;stroke:var(--ref);stroke-width:1.5}
+.chart .bench{fill:none;stroke:var(--bench);stroke-width:2;stroke-dasharray:6 4}.chart circle.bench{fill:var(--bench);stroke:none}
+.legend{list-style:none;padding:0;margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;font-size:.9rem}
+.key{display:inline-block;width:1.4rem;height:.8rem;margin-inline-end:.4rem;vertical-align:middle;border:1px solid var(--line)}
+.key.sell{background:rgba(163,59,0,.22);border-bottom:2px solid var(--sell)}
+.key.buy{background:repeating-linear-gradient(45deg,var(--buy) 0 2px,transparent 2px 5px);border-top:2px solid var(--buy)}
+.key.ref{background:rgba(91,63,140,.25);border-top:2px solid var(--ref)}
+.key.bench{height:0;border:0;border-top:2px dashed var(--bench)}
+details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
+bdi[lang=ar]{font-size:1.05em}
+`;

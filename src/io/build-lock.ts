@@ -1,0 +1,133 @@
+/**
+ * One build at a time per output folder, and never an older one over a newer one (README "What can
+ * go wrong"). A build takes `<out>.lock` beside the folder — created with O_CREAT|O_EXCL, so exactly
+ * one process gets it — holding its pid and `--now`; another build into the same folder waits for it
+ * (up to `waitMs`), then fails with a message naming the holder. A lock whose process is gone is
+ * taken over. Under the lock, the build compares its `--now` with the `generatedAt` of the published
+ * manifest: an earlier one refuses to publish, unless forced.
+ *
+ * The lock is for builds on one machine (the pid says whether its holder lives); the hourly job also
+ * runs one at a time (its concurrency group).
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../core/errors.js";
+import { instantString } from "../core/cairo.js";
+import { MANIFEST_FILE } from "../feed/paths.js";
+import { TEMP_MAX_AGE_MS, processAlive } from "./files.js";
+
+export const LOCK_WAIT_MS = 60_000;
+const POLL_MS = 100;
+/** A lock file without a readable owner this long after it was made is abandoned (its writer died at once). */
+const UNREADABLE_GRACE_MS = 5_000;
+
+interface Owner {
+  pid: number;
+  now: string;
+  startedAt: string;
+}
+
+export const lockPath = (outDir: string) => `${path.resolve(outDir)}.lock`;
+
+async function readOwner(file: string): Promise<{ owner: Owner | null; ageMs: number } | null> {
+  try {
+    const [text, st] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
+    let owner: Owner | null = null;
+    try {
+      const o = JSON.parse(text) as Owner;
+      if (Number.isSafeInteger(o.pid)) owner = o;
+    } catch {
+      owner = null;
+    }
+    return { owner, ageMs: Date.now() - st.mtimeMs };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+/** Takes the lock of `outDir` for a build at `nowMs`; resolves to its release. */
+export async function acquireBuildLock(outDir: string, nowMs: number, waitMs = LOCK_WAIT_MS): Promise<() => Promise<void>> {
+  const file = lockPath(outDir);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const me: Owner = { pid: process.pid, now: instantString(nowMs), startedAt: new Date().toISOString() };
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const handle = await fs.open(file, "wx"); // O_CREAT | O_EXCL: atomic, one winner
+      try {
+        await handle.writeFile(`${JSON.stringify(me)}\n`);
+      } finally {
+        await handle.close();
+      }
+      return async () => {
+        const held = await readOwner(file).catch(() => null);
+        if (held?.owner?.pid === process.pid) await fs.rm(file, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    const held = await readOwner(file);
+    if (held === null) continue; // released between our attempt and the read: try again at once
+    const abandoned = held.owner ? !processAlive(held.owner.pid) : held.ageMs > UNREADABLE_GRACE_MS;
+    if (abandoned) {
+      // Re-read just before removing, so a lock another waiter has just re-taken is not removed.
+      const again = await readOwner(file);
+      if (again && again.owner?.pid === held.owner?.pid && again.owner?.startedAt === held.owner?.startedAt) {
+        await fs.rm(file, { force: true });
+        console.error(`price-feed: removed ${file}, left by a build (process ${held.owner?.pid ?? "unknown"}) that no longer runs`);
+      }
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = held.owner ? `process ${held.owner.pid}, building at --now ${held.owner.now}, since ${held.owner.startedAt}` : "a process that has not said who it is";
+      throw new UsageError(
+        `another build is writing into ${path.resolve(outDir)} (${who}); waited ${Math.round(waitMs / 1000)} s`,
+        `run the builds one after the other; if no build runs, delete ${file}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** The instant of the build published in `outDir` (its manifest's generatedAt), or null when none is. */
+export async function publishedAt(outDir: string): Promise<number | null> {
+  try {
+    const m = JSON.parse(await fs.readFile(path.join(outDir, MANIFEST_FILE), "utf8")) as { generatedAt?: unknown };
+    const ms = typeof m.generatedAt === "string" ? Date.parse(m.generatedAt) : NaN;
+    return Number.isFinite(ms) ? ms : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses to replace a site built at a later instant: the hourly job's builds may finish out of
+ * order, and the later --now must win. Equal instants rebuild (the same inputs give the same bytes).
+ */
+export async function assertNotOlder(outDir: string, nowMs: number): Promise<void> {
+  const published = await publishedAt(outDir);
+  if (published !== null && published > nowMs)
+    throw new UsageError(
+      `${path.resolve(outDir)} holds a build made at ${instantString(published)}, later than this build's --now ${instantString(nowMs)}: an older build never replaces a newer one`,
+      "build with a later --now, or pass --force to publish this one anyway (a rollback)",
+    );
+}
+
+/**
+ * Folders an interrupted publish left beside the output (`<out>.tmp-<pid>`, `<out>.old-<pid>`),
+ * removed under the lock when their process is gone or they are old.
+ */
+export async function cleanPublishLeftovers(outDir: string): Promise<void> {
+  const out = path.resolve(outDir);
+  const dir = path.dirname(out);
+  const re = new RegExp(`^${path.basename(out).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(?:tmp|old)-(\\d+)$`);
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    const m = re.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    const full = path.join(dir, name);
+    const st = await fs.lstat(full).catch(() => null);
+    if (!st) continue;
+    if (!processAlive(Number(m[1])) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS) await fs.rm(full, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The live demo (`npm start` → `price-feed demo`): on a working copy of the committed data/, the
+ * simulated market brought up to the demo's clock, built and served, and the hourly job run on the
+ * hour. Here the clock is pinned and moved by hand, two hours on; then the real command once,
+ * through `npm start`, across one top of the hour.
+ */
+import { spawn, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { startDemo, type DemoClock, type RunningDemo } from "../src/cli/demo.js";
+import { UsageError } from "../src/core/errors.js";
+import type { HourlyRun } from "../src/io/demo.js";
+import { tempDir } from "./helpers/dataset.js";
+
+const ROOT = path.resolve(".");
+const DATA = path.join(ROOT, "data");
+
+/** A clock that stands still until the test moves it; sleepers wake when it passes their time. */
+class ManualClock implements DemoClock {
+  private waiters: Array<{ until: number; wake: () => void }> = [];
+  constructor(private t: number) {}
+  now = () => this.t;
+  sleepUntil(until: number, signal: AbortSignal): Promise<void> {
+    return new Promise((wake) => {
+      if (until <= this.t || signal.aborted) return wake();
+      this.waiters.push({ until, wake });
+      signal.addEventListener("abort", () => wake(), { once: true });
+    });
+  }
+  set(iso: string): void {
+    this.t = Date.parse(iso);
+    const due = this.waiters.filter((w) => w.until <= this.t);
+    this.waiters = this.waiters.filter((w) => w.until > this.t);
+    for (const w of due) w.wake();
+  }
+}
+
+/** Every file of a folder with its hash: data/ must be exactly as it was. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await fs.readdir(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) await walk(full);
+      else out[path.relative(dir, full)] = createHash("sha256").update(await fs.readFile(full)).digest("hex");
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+interface FeedAsset {
+  slug: string;
+  observedAt: string | null;
+  freshness: { state: string };
+  sellers: unknown;
+}
+
+async function feed(url: string, etag?: string) {
+  const res = await fetch(`${url}/api/v1/feed.json`, etag ? { headers: { "If-None-Match": etag } } : {});
+  const body = res.status === 200 ? ((await res.json()) as { generatedAt: string; assets: FeedAsset[] }) : null;
+  return { status: res.status, etag: res.headers.get("etag")!, body };
+}
+
+async function readyz(url: string) {
+  const res = await fetch(`${url}/readyz`);
+  return { status: res.status, body: (await res.json()) as { status: string; checkedAt: string; staleAssets: string[]; action: string | null; assets: Record<string, string> } };
+}
+
+const running: RunningDemo[] = [];
+afterAll(async () => {
+  for (const d of running) await d.stop();
+});
+
+describe("the demo on a pinned clock", () => {
+  test("starts as npm start does, then two hours on: new quotes, new ETags, fresh assets, /readyz 200, data/ untouched", async () => {
+    const before = await snapshot(DATA);
+    const work = await tempDir("pf-demo-");
+    const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z")); // Sunday 11:30 in Cairo: both sessions open
+    const lines: string[] = [];
+    let runs: HourlyRun[] = [];
+    let ran: (() => void) | null = null;
+    const errors: unknown[] = [];
+    const demo = await startDemo({
+      data: "data", // what `npm start` copies, from the project's root
+      work,
+      port: 0,
+      host: "127.0.0.1",
+      clock,
+      log: (l) => lines.push(l),
+      onRun: (r) => {
+        runs.push(r);
+        ran?.();
+      },
+      onRunError: (e) => errors.push(e),
+    });
+    running.push(demo);
+    const advanceTo = async (iso: string) => {
+      const done = new Promise<void>((resolve) => (ran = resolve));
+      clock.set(iso);
+      await done;
+      await new Promise((r) => setTimeout(r, 1100)); // the server re-reads a swapped manifest within a second
+    };
+
+    // Caught up from the committed data (which ends 2026-11-19) hour by hour, built, served.
+    expect(demo.caughtUp).toMatchObject({ how: "ingested" });
+    expect(demo.caughtUp.hours).toBeGreaterThan(48);
+    const log = lines.join("\n");
+    expect(log).toContain("caught the simulated market up to 2026-11-22T09:00Z");
+    expect(log).toMatch(/09:30Z hourly run: .*assets: 15 fresh; \/readyz 200/);
+    expect(log).toContain(`serving ${demo.url}/`);
+    expect(log).toContain("next at 10:00Z");
+
+    const at0930 = await feed(demo.url);
+    expect(at0930.status).toBe(200);
+    expect(at0930.body!.generatedAt).toBe("2026-11-22T09:30:00.000Z");
+    expect(at0930.body!.assets.map((a) => a.freshness.state)).toEqual(Array(15).fill("fresh"));
+    const usd0930 = at0930.body!.assets.find((a) => a.slug === "us-dollar")!;
+    expect(usd0930.observedAt).toBe("2026-11-22T09:00:00.000Z");
+    const r0930 = await readyz(demo.url);
+    expect(r0930).toMatchObject({ status: 200, body: { status: "ready", checkedAt: "2026-11-22T09:30:00.000Z", staleAssets: [], action: null } });
+
+    // Nothing happens between hours.
+    clock.set("2026-11-22T09:59:59Z");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toHaveLength(0);
+    expect((await feed(demo.url, at0930.etag)).status).toBe(304);
+
+    // 10:00: the hourly job runs on the copy; the feed has the new hour's quotes and a new ETag.
+    await advanceTo("2026-11-22T10:00:00Z");
+    expect(runs.map((r) => r.generatedAt)).toEqual(["2026-11-22T10:00:00.000Z"]);
+    expect(runs[0]!.appended).toBeGreaterThan(0);
+    const at1000 = await feed(demo.url, at0930.etag);
+    expect(at1000.status).toBe(200);
+    expect(at1000.etag).not.toBe(at0930.etag);
+    const usd1000 = at1000.body!.assets.find((a) => a.slug === "us-dollar")!;
+    expect(usd1000.observedAt).toBe("2026-11-22T10:00:00.000Z");
+    expect(usd1000.sellers).not.toEqual(usd0930.sellers);
+    expect((await feed(demo.url, at1000.etag)).status).toBe(304);
+
+    // 11:00: once more.
+    runs = [];
+    await advanceTo("2026-11-22T11:00:00Z");
+    expect(runs.map((r) => r.generatedAt)).toEqual(["2026-11-22T11:00:00.000Z"]);
+    const at1100 = await feed(demo.url, at1000.etag);
+    expect(at1100.status).toBe(200);
+    expect(new Set([at0930.etag, at1000.etag, at1100.etag]).size).toBe(3);
+    expect(at1100.body!.assets.find((a) => a.slug === "gold-24k")!.observedAt).toBe("2026-11-22T11:00:00.000Z");
+    expect(at1100.body!.assets.map((a) => a.freshness.state)).toEqual(Array(15).fill("fresh"));
+    expect(await readyz(demo.url)).toMatchObject({ status: 200, body: { checkedAt: "2026-11-22T11:00:00.000Z", action: null } });
+    expect(lines.join("\n")).toMatch(/11:00Z hourly run: ingest appended \d+ lines, .*\/readyz 200/);
+
+    // The hours landed in the working copy's log; the committed data/ is exactly as it was.
+    const today = await fs.readFile(path.join(work, "data/quotes/2026-11-22.ndjson"), "utf8");
+    expect(today).toContain('"observedAt":"2026-11-22T11:00:00Z"');
+    expect(await snapshot(DATA)).toEqual(before);
+
+    expect(errors).toEqual([]);
+    await demo.stop();
+    running.pop();
+    await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
+  });
+
+  test("a machine that slept catches up every hour it missed at the next run", async () => {
+    const work = await tempDir("pf-demo-");
+    const clock = new ManualClock(Date.parse("2026-11-22T09:10:00Z"));
+    const runs: HourlyRun[] = [];
+    let ran: (() => void) | null = null;
+    const demo = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {}, onRun: (r) => (runs.push(r), ran?.()) });
+    running.push(demo);
+    const done = new Promise<void>((resolve) => (ran = resolve));
+    clock.set("2026-11-22T13:20:00Z");
+    await done;
+    expect(runs[0]).toMatchObject({ hours: 4, generatedAt: "2026-11-22T13:20:00.000Z" });
+    const text = await fs.readFile(path.join(work, "data/quotes/2026-11-22.ndjson"), "utf8");
+    for (const h of ["10", "11", "12", "13"]) expect(text).toContain(`"observedAt":"2026-11-22T${h}:00:00Z"`);
+  });
+
+  test("data more than a month behind the clock is regenerated as `sample --compact` ending now", async () => {
+    const work = await tempDir("pf-demo-");
+    const clock = new ManualClock(Date.parse("2027-02-14T08:30:00Z")); // a Sunday, 10:30 in Cairo
+    const demo = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
+    running.push(demo);
+    expect(demo.caughtUp.how).toBe("regenerated");
+    expect(demo.first.readiness.status).toBe(200);
+    expect((await readyz(demo.url)).status).toBe(200);
+    const quotes = await fs.readdir(path.join(work, "data/quotes"));
+    expect(quotes.at(-1)).toBe("2027-02-14.ndjson");
+    expect(quotes.every((f) => f >= "2027-02-07")).toBe(true); // older days are daily closes, not raw files
+  });
+
+  test("one demo per working folder; a port in use is refused before anything is copied", async () => {
+    const work = await tempDir("pf-demo-");
+    const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z"));
+    const first = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
+    running.push(first);
+    const second = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(UsageError);
+    expect((second as UsageError).message).toContain(`another demo (process ${process.pid}) is running in ${work}`);
+
+    const other = await tempDir("pf-demo-");
+    const busy = await startDemo({ data: DATA, work: other, port: first.port, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(UsageError);
+    expect((busy as UsageError).message).toBe(`port ${first.port} on 127.0.0.1 is already in use (another demo or server?)`);
+    expect((busy as UsageError).hint).toContain("--port 0");
+    expect(await fs.readdir(other)).toEqual([]);
+
+    const missing = await startDemo({ data: path.join(other, "nope"), work: other, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(UsageError);
+    expect((missing as UsageError).message).toContain("no such folder (--data)");
+  });
+});
+
+/** A free port, for a command that cannot be told --port 0 and report it (it does, but the test wants it known). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("npm start", () => {
+  test("runs the demo: serves at once, runs the hourly job at the top of the hour, stops cleanly on SIGTERM, leaves data/ as it was", { timeout: 90_000 }, async () => {
+    const before = await snapshot(DATA);
+    const work = await tempDir("pf-demo-");
+    const port = await freePort();
+    // 15 s before the hour on the demo's clock: time to start, then one hourly run.
+    const child = spawn("npm", ["start", "--silent", "--", "--now", "2026-11-22T09:59:45Z", "--port", String(port), "--work", work], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group: npm, its shell and node get the signal together
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const waitFor = async (re: RegExp, ms: number) => {
+      const until = Date.now() + ms;
+      while (!re.test(out)) {
+        if (Date.now() > until) throw new Error(`no ${re} in time; stdout:\n${out}\nstderr:\n${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      await waitFor(/Ctrl-C stops/, 45_000);
+      const url = `http://127.0.0.1:${port}`;
+      expect(out).toContain(`serving ${url}/ (the market page), on a clock set to 2026-11-22T09:5`);
+      expect(out).toContain("assets: 15 fresh; /readyz 200");
+      const first = await feed(url);
+      expect(first.status).toBe(200);
+      expect((await readyz(url)).status).toBe(200);
+
+      await waitFor(/10:00Z hourly run: .*\/readyz 200/, 40_000);
+      const next = await feed(url, first.etag);
+      expect(next.status).toBe(200);
+      expect(next.etag).not.toBe(first.etag);
+      expect(next.body!.assets.find((a) => a.slug === "us-dollar")!.observedAt).toBe("2026-11-22T10:00:00.000Z");
+    } finally {
+      process.kill(-child.pid!, "SIGTERM");
+    }
+    await exited;
+    expect(out).toContain("SIGTERM: stopping the demo");
+    expect(err).not.toMatch(/\n\s+at /); // no stack trace
+    await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
+    expect(await snapshot(DATA)).toEqual(before);
+  });
+
+  test("the working folder and the build's by-products are git-ignored", () => {
+    const ignored = execFileSync("git", ["check-ignore", ".demo/data/quotes/2026-11-22.ndjson", ".demo/public/api/v1/feed.json", ".demo/public.build-report.json", "public/index.html"], { cwd: ROOT, encoding: "utf8" });
+    expect(ignored.trim().split("\n")).toHaveLength(4);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Sites for the page tests: the simulated market (15 assets, 14 sellers, 100 days, so verdicts are
+ * not calibrating) built at a fixed instant, and the list of every human page of a built feed.
+ */
+import path from "node:path";
+import { promises as fs } from "node:fs";
+import { writeSample } from "../../src/sample/write.js";
+import { runBuild } from "../../src/io/build.js";
+import { assetPagePath, localized, type PageLang } from "../../src/feed/paths.js";
+import type { Feed } from "../../src/schema/outputs.js";
+import { tempDir } from "./dataset.js";
+
+/** Thursday 19 November 2026, 14:05 in Cairo: both markets in session. */
+export const SAMPLE_NOW = Date.parse("2026-11-19T12:05:00Z");
+
+export async function sampleSite(nowMs = SAMPLE_NOW): Promise<{ data: string; out: string; feed: Feed }> {
+  const data = await tempDir("pf-pages-");
+  await writeSample({ out: data, nowMs, days: 100, assets: 15, sellers: 14, seed: "pages", compact: true });
+  const out = path.join(data, "public");
+  await runBuild({ dataDir: data, outDir: out, nowMs });
+  const feed = JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")) as Feed;
+  return { data, out, feed };
+}
+
+export interface HumanPage {
+  path: string;
+  lang: PageLang;
+  /** A file-name-safe name for screenshots. */
+  name: string;
+}
+
+/** Every human page: home, each asset and terms in both languages, and the docs (English). */
+export function humanPages(feed: Feed): HumanPage[] {
+  const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/terms/"];
+  const all: Array<[string, PageLang]> = [...en.map((p): [string, PageLang] => [p, "en"]), ["/docs/", "en"], ...en.map((p): [string, PageLang] => [localized(p, "ar"), "ar"])];
+  return all.map(([p, lang]) => ({ path: p, lang, name: p.replace(/^\/|\/$/g, "").replace(/\//g, "-") || "home" }));
+}
+
+/** A price as the pages print it: grouped thousands, fixed decimals. */
+export const printed = (v: number, decimals: number) => v.toLocaleString("en-GB", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+/** Cairo wall-clock time of an instant, as the pages print it. */
+export const cairoClock = (iso: string) => new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Cairo", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));

@@ -1,0 +1,156 @@
+/**
+ * The pages' words and numbers, read from built HTML (the browser checks are in
+ * pages.browser.test.ts): plain-word verdicts counted honestly from favorability, "today" only on
+ * the build's own Cairo date, market closed, digits and thousands separators, legends that match the
+ * chart, no advice, the docs' copy-paste examples against the configured base URL, and the rulebook
+ * rendered from docs/methodology.md.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { runBuild } from "../src/io/build.js";
+import { renderMethodology } from "../src/api/pages/methodology.js";
+import type { Feed } from "../src/schema/outputs.js";
+import { site, tempDir, writeDataset } from "./helpers/dataset.js";
+import { smallRows, TODAY } from "./helpers/rows.js";
+
+/** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
+function rows() {
+  const r = smallRows();
+  r.quotes.push(
+    { source: "s1", seller: "alpha", asset: "USD-EGP", buy: 49.7, sell: 49.9, observedAt: `${TODAY}T14:30:00Z` },
+    { source: "s1", seller: "beta", asset: "USD-EGP", buy: 49.8, sell: 50.1, observedAt: `${TODAY}T14:30:00Z` },
+  );
+  return r;
+}
+
+async function build(nowIso: string, siteJson: object = site): Promise<{ read: (p: string) => Promise<string>; feed: Feed }> {
+  const data = await writeDataset(await tempDir(), rows());
+  await fs.writeFile(path.join(data, "site.json"), JSON.stringify(siteJson));
+  const out = path.join(data, "public");
+  await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse(nowIso) });
+  const read = (p: string) => fs.readFile(path.join(out, p), "utf8");
+  return { read, feed: JSON.parse(await read("api/v1/feed.json")) as Feed };
+}
+
+/** The visible text of a page: no tags, no style sheet, entities decoded, spaces collapsed. */
+const text = (html: string) =>
+  html
+    .replace(/<style>[\s\S]*?<\/style>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+
+let thursday: Awaited<ReturnType<typeof build>>;
+let friday: Awaited<ReturnType<typeof build>>;
+beforeAll(async () => {
+  [thursday, friday] = await Promise.all([build(`${TODAY}T14:45:00Z`), build("2026-11-20T10:00:00Z")]);
+});
+
+describe("the pages in plain words", () => {
+  test("the verdict counts days as round(favorability × priorDays), in English and Arabic", async () => {
+    const usd = thursday.feed.assets.find((a) => a.slug === "us-dollar")!;
+    const d = usd.directions.sell;
+    expect(d.favorability).not.toBeNull();
+    const n = Math.round(d.favorability! * d.priorDays);
+    const en = text(await thursday.read("assets/us-dollar/index.html"));
+    const ar = text(await thursday.read("ar/assets/us-dollar/index.html"));
+    const said = n === d.priorDays ? `cheaper than on all of the previous ${d.priorDays} trading days` : `cheaper than on ${n} of the previous ${d.priorDays} trading days`;
+    expect(en).toContain(said);
+    expect(ar).toContain(n === d.priorDays ? `أرخص مما كان عليه في كل آخر ${d.priorDays}` : `أرخص مما كان عليه في ${n} من آخر ${d.priorDays}`);
+    expect(en).toContain(`Based on ${usd.confidence.checks} independent sources`);
+    expect(en).not.toMatch(/favorability/i);
+  });
+
+  test("'today' is said on the build's own Cairo date only; on Friday the pages name Thursday and say the market is closed", async () => {
+    const thu = text(await thursday.read("assets/us-dollar/index.html"));
+    expect(thu).toContain("Today's prices");
+    expect(thu).toMatch(/Last updated today at 16:30 Cairo time/);
+    const usd = friday.feed.assets.find((a) => a.slug === "us-dollar")!;
+    expect(usd.asOf).toBe(TODAY);
+    expect(usd.freshness.state).toBe("closed");
+    for (const file of ["assets/us-dollar/index.html", "index.html"]) {
+      const en = text(await friday.read(file));
+      expect(en, file).not.toMatch(/\btoday\b/i);
+      expect(en, file).toContain("Market closed");
+    }
+    const en = text(await friday.read("assets/us-dollar/index.html"));
+    expect(en).toContain("Prices of Thursday 19 November");
+    expect(en).toContain("Last updated Thursday 19 November at 16:30 Cairo time");
+    const ar = text(await friday.read("ar/assets/us-dollar/index.html"));
+    expect(ar).not.toContain("اليوم");
+    expect(ar).toContain("أسعار الخميس، 19 نوفمبر");
+    expect(ar).toContain("السوق مغلق");
+  });
+
+  test("Arabic pages are lang=ar dir=rtl with Western digits throughout, and link their English twin by hreflang", async () => {
+    const ar = await thursday.read("ar/assets/gold-24k/index.html");
+    expect(ar).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
+    expect(ar).toContain('<link rel="alternate" hreflang="en" href="/assets/gold-24k/">');
+    expect(ar).toContain('hreflang="en" lang="en" rel="alternate">English</a>');
+    expect(text(ar)).not.toMatch(/[\u0660-\u0669]/); // the catalog's "ذهب عيار ٢٤" is shown as "ذهب عيار 24"
+    expect(text(ar)).toContain("ذهب عيار 24");
+    const en = await thursday.read("assets/gold-24k/index.html");
+    expect(en).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
+    expect(en).toContain('<link rel="alternate" hreflang="ar" href="/ar/assets/gold-24k/">');
+  });
+
+  test("gold has thousands separators, and its legend has no official line because none is drawn", async () => {
+    const gold = await thursday.read("assets/gold-24k/index.html");
+    expect(text(gold)).toContain("6,040");
+    expect(text(gold)).not.toMatch(/\b6040\b/);
+    expect(gold).not.toContain('class="key bench"');
+    expect(gold).not.toContain('class="bench"');
+    const usd = await thursday.read("assets/us-dollar/index.html");
+    expect(usd).toContain('class="key bench"');
+    expect(usd).toMatch(/<polyline class="bench"/);
+    // Each chart has a text alternative, and its numbers as a table.
+    expect(usd).toMatch(/<svg class="chart chart-wide"[^>]*role="img"[^>]*>\n<desc id="[^"]+">\d+ trading days from/);
+    expect(usd).toContain("The chart's numbers as a table");
+  });
+
+  test("no page gives advice: never buy now, sell now or wait, in either language", async () => {
+    for (const file of ["index.html", "ar/index.html", ...thursday.feed.assets.flatMap((a) => [`assets/${a.slug}/index.html`, `ar/assets/${a.slug}/index.html`])]) {
+      const t = text(await thursday.read(file));
+      expect(t, file).not.toMatch(/\b(buy now|sell now|wait)\b/i);
+      expect(t, file).not.toMatch(/اشتر الآن|اشترِ الآن|بع الآن|انتظر/);
+    }
+  });
+});
+
+describe("the docs start a developer in one minute", () => {
+  test("a quoted curl against the local base URL by default, its real answer, a fetch example and the three things to know", async () => {
+    const html = await thursday.read("docs/index.html");
+    const t = text(html);
+    expect(t).toContain("curl -s 'http://127.0.0.1:8888/api/v1/feed.json?asset=us-dollar'");
+    expect(t).toContain('fetch("http://127.0.0.1:8888/api/v1/feed.json?asset=us-dollar")');
+    const usd = thursday.feed.assets.find((a) => a.slug === "us-dollar")!;
+    expect(t).toContain(`"_self": "/api/v1/feed.json?asset=us-dollar"`);
+    expect(t).toContain(`"benchmark": ${JSON.stringify(usd.benchmark)}`);
+    expect(t).toContain(`console.log(asset.directions.sell.best); // ${JSON.stringify(usd.directions.sell.best)}`);
+    for (const thing of ["Filters", "Poll with the ETag", "Limits"]) expect(t).toContain(thing);
+    // Every URL a shell example passes is in single quotes, so zsh does not glob its "?".
+    const curls = [...t.matchAll(/curl [^\n]*?(?=curl |$|#)/g)].map((m) => m[0]);
+    expect(curls.length).toBeGreaterThan(3);
+    for (const c of curls) expect(c, c).not.toMatch(/\s(https?:\/\/)/);
+  });
+
+  test("the site's baseUrl goes into every example and the pages' hreflang links", async () => {
+    const deployed = await build(`${TODAY}T14:45:00Z`, { ...site, baseUrl: "https://prices.example.org/" });
+    const t = text(await deployed.read("docs/index.html"));
+    expect(t).toContain("curl -s 'https://prices.example.org/api/v1/feed.json?asset=us-dollar'");
+    expect(t).not.toContain("127.0.0.1");
+    expect(await deployed.read("ar/index.html")).toContain('<link rel="alternate" hreflang="en" href="https://prices.example.org/">');
+  });
+
+  test("the rulebook is docs/methodology.md rendered, inside #methodology", async () => {
+    const html = await thursday.read("docs/index.html");
+    const md = await fs.readFile(new URL("../docs/methodology.md", import.meta.url), "utf8");
+    expect(html).toContain(`<section id="methodology" aria-label="How the numbers are made">\n${renderMethodology(md)}`);
+    expect(html).toContain('<section id="arabic-summary" lang="ar" dir="rtl"');
+  });
+});
