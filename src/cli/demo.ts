@@ -8,7 +8,7 @@
 import net from "node:net";
 import path from "node:path";
 import { Option, type Command } from "commander";
-import { isoUtc } from "../core/cairo.js";
+import { cairoDate, isoUtc } from "../core/cairo.js";
 import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Limits } from "../edge/handler.js";
@@ -98,7 +98,8 @@ function describeCatchUp(c: CatchUp, p: DemoPaths, ms: number): string {
   const took = `${(ms / 1000).toFixed(1)} s`;
   if (c.how === "regenerated")
     return `generated the simulated market afresh in ${shown(p.data)}, ending ${minute(c.toMs)} (the data ${c.fromMs === null ? "had no logs" : `was more than a month behind`}) in ${took}`;
-  return `caught the simulated market up to ${minute(c.toMs)}: ingested the demo sources for ${plural(c.hours, "hour")} from ${minute(c.fromMs!)} into ${shown(p.data)} in ${took}`;
+  if (c.fromMs === null || c.fromMs > c.toMs) return `nothing to catch up: the data in ${shown(p.data)} already reaches ${c.fromMs === null ? "the clock" : cairoDate(c.fromMs)}, past the clock (${minute(c.toMs)})`;
+  return `caught the simulated market up to ${minute(c.toMs)}: ingested the demo sources for ${plural(c.hours, "hour")} from ${minute(c.fromMs)} into ${shown(p.data)} in ${took}`;
 }
 
 export function describeRun(r: HourlyRun, out: string): string {
