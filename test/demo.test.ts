@@ -192,7 +192,7 @@ describe("the demo on a pinned clock", () => {
     expect(quotes.every((f) => f >= "2027-02-07")).toBe(true); // older days are daily closes, not raw files
   });
 
-  test("one demo per working folder; a port in use is refused before anything is copied", async () => {
+  test("one demo per working folder, never over someone's files; a port in use is refused before anything is copied", async () => {
     const work = await tempDir("pf-demo-");
     const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z"));
     const first = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
@@ -207,6 +207,12 @@ describe("the demo on a pinned clock", () => {
     expect((busy as UsageError).message).toBe(`port ${first.port} on 127.0.0.1 is already in use (another demo or server?)`);
     expect((busy as UsageError).hint).toContain("--port 0");
     expect(await fs.readdir(other)).toEqual([]);
+
+    const foreign = await tempDir("pf-demo-");
+    await fs.writeFile(path.join(foreign, "notes.txt"), "mine");
+    const refused = await startDemo({ data: DATA, work: foreign, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    expect((refused as UsageError).message).toContain("holds files the demo did not make (notes.txt)");
+    expect(await fs.readdir(foreign)).toEqual(["notes.txt"]);
 
     const missing = await startDemo({ data: path.join(other, "nope"), work: other, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(UsageError);

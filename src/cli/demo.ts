@@ -12,7 +12,7 @@ import { cairoDate, isoUtc } from "../core/cairo.js";
 import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Limits } from "../edge/handler.js";
-import { catchUp, demoPaths, freshnessSummary, hourlyRun, hourOf, HOUR_MS, lockWork, prepareCopy, type CatchUp, type DemoPaths, type HourlyRun } from "../io/demo.js";
+import { catchUp, checkWork, demoPaths, freshnessSummary, hourlyRun, hourOf, HOUR_MS, lockWork, prepareCopy, type CatchUp, type DemoPaths, type HourlyRun } from "../io/demo.js";
 import { startServer } from "../server/serve.js";
 import { parseNow, port } from "./options.js";
 
@@ -118,6 +118,7 @@ export function describeRun(r: HourlyRun, out: string): string {
 export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   const log = o.log ?? ((line: string) => console.log(line));
   const p = demoPaths(path.resolve(o.work));
+  await checkWork(o.data, p);
   if (o.port !== 0) await assertPortFree(o.host, o.port);
   const release = await lockWork(p);
   let caughtUp: CatchUp;

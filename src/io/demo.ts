@@ -75,11 +75,36 @@ export async function lockWork(p: DemoPaths): Promise<() => Promise<void>> {
  * be earlier than the last demo's, and a build never replaces a later one).
  */
 export async function prepareCopy(from: string, p: DemoPaths): Promise<void> {
-  const st = await fs.stat(from).catch(() => null);
-  if (!st?.isDirectory()) throw new UsageError(`${from}: no such folder (--data)`, "run from the project's root, where data/ is, or pass the dataset with --data DIR");
-  for (const name of await fs.readdir(p.work)) if (name !== path.basename(p.pid)) await fs.rm(path.join(p.work, name), { recursive: true, force: true });
+  const names = await checkWork(from, p);
+  for (const name of names) if (name !== path.basename(p.pid)) await fs.rm(path.join(p.work, name), { recursive: true, force: true });
   await fs.cp(from, p.data, { recursive: true });
 }
+
+/**
+ * Refuses, before anything is written, a dataset that is not a folder and a working folder that
+ * overlaps it or holds anything a demo did not put there (the demo replaces its working folder).
+ * Resolves to what the working folder holds.
+ */
+export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
+  const st = await fs.stat(from).catch(() => null);
+  if (!st?.isDirectory()) throw new UsageError(`${from}: no such folder (--data)`, "run from the project's root, where data/ is, or pass the dataset with --data DIR");
+  const source = path.resolve(from);
+  const work = path.resolve(p.work);
+  if (source === work || source.startsWith(work + path.sep) || work.startsWith(source + path.sep))
+    throw new UsageError(`the working folder ${p.work} and the dataset ${from} overlap`, "give the demo a folder of its own: --work DIR (default: .demo)");
+  // The demo replaces what is in its working folder: only ever what a demo put there.
+  const names = await fs.readdir(work).catch(() => [] as string[]);
+  const foreign = names.filter((n) => !DEMO_FILES.test(n));
+  if (foreign.length)
+    throw new UsageError(
+      `${p.work} holds files the demo did not make (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}), and the demo replaces its working folder`,
+      "give the demo a folder of its own: --work DIR (default: .demo)",
+    );
+  return names;
+}
+
+/** What a demo leaves in its working folder: the copy, the site and the build's by-products, the pid. */
+const DEMO_FILES = /^(data|public|public\.build-report\.json|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
 
 /** The demo market of the copy's sources file; the demo runs only the simulated market. */
 export async function demoMarket(dataDir: string): Promise<NonNullable<Sources["demo"]>> {

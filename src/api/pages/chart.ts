@@ -148,7 +148,7 @@ ${parts.join("\n")}
 const LEGEND: Record<Layer, [string, string]> = {
   sell: ["When you buy: prices sellers ask, lowest (line) to highest", "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى"],
   buy: ["When you sell: prices sellers pay, lowest to highest (line)", "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)"],
-  ref: ["Reference price (global mid-market): the day's low to high", "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في اليوم"],
+  ref: ["Reference price (global mid-market): the day's low to high", "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم"],
   bench: ["Central bank's official rate (mid)", "السعر الرسمي للبنك المركزي (المتوسط)"],
 };
 
