@@ -13,6 +13,8 @@ import { afterAll, describe, expect, test } from "vitest";
 import { startDemo, type DemoClock, type RunningDemo } from "../src/cli/demo.js";
 import { UsageError } from "../src/core/errors.js";
 import type { HourlyRun } from "../src/io/demo.js";
+import { runBuild } from "../src/io/build.js";
+import { writeSample } from "../src/sample/write.js";
 import { tempDir } from "./helpers/dataset.js";
 
 const ROOT = path.resolve(".");
@@ -217,6 +219,24 @@ describe("the demo on a pinned clock", () => {
     const missing = await startDemo({ data: path.join(other, "nope"), work: other, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(UsageError);
     expect((missing as UsageError).message).toContain("no such folder (--data)");
+  });
+});
+
+describe("npm run sample over data/", () => {
+  test("leaves no raw file of a day it compacted (nor closes of a day it wrote raw): the next build does not warn", async () => {
+    const data = await tempDir("pf-sample-");
+    await fs.cp(DATA, data, { recursive: true });
+    const nowMs = Date.parse("2026-11-22T09:00:00Z");
+    await writeSample({ out: data, nowMs, days: 130, compact: true, seed: "price-feed", assets: 15, sellers: 14 });
+    expect((await fs.readdir(path.join(data, "quotes"))).filter((f) => f < "2026-11-15")).toEqual([]);
+    const { site } = await runBuild({ dataDir: data, outDir: path.join(data, "public"), nowMs, saveState: false });
+    expect(site.report.warnings.filter((w) => w.includes("compacted day"))).toEqual([]);
+
+    // And the other way: raw days written over their closes.
+    await writeSample({ out: data, nowMs, days: 20, compact: false, seed: "price-feed", assets: 15, sellers: 14 });
+    expect((await fs.readdir(path.join(data, "history"))).filter((f) => f >= "2026-11-03")).toEqual([]);
+    const again = await runBuild({ dataDir: data, outDir: path.join(data, "public"), nowMs: nowMs + 60_000, saveState: false });
+    expect(again.site.report.warnings.filter((w) => w.includes("compacted day"))).toEqual([]);
   });
 });
 

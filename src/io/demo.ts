@@ -5,7 +5,7 @@
  * only ever read; everything is written under the working folder (`.demo/` by default):
  *
  *   .demo/data      the copy the demo ingests into and builds from
- *   .demo/public    the built site the demo serves (and its .build-report.json beside it)
+ *   .demo/public    the built site the demo serves (public.build-report.json beside it)
  *   .demo/demo.pid  one demo per working folder
  */
 import path from "node:path";

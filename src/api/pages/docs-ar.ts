@@ -17,7 +17,7 @@ export function arabicSummary(ctx: RenderContext, base: string): string {
 <h2 id="arabic-summary-h">ملخص بالعربية</h2>
 <p>واجهة برمجية مجانية للقراءة فقط، بصيغة JSON، لأسعار العملات والذهب لدى البنوك وشركات الصرافة وتجار الذهب المرخصين في مصر. طلب واحد يعطيك لكل أصل: أفضل سعر في كل جانب ومن يقدمه، ووصف اليوم مقارنةً بالأيام السابقة، والسعر الرسمي للبنك المركزي، والسعر العالمي، وتاريخ آخر ${n(ctx.feed.seriesWindowDays)} يوم تداول، وجدول أسعار كل الجهات. بلا مفتاح ولا تسجيل، ويمكن طلبها من المتصفح مباشرة.</p>
 <h3 id="arabic-start">أول طلب</h3>
-<pre dir="ltr"><code>curl -s '${esc(`${base}${FEED_PATH}?asset=${first.slug}`)}'</code></pre>
+<pre class="cmd" dir="ltr"><code>curl -s '${esc(`${base}${FEED_PATH}?asset=${first.slug}`)}'</code></pre>
 <h3 id="arabic-three-things">ثلاثة أشياء يجب معرفتها</h3>
 <ol>
 <li><strong>التصفية</strong>: <code>?asset=</code> لأصل أو أكثر (بالاسم المختصر أو المعرّف، مفصولة بفواصل)، و<code>?category=</code> لفئة. قيمة غير معروفة تعطي خطأ 400 مع القيم المقبولة.</li>

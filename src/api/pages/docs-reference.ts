@@ -96,7 +96,7 @@ ${fieldTables()}
 
 <h2 id="filters">Filters</h2>
 <p><code>?category=</code> takes category slugs, <code>?asset=</code> asset slugs or ids; both take several values separated by commas, in any letter case. With both, an asset must match both (the intersection). Assets come back in catalog order whatever the order asked. An unknown value answers 400 with the accepted values in <code>validCategories</code> or <code>validAssets</code>.</p>
-<pre><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
+<pre class="cmd"><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
 curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></pre>
 <p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
@@ -104,7 +104,7 @@ curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></p
 
 <h2 id="conditional-requests">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code> and a <code>Last-Modified</code>. The ETag hashes the body without <code>generatedAt</code>, so an hourly rebuild of unchanged data keeps it. Send it back as <code>If-None-Match</code> and an unchanged feed answers <code>304 Not Modified</code> with no body (a 304 costs a request of your allowance, but no bandwidth). <code>If-None-Match</code> takes precedence over <code>If-Modified-Since</code> (RFC 9110 §13.2.2). Answers may be cached for ${CACHE_MAX_AGE_SECONDS} seconds (<code>Cache-Control: public, max-age=${CACHE_MAX_AGE_SECONDS}</code>); errors are <code>no-store</code>.</p>
-<pre><code>curl -si '${esc(base)}${FEED_PATH}' | grep -i etag
+<pre class="cmd"><code>curl -si '${esc(base)}${FEED_PATH}' | grep -i etag
 # etag: "…"
 curl -si '${esc(base)}${FEED_PATH}' -H 'If-None-Match: "…"'
 # 304 Not Modified, no body</code></pre>

@@ -71,7 +71,7 @@ function startSection(ctx: RenderContext, base: string): string {
   const bestJson = best ? JSON.stringify(best) : "null";
   return `<h2 id="quick-start">Start in one minute</h2>
 <p>No key, no sign-up, open CORS. Ask for one asset:</p>
-<pre><code>curl -s '${esc(url)}'</code></pre>
+<pre class="cmd"><code>curl -s '${esc(url)}'</code></pre>
 <p>The answer, as this build serves it (cut here to the last two days of its <code>series</code> and the first two rows of its seller table):</p>
 <pre><code>${realAnswer(ctx, a)}</code></pre>
 <p>The same from JavaScript, in a browser or in Node 18+:</p>
@@ -84,7 +84,7 @@ console.log(asset.directions.sell.verdict); // "${esc(a.directions.sell.verdict)
 <ol>
 <li><strong><a href="#filters">Filters</a></strong>: <code>?asset=</code> takes slugs or ids, <code>?category=</code> category slugs, each a comma-separated list (<code>?asset=${esc(a.slug)},${esc(ctx.feed.assets.find((x) => x !== a)?.slug ?? a.slug)}</code>); both together give the assets that match both. No filter: every asset. An unknown value answers 400 with the valid ones.</li>
 <li><strong><a href="#conditional-requests">Poll with the ETag</a></strong>: keep the <code>ETag</code> of each answer and send it back as <code>If-None-Match</code>; while nothing changed the answer is <code>304 Not Modified</code> with no body. The data changes at most once an hour, so polling every five minutes is plenty:
-<pre><code>curl -si '${esc(base)}${FEED_PATH}' -H 'If-None-Match: "&lt;the ETag you got&gt;"'</code></pre></li>
+<pre class="cmd"><code>curl -si '${esc(base)}${FEED_PATH}' -H 'If-None-Match: "&lt;the ETag you got&gt;"'</code></pre></li>
 <li><strong><a href="#limits">Limits</a></strong>: ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS} seconds and ${DAILY_LIMIT} per Cairo day, per address; every answer carries <code>RateLimit-Remaining</code> and <code>Daily-Used</code>, and past a limit a 429 says when to retry (<code>Retry-After</code>).</li>
 </ol>`;
 }
@@ -100,15 +100,17 @@ export function renderDocs(ctx: RenderContext): string {
     .map(([c, cal]) => `<li><strong>${esc(categoryTitle(c))}</strong>: ${esc(sessionsText(cal))}.</li>`)
     .join("");
   const body = `<h1>Price Feed API documentation</h1>
-<p>${esc(feed._about)}</p>
-<p>One request returns, for every tracked currency and gold price: the best licensed seller on each side, whether the day is a good one against recent history, the central bank's official rate, the global mid-market reference, ${feed.seriesWindowDays} days of history and the day's full seller table. Read-only JSON over HTTPS, no key, open CORS.</p>
+<p class="lead">Currency and gold prices of Egypt's licensed banks, exchange houses and gold dealers, as read-only JSON.</p>
+${startSection(ctx, base)}
 <nav aria-label="On this page"><ul>
-<li><a href="#quick-start">Start in one minute</a></li><li><a href="#endpoints">The URL contract</a></li><li><a href="#fields">Fields</a></li>
+<li><a href="#quick-start">Start in one minute</a></li><li><a href="#about">What the feed is</a></li><li><a href="#endpoints">The URL contract</a></li><li><a href="#fields">Fields</a></li>
 <li><a href="#filters">Filters</a></li><li><a href="#conditional-requests">Conditional requests</a></li><li><a href="#errors">Errors</a></li>
 <li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and changelog</a></li><li><a href="#methodology">How the numbers are made</a></li>
 <li><a href="#sellers">Licensed sellers</a></li><li><a href="#arabic-summary" hreflang="ar" lang="ar">ملخص بالعربية</a></li>
 </ul></nav>
-${startSection(ctx, base)}
+<h2 id="about">What the feed is</h2>
+<p>${esc(feed._about)}</p>
+<p>One request returns, for every tracked currency and gold price: the best licensed seller on each side, whether the day is a good one against recent history, the central bank's official rate, the global mid-market reference, ${feed.seriesWindowDays} days of history and the day's full seller table. Read-only JSON over HTTPS, no key, open CORS.</p>
 ${referenceSections(ds, input.changelog, base)}
 <section id="methodology" aria-label="How the numbers are made">
 ${renderMethodology(input.methodology)}

@@ -25,6 +25,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 code{overflow-wrap:anywhere}
 pre{background:var(--soft);border:1px solid var(--line);padding:.75rem;overflow-x:auto;direction:ltr;text-align:left}
 pre code{overflow-wrap:normal}
+pre.cmd{white-space:pre-wrap}pre.cmd code{overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;margin:.75rem 0;font-size:.95rem}
 caption{text-align:start;color:var(--muted);font-size:.9rem;padding-bottom:.25rem}
 th,td{border:1px solid var(--line);padding:.35rem .45rem;text-align:start;vertical-align:top}
