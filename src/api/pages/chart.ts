@@ -112,7 +112,8 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     const half = (label.length * font * 0.55) / 2;
     const at = Math.min(right - half, Math.max(left + half, x(date)));
     parts.push(`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
-    parts.push(`<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}">${esc(label)}</text>`);
+    // The drawing runs left to right (time does), but an Arabic date reads right to left: "19 نوفمبر".
+    parts.push(`<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}"${lang === "ar" ? ' direction="rtl"' : ""}>${esc(label)}</text>`);
   }
   parts.push(`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`);
   parts.push(`<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`);

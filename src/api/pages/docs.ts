@@ -73,7 +73,7 @@ function startSection(ctx: RenderContext, base: string): string {
 <p>No key, no sign-up, open CORS. Ask for one asset:</p>
 <pre class="cmd"><code>curl -s '${esc(url)}'</code></pre>
 <p>The answer, as this build serves it (cut here to the last two days of its <code>series</code> and the first two rows of its seller table):</p>
-<pre><code>${realAnswer(ctx, a)}</code></pre>
+<pre class="answer"><code>${realAnswer(ctx, a)}</code></pre>
 <p>The same from JavaScript, in a browser or in Node 18+:</p>
 <pre><code>const res = await fetch("${esc(url)}");
 const { assets: [asset] } = await res.json();

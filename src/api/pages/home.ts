@@ -19,7 +19,7 @@ function sideRow(a: Asset, side: "sell" | "buy", lang: PageLang): string {
 function when(a: Asset, feed: Feed, lang: PageLang): string {
   const parts = [freshnessWords(a, lang)];
   if (a.asOf !== buildDay(feed)) parts.push(pricesOf(a, feed, lang));
-  else if (a.observedAt) parts.push(lang === "ar" ? `آخر تحديث ${cairoClock(a.observedAt, lang)}` : `updated ${cairoClock(a.observedAt, lang)} Cairo time`);
+  else if (a.observedAt) parts.push(lang === "ar" ? `${cairoClock(a.observedAt, lang)} بتوقيت القاهرة` : `${cairoClock(a.observedAt, lang)} Cairo time`);
   if (a.market !== "reference") parts.push(lang === "ar" ? arCount(a.sellers.length, AR_SELLERS) : `${count(a.sellers.length, "en")} seller${a.sellers.length === 1 ? "" : "s"}`);
   return parts.map(esc).join(" · ");
 }

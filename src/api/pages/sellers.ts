@@ -9,7 +9,7 @@
  */
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
-import { esc, nameIn, otherName } from "./html.js";
+import { english, esc, nameIn, otherName } from "./html.js";
 import { cairoClock, cairoDay, count, price, shortDate } from "./format.js";
 
 /** The members a row carries since seller rows name their quote's time and sources; read defensively. */
@@ -81,7 +81,7 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
     : `Buys at: what the seller pays you when you sell (higher is better for you). Sells at: what you pay when you buy (lower is better for you).${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
   const list = withSources
     ? `<p class="note">${ar ? "المصادر (الرقم الغامق هو مصدر السعر المعروض، والباقي رصدوا الجهة أيضًا في التاريخ نفسه):" : "Sources (the number in bold gave the price shown; the others also reported the seller that day):"}</p>
-<ol class="sources">${used.map((id) => `<li>${esc(o.sourceNames.get(id) ?? id)}</li>`).join("")}</ol>`
+<ol class="sources">${used.map((id) => `<li>${ar ? english(o.sourceNames.get(id) ?? id) : esc(o.sourceNames.get(id) ?? id)}</li>`).join("")}</ol>`
     : "";
   return `<table class="sellers"><caption>${caption}</caption>
 <thead><tr>${head}</tr></thead>

@@ -22,10 +22,10 @@ h1 bdi,h3 bdi{font-weight:400;color:var(--muted)}
 .lead{font-size:1.05rem;margin:.25rem 0 1rem}
 .muted,.note{color:var(--muted)}.note{font-size:.9rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
-code{overflow-wrap:anywhere}
+code{overflow-wrap:anywhere;direction:ltr;unicode-bidi:isolate}
 pre{background:var(--soft);border:1px solid var(--line);padding:.75rem;overflow-x:auto;direction:ltr;text-align:left}
 pre code{overflow-wrap:normal}
-pre.cmd{white-space:pre-wrap}pre.cmd code{overflow-wrap:anywhere}
+pre.cmd{white-space:pre-wrap}pre.answer{max-height:26rem;overflow:auto}pre.cmd code{overflow-wrap:anywhere;direction:ltr;unicode-bidi:isolate}
 table{border-collapse:collapse;width:100%;margin:.75rem 0;font-size:.95rem}
 caption{text-align:start;color:var(--muted);font-size:.9rem;padding-bottom:.25rem}
 th,td{border:1px solid var(--line);padding:.35rem .45rem;text-align:start;vertical-align:top}
