@@ -27,12 +27,18 @@ const TOKEN = `test-${randomUUID()}`;
 const NOT_SET = "PRICE_FEED_INTERNAL_TOKEN is not set";
 
 /**
- * The Deno binary of the `deno` npm package. Its own installer finds it (the platform package's
- * binary, copied beside the wrapper when it can be), whether or not npm ran its postinstall.
+ * The Deno binary: the project's optional dependency `@deno/<platform>` (the platform package of the
+ * `deno` npm package, which ships the binary itself), else `DENO_BIN` or `deno` on the PATH. Only the
+ * Linux x64 package is a dependency: this project's registry mirror serves no other platform's, and
+ * a lockfile naming them would make `npm ci` fail.
  */
 function denoBinary(): string {
-  const install = createRequire(import.meta.url)("deno/install_api.cjs") as { runInstall(): string };
-  return install.runInstall();
+  const pkg = `@deno/${process.platform}-${process.arch}${process.platform === "linux" ? "-glibc" : ""}`;
+  try {
+    return path.join(path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), process.platform === "win32" ? "deno.exe" : "deno");
+  } catch {
+    return process.env["DENO_BIN"] ?? "deno";
+  }
 }
 
 interface Harness {
