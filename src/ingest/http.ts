@@ -18,7 +18,6 @@
  */
 import { SourceError } from "../core/errors.js";
 
-export { SourceError };
 
 export interface HttpOptions {
   userAgent: string;

@@ -9,13 +9,13 @@ import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Catalog, Sources } from "../schema/inputs.js";
 import type { SourceConfig } from "../schema/sources.js";
-import { DataError, messageOf } from "../core/errors.js";
+import { DataError, SourceError, messageOf } from "../core/errors.js";
 import { assertInside, readJson } from "./files.js";
 import { dataPaths } from "./data.js";
 import { loadSourceRuns, recordRuns, writeSourceRuns } from "./source-runs.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import type { Observations } from "../ingest/adapters/types.js";
-import { SourceError, userAgent, type HttpOptions } from "../ingest/http.js";
+import { userAgent, type HttpOptions } from "../ingest/http.js";
 import { LOG_KINDS, logPlace, planAppends } from "../ingest/log.js";
 
 export interface IngestOptions {

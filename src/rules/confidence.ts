@@ -3,7 +3,8 @@
  * one step for each sign that the numbers may be wrong: two sources disagreeing about one seller,
  * and an inverted market (the best buy above the best sell).
  */
-export type ConfidenceLevel = "high" | "medium" | "low" | "none";
+import type { ConfidenceLevel } from "../schema/outputs.js";
+
 const LEVELS: readonly ConfidenceLevel[] = ["none", "low", "medium", "high"];
 
 export function confidence(checks: number, sourcesDisagree: boolean, inverted = false): { level: ConfidenceLevel; checks: number } {

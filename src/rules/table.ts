@@ -6,14 +6,12 @@ import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs
 import type { SellerRow } from "../schema/outputs.js";
 import type { Side } from "./acceptance.js";
 
-/** A published row; `observedAt` (its quote's instant) also breaks ties between best values. */
-export type TableRow = SellerRow;
 
-const byName = (a: TableRow, b: TableRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
+const byName = (a: SellerRow, b: SellerRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
 
 /** Better for the customer first: lower `sell`, higher `buy`; a missing value ranks last. */
 export function betterFirst(side: Side) {
-  return (a: TableRow, b: TableRow): number => {
+  return (a: SellerRow, b: SellerRow): number => {
     const x = a[side];
     const y = b[side];
     if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1;
@@ -21,7 +19,7 @@ export function betterFirst(side: Side) {
   };
 }
 
-export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset, sellers: ReadonlyMap<string, RegistrySeller>): TableRow[] {
+export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset, sellers: ReadonlyMap<string, RegistrySeller>): SellerRow[] {
   const rows = closes.map((c) => {
     const s = sellers.get(c.seller);
     return {
@@ -40,7 +38,7 @@ export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset,
 }
 
 /** Best of a side: ties go to the most recent quote, then by name. Null when nobody quotes it. */
-export function bestOf(rows: readonly TableRow[], side: Side): TableRow | null {
+export function bestOf(rows: readonly SellerRow[], side: Side): SellerRow | null {
   const better = betterFirst(side);
   const quoting = rows.filter((r) => r[side] !== null);
   quoting.sort((a, b) => better(a, b) || Date.parse(b.observedAt) - Date.parse(a.observedAt) || byName(a, b));

@@ -12,7 +12,8 @@ import { CAIRO, addDays, cairoDate } from "../../core/cairo.js";
 import { roundHalfAway } from "../../core/round.js";
 import type { CbeSource } from "../../schema/sources.js";
 import { cookiesOf, request } from "../http.js";
-import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import { ShapeError } from "../../core/errors.js";
+import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
 /** The form's fields: every named input (the token among them) and the currencies it offers. */
 export function readForm(html: string): { action: string; fields: Array<[string, string]>; options: string[] } {

@@ -5,7 +5,8 @@
  */
 import { SampleMarket, type HourObservations } from "../../sample/market.js";
 import type { SourceConfig } from "../../schema/sources.js";
-import { ShapeError, type AdapterContext, type Observations } from "./types.js";
+import { ShapeError } from "../../core/errors.js";
+import type { AdapterContext, Observations } from "./types.js";
 
 const HOUR_MS = 3_600_000;
 const hours = new Map<string, HourObservations>();

@@ -8,8 +8,9 @@
 import { z } from "zod";
 import type { GlobalRatesSource } from "../../schema/sources.js";
 import { roundHalfAway } from "../../core/round.js";
-import { SourceError, request } from "../http.js";
-import { ShapeError, emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import { ShapeError, SourceError } from "../../core/errors.js";
+import { request } from "../http.js";
+import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
 export const TROY_OUNCE_GRAMS = 31.1034768;
 const DAY_MS = 86_400_000;

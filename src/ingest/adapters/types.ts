@@ -23,5 +23,3 @@ export interface AdapterContext {
 
 export const emptyObservations = (): Observations => ({ quotes: [], official: [], global: [], fetched: 0, skipped: [] });
 
-/** Adapters throw it when an answer no longer has the shape they read (core/errors.ts). */
-export { ShapeError } from "../../core/errors.js";
