@@ -157,3 +157,28 @@ describe("the docs start a developer in one minute", () => {
     expect(html).toContain('<section id="arabic-summary" lang="ar" dir="rtl"');
   });
 });
+
+describe("the sources page", () => {
+  test("shows, in both languages, each source's kind, what it fed, its last success and its last failure with the reason", async () => {
+    const data = await writeDataset(await tempDir(), rows());
+    const at = "2026-11-19T10:07:00.000Z";
+    await fs.mkdir(path.join(data, "state"), { recursive: true });
+    await fs.writeFile(
+      path.join(data, "state", "sources.json"),
+      JSON.stringify({ sources: { s1: { lastRunAt: at, lastSuccessAt: at, lastFailure: null }, s2: { lastRunAt: at, lastSuccessAt: null, lastFailure: { at, reason: "HTTP 503 <busy>" } } } }),
+    );
+    const out = path.join(data, "public");
+    await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse(`${TODAY}T11:30:00Z`) });
+    const en = await fs.readFile(path.join(out, "sources/index.html"), "utf8");
+    const ar = await fs.readFile(path.join(out, "ar/sources/index.html"), "utf8");
+    const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
+    // 10:07 UTC is 12:07 in Cairo; the reason is escaped, never markup.
+    expect(row(en, "s1").trim()).toBe("s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat 19 Nov 12:07 —");
+    expect(en).toContain("HTTP 503 &lt;busy&gt;");
+    expect(row(en, "s2")).toContain("never yet");
+    expect(row(en, "s3")).toContain("never yet");
+    expect(ar).toContain('dir="rtl"');
+    expect(row(ar, "s2")).toContain("لم يحدث بعد");
+    expect(row(ar, "s2")).toContain("HTTP 503 <busy>");
+  });
+});

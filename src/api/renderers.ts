@@ -5,7 +5,7 @@
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
 import { canonical, strongEtag } from "../core/canonical.js";
-import { API, FEED_PATH, TERMS_PATH, assetPagePath, files, localized, type PageLang } from "../feed/paths.js";
+import { API, FEED_PATH, SOURCES_PAGE_PATH, TERMS_PATH, assetPagePath, files, localized, type PageLang } from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
 import { httpDate } from "../edge/conditional.js";
 import { selectAssets } from "../edge/filters.js";
@@ -15,6 +15,7 @@ import { buildOpenApi, type OpenApiExamples } from "./openapi.js";
 import { renderDocs } from "./pages/docs.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
+import { renderSources } from "./pages/sources.js";
 import { renderAssetPage } from "./pages/asset.js";
 import type { Feed } from "../schema/outputs.js";
 import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../schema/documents.js";
@@ -88,6 +89,7 @@ export const pageRenderer: Renderer = (ctx) => {
       page(files.page(localized("/", lang)), renderHome(ctx, lang)),
       ...ctx.feed.assets.map((a) => page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang))),
       page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang)),
+      page(files.page(localized(SOURCES_PAGE_PATH, lang)), renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang)),
     ]),
     // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
     // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.

@@ -25,6 +25,11 @@ export interface Dataset {
   quoteDays: Array<{ date: string; file: string; quotes: LocatedQuote[] }>;
   /** Compacted days, ascending: `history/<date>.ndjson`. */
   historyDays: Array<{ date: string; file: string; records: DayRecord[] }>;
+  /**
+   * The dates of every `history/` file, ascending, read or not: a build reads only the days it needs
+   * (src/io/data.ts), yet a raw day that was compacted must still be recognized. Absent: historyDays' dates.
+   */
+  historyDates?: readonly string[];
   official: Array<Located<OfficialRate>>;
   global: Array<Located<GlobalRate>>;
 }

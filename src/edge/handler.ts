@@ -4,7 +4,7 @@
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
  * [[headers]] rules to edge-function answers (README "Deploying on Netlify").
  */
-import { canonical, composeWithAssets, strongEtag } from "../core/canonical.js";
+import { canonical, strongEtag } from "../core/canonical.js";
 import { API, FEED_PATH, READYZ_PATH, files as F } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
@@ -77,21 +77,24 @@ const EXPOSE = [
 /** Per build: the feed's header and each asset's canonical JSON, for answers composed on request. */
 export class FeedCache {
   private key = "";
-  private parsed: Promise<{ header: Record<string, unknown>; assets: Map<string, string> }> | null = null;
+  private parsed: Promise<{ header: Record<string, unknown>; assets: Map<string, Uint8Array> }> | null = null;
   private readonly etags = new Map<string, Promise<string>>();
   private readonly encoded = new Map<string, Uint8Array<ArrayBuffer>>();
   private encodedBytes = 0;
   private readonly encoder = new TextEncoder();
 
   /**
-   * A body's UTF-8 bytes, encoded once per ETag and URL rather than on every request (one URL has
-   * one body per ETag: its `_self` is the URL). A new build brings new ETags; the old entries are
-   * dropped when the cache passes its size.
+   * A body's UTF-8 bytes, made once per ETag and URL rather than on every request (one URL has
+   * one body per ETag: its `_self` is the URL); `body` runs only on a miss. A new build brings new
+   * ETags; the old entries are dropped when the cache passes its size. The bytes are answered as
+   * they are: a Uint8Array is the body @hono/node-server's Response hands to the socket uncopied
+   * (a string would be encoded on every write); Deno copies it once, as the Fetch standard says.
    */
-  bytes(key: string, body: string): Uint8Array<ArrayBuffer> {
+  bytes(key: string, body: () => string | Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
     let b = this.encoded.get(key);
     if (!b) {
-      b = this.encoder.encode(body);
+      const made = body();
+      b = typeof made === "string" ? this.encoder.encode(made) : made;
       if (this.encodedBytes + b.length > 64 * 1024 * 1024) {
         this.encoded.clear();
         this.encodedBytes = 0;
@@ -102,6 +105,10 @@ export class FeedCache {
     return b;
   }
 
+  /**
+   * The feed of this build, prepared once: its header, and each asset's canonical JSON as UTF-8
+   * bytes (encoded once, so never a rope walked again), for answers composed on request.
+   */
   feed(m: Manifest, read: () => Promise<string | null>) {
     if (this.key !== m.generatedAt || !this.parsed) {
       this.key = m.generatedAt;
@@ -109,11 +116,15 @@ export class FeedCache {
       this.parsed = read().then((text) => {
         if (text === null) throw new Error("the published feed is missing");
         const { assets, ...header } = JSON.parse(text) as { assets: Array<{ slug: string }> };
-        return { header, assets: new Map(assets.map((a) => [a.slug, canonical(a)])) };
+        return { header, assets: new Map(assets.map((a) => [a.slug, this.encoder.encode(canonical(a))])) };
       });
       this.parsed.catch(() => (this.parsed = null));
     }
     return this.parsed;
+  }
+
+  encode(text: string): Uint8Array<ArrayBuffer> {
+    return this.encoder.encode(text);
   }
 
   etag(key: string, make: () => Promise<string>): Promise<string> {
@@ -173,7 +184,8 @@ export function withSelf(body: string, fileSelf: string, self: string): string {
 }
 
 interface Representation {
-  body: string;
+  /** The body, made only for a 200 GET, and then once per ETag and URL (FeedCache.bytes). */
+  body: () => string | Uint8Array<ArrayBuffer>;
   etag: string;
   lastModifiedMs: number;
   contentType: string;
@@ -207,14 +219,14 @@ async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps):
   const meta = entryOf(m, file);
   const body = await deps.readFile(file);
   if (body === null) throw problems.fileMissing();
-  return { body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
+  return { body: () => body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
 }
 
 async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cache: FeedCache): Promise<Representation> {
   const self = url.pathname + url.search;
   const selected = selectAssets(url.searchParams, m);
   const variant = (file: string) =>
-    fileRepresentation(file, m, deps).then((r) => ({ ...r, body: withSelf(r.body, `/${file}`, self) }));
+    fileRepresentation(file, m, deps).then((r) => ({ ...r, body: () => withSelf(r.body() as string, `/${file}`, self) }));
   if (selected === null || selected.length === m.assets.length) return variant(F.feed);
   if (selected.length === 1) return variant(F.asset(selected[0]!));
   for (const c of m.categories) {
@@ -223,12 +235,30 @@ async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cach
   }
   // Any other selection is composed from the feed: the same bytes the build would have written.
   const feed = await cache.feed(m, () => deps.readFile(F.feed));
-  const assetJson = selected.map((s) => {
-    const json = feed.assets.get(s);
-    if (json === undefined) throw problems.fileMissing(); // the manifest lists an asset the feed lacks
-    return json;
+  const assetBytes = selected.map((s) => {
+    const bytes = feed.assets.get(s);
+    if (bytes === undefined) throw problems.fileMissing(); // the manifest lists an asset the feed lacks
+    return bytes;
   });
-  const body = composeWithAssets({ ...feed.header, _self: self }, assetJson);
+  // The same bytes as composeWithAssets' text, encoded: the header around, each asset's prepared bytes joined.
+  const body = () => {
+    const h = canonical({ ...feed.header, _self: self, assets: [] });
+    const at = h.indexOf('"assets":[]');
+    const head = cache.encode(`${h.slice(0, at)}"assets":[`);
+    const tail = cache.encode(`]${h.slice(at + 11)}`);
+    let n = head.length + tail.length + Math.max(0, assetBytes.length - 1);
+    for (const b of assetBytes) n += b.length;
+    const out = new Uint8Array(n);
+    out.set(head, 0);
+    let o = head.length;
+    assetBytes.forEach((b, i) => {
+      if (i > 0) out[o++] = 44; // ","
+      out.set(b, o);
+      o += b.length;
+    });
+    out.set(tail, o);
+    return out;
+  };
   const feedEntry = entryOf(m, F.feed);
   const parts = selected.length ? selected.map((s) => entryOf(m, F.asset(s))) : [feedEntry];
   const etag = await cache.etag(selected.join(",") || "-", () => strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`));

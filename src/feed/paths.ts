@@ -7,6 +7,8 @@ export const CHANGELOG_PATH = `${API}/changelog.json`;
 export const SOURCES_PATH = `${API}/sources.json`;
 export const DOCS_PATH = "/docs/";
 export const TERMS_PATH = "/terms/";
+/** The human page of source health. */
+export const SOURCES_PAGE_PATH = "/sources/";
 /** The Arabic pages sit under this prefix, each at the path of its English twin: /ar/, /ar/terms/, /ar/assets/<slug>/. */
 export const AR_PREFIX = "/ar";
 export const READYZ_PATH = "/readyz";

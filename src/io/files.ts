@@ -93,36 +93,27 @@ export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: s
 /**
  * One JSON value a line; blank lines are allowed (a trailing newline is usual). The whole file is
  * parsed at once as an array (much faster); only when that fails is it read line by line to say where.
+ * `fast`, when given, is an exact hand check of the schema (src/schema/fast-inputs.ts): a row it
+ * accepts is the schema's; any other goes through the schema, which gives the message.
  */
-export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>): Array<{ value: T; line: number }> {
+export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>, fast?: (v: unknown) => boolean): Array<{ value: T; line: number }> {
   const out: Array<{ value: T; line: number }> = [];
-  const lines = text.split("\n");
-  const numbered: number[] = [];
-  const present: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i]!.trim();
-    if (s) {
-      numbered.push(i + 1);
-      present.push(s);
-    }
-  }
-  let whole: unknown[] | null = null;
-  try {
-    whole = JSON.parse(`[${present.join(",")}]`) as unknown[];
-    if (whole.length !== present.length) whole = null; // a line held more than one value
-  } catch {
-    whole = null;
-  }
+  const whole = parseWhole(text);
   if (whole) {
-    for (let i = 0; i < whole.length; i++) {
-      const r = schema.safeParse(whole[i]);
-      if (!r.success) throw new DataError(file, numbered[i]!, describeZodIssues(r.error.issues));
+    const { values, lineOf } = whole;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (!fast || !fast(v)) {
+        const r = schema.safeParse(v);
+        if (!r.success) throw new DataError(file, lineOf(i), describeZodIssues(r.error.issues));
+      }
       // Strict schemas without defaults: the validated value equals the parsed one, so keep that
       // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.
-      out.push({ value: internStrings(whole[i]) as T, line: numbered[i]! });
+      out.push({ value: internStrings(v) as T, line: lineOf(i) });
     }
     return out;
   }
+  const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i]!.trim();
     if (!s) continue;
@@ -137,6 +128,41 @@ export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>)
     out.push({ value: r.data, line: i + 1 });
   }
   return out;
+}
+
+/** A line that is empty or only white space (`\s` is exactly what String.prototype.trim removes). */
+const BLANK_LINE = /(?:^|\n)[^\S\n]*(?:\n|$)/;
+
+/** Every line's value at once, or null (then the caller reads line by line to say where it fails). */
+function parseWhole(text: string): { values: unknown[]; lineOf: (i: number) => number } | null {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  if (body !== "" && !BLANK_LINE.test(body)) {
+    // The usual file: no blank line, so value i is on line i + 1.
+    let lines = 1;
+    for (let at = body.indexOf("\n"); at >= 0; at = body.indexOf("\n", at + 1)) lines++;
+    try {
+      const values = JSON.parse(`[${body.replaceAll("\n", ",")}]`) as unknown[];
+      if (values.length === lines) return { values, lineOf: (i) => i + 1 };
+    } catch {
+      // white space JSON does not allow around a value (trimmed below), or a real error
+    }
+  }
+  const lines = text.split("\n");
+  const numbered: number[] = [];
+  const present: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i]!.trim();
+    if (s) {
+      numbered.push(i + 1);
+      present.push(s);
+    }
+  }
+  try {
+    const values = JSON.parse(`[${present.join(",")}]`) as unknown[];
+    return values.length === present.length ? { values, lineOf: (i) => numbered[i]! } : null;
+  } catch {
+    return null;
+  }
 }
 
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;

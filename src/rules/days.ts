@@ -39,10 +39,10 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
   let accepted = 0;
   let read = 0;
   const compacted = new Set<string>();
+  for (const date of ds.historyDates ?? ds.historyDays.map((h) => h.date)) if (date <= today) compacted.add(date);
   const days = new Map<string, () => DayRecord[]>();
   for (const h of ds.historyDays) {
     if (h.date > today) continue;
-    compacted.add(h.date);
     days.set(h.date, () => h.records);
   }
   const rawDays: string[] = [];

@@ -31,7 +31,7 @@ export interface HumanPage {
 
 /** Every human page: home, each asset and terms in both languages, and the docs (English). */
 export function humanPages(feed: Feed): HumanPage[] {
-  const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/terms/"];
+  const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/sources/", "/terms/"];
   const all: Array<[string, PageLang]> = [...en.map((p): [string, PageLang] => [p, "en"]), ["/docs/", "en"], ...en.map((p): [string, PageLang] => [localized(p, "ar"), "ar"])];
   return all.map(([p, lang]) => ({ path: p, lang, name: p.replace(/^\/|\/$/g, "").replace(/\//g, "-") || "home" }));
 }

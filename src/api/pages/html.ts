@@ -4,7 +4,7 @@
  * with no JavaScript; their Content-Security-Policy (PAGE_CSP in src/edge/handler.ts, and
  * netlify.toml) allows inline styles and nothing else.
  */
-import { DOCS_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
+import { DOCS_PATH, SOURCES_PAGE_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
 import { STYLE } from "./style.js";
 import { westernDigits } from "./format.js";
 
@@ -57,8 +57,8 @@ export interface PageOptions {
 }
 
 const NAV: Record<PageLang, Array<[string, string]>> = {
-  en: [["/", "Prices"], [DOCS_PATH, "Developers"], [TERMS_PATH, "Terms"]],
-  ar: [["/", "الأسعار"], [DOCS_PATH, "للمطورين"], [TERMS_PATH, "الشروط"]],
+  en: [["/", "Prices"], [SOURCES_PAGE_PATH, "Sources"], [DOCS_PATH, "Developers"], [TERMS_PATH, "Terms"]],
+  ar: [["/", "الأسعار"], [SOURCES_PAGE_PATH, "المصادر"], [DOCS_PATH, "للمطورين"], [TERMS_PATH, "الشروط"]],
 };
 
 const FOOTER: Record<PageLang, string> = {

@@ -58,6 +58,8 @@ td.n,th.n{text-align:end;font-variant-numeric:tabular-nums}td.n{white-space:nowr
 table.sellers{max-width:58rem}.sellers tbody th{font-weight:600}.sellers .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sellers .n{width:1%}
 .sellers .col-wide{display:none}
 @media (min-width:40rem){.sellers .col-wide{display:table-cell}.sellers .sub{display:none}}
+.sources-health .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sources-health td{overflow-wrap:anywhere}
+@media (max-width:40rem){.sources-health thead{display:none}.sources-health tr,.sources-health th,.sources-health td{display:block}.sources-health tr{border-bottom:1px solid var(--line,#ccc);padding:.4rem 0}.sources-health td::before{content:attr(data-label) ": ";font-weight:600}}
 td.best{background:var(--best);font-weight:700}
 .best-mark{display:block;font-size:.75rem;font-weight:600;color:var(--ink)}
 /* Charts: a narrow drawing on phones, a wide one above, each with text large enough to read */
