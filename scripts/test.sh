@@ -69,5 +69,7 @@ fi
 
 CHROMIUM_PATH="$(find_chromium)"
 export CHROMIUM_PATH
+node_modules/.bin/eslint .
+node_modules/.bin/prettier --check --log-level warn .
 node_modules/.bin/tsc -p .
 node_modules/.bin/vitest run "$@"

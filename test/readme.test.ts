@@ -172,7 +172,7 @@ function paste(shell: Shell, text: string, env: Record<string, string>): Pasted 
 /** The shell's own complaints (not a command's): "no matches found", "command not found", a parse error. */
 function shellErrors(shell: Shell, stderr: string): string[] {
   return stderr
-    .replace(/\x1b\[[0-9;]*[a-zA-Z]/g, "")
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[a-zA-Z]`, "g"), "") // ANSI colour codes
     .split(/[\r\n]+/)
     .map((l) => l.replace(/^.*?(?=(zsh|bash): )/, ""))
     .filter((l) => l.startsWith(`${shell}: `))

@@ -49,7 +49,10 @@ function runs(series: SeriesEntry[], lo: Key, hi: Key): SeriesEntry[][] {
   let run: SeriesEntry[] = [];
   for (const e of series) {
     if (e[lo] !== null && e[hi] !== null) run.push(e);
-    else if (run.length) out.push(run), (run = []);
+    else if (run.length) {
+      out.push(run);
+      run = [];
+    }
   }
   if (run.length) out.push(run);
   return out;
@@ -123,7 +126,10 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
       .map((run) => {
         const upper: Pt[] = run.map((e) => [x(e.date), y(e[hi] as number)]);
         const lower: Pt[] = run.map((e): Pt => [x(e.date), y(e[lo] as number)]);
-        if (run.length === 1) upper.push([upper[0]![0] + 4, upper[0]![1]]), lower.push([lower[0]![0] + 4, lower[0]![1]]);
+        if (run.length === 1) {
+          upper.push([upper[0]![0] + 4, upper[0]![1]]);
+          lower.push([lower[0]![0] + 4, lower[0]![1]]);
+        }
         const strong = edge === null ? "" : `<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
         return `<polygon class="${cls}"${fill} points="${pts([...upper, ...lower.reverse()])}"/>${strong}`;
       })

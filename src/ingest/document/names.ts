@@ -107,7 +107,7 @@ export function resolveAsset(name: string, naming: AssetNaming, known: ReadonlyS
   const withoutUnit = unitMatch ? foldName(folded.replace(UNIT_IN_NAME, " ")) : folded;
 
   let asset: string | undefined = known.has(raw) ? raw : (naming.assets.get(folded) ?? naming.assets.get(withoutUnit));
-  let code: string | null = null;
+  let code: string | null;
   if (asset === undefined) {
     code =
       ALIASES.get(folded) ??
