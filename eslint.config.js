@@ -4,15 +4,32 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "public/", "coverage/", ".bench/", ".demo/", "netlify/edge-functions/", "examples/price-feed.d.ts"] },
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "public/",
+      "coverage/",
+      ".bench/",
+      ".demo/",
+      "netlify/edge-functions/",
+      "examples/price-feed.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Plain JavaScript run by Node (TypeScript files get their globals from the type checker).
-  { files: ["**/*.js", "**/*.mjs"], languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
   {
     rules: {
       // `_name` marks a value deliberately left unused (destructuring it away, a positional parameter).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
 );

@@ -15,7 +15,8 @@ import { loadDataset } from "../src/io/data.js";
 const [mode, a, b, c] = process.argv.slice(2);
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(path.join(e.parentPath, e.name));
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.push(path.join(e.parentPath, e.name));
   return out;
 }
 
@@ -26,13 +27,17 @@ if (mode === "build") {
 } else {
   // The floor: the same documents as values (parsed ahead, untimed), serialized, hashed and written.
   const files = await listFiles(a!);
-  const docs = await Promise.all(files.map(async (f) => ({ rel: path.relative(a!, f), body: await fs.readFile(f, "utf8") })));
+  const docs = await Promise.all(
+    files.map(async (f) => ({ rel: path.relative(a!, f), body: await fs.readFile(f, "utf8") })),
+  );
   const values = docs.map((d) => ({ rel: d.rel, value: d.rel.endsWith(".json") ? JSON.parse(d.body) : d.body }));
   const out = `${b!}`;
   await fs.rm(out, { recursive: true, force: true });
   const data = mode === "floor+input" ? c! : null;
   // Which history days a build reads (untimed): the bounded load's own choice.
-  const readDays = data ? new Set((await loadDataset(data, { upTo: "9999-12-31", bounded: true })).historyDays.map((d) => d.date)) : null;
+  const readDays = data
+    ? new Set((await loadDataset(data, { upTo: "9999-12-31", bounded: true })).historyDays.map((d) => d.date))
+    : null;
   const t0 = performance.now();
   if (data) {
     for (const folder of ["quotes", "official", "global", "history"]) {

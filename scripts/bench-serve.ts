@@ -11,7 +11,8 @@ import { FeedCache, handle, type HandlerDeps } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
 import { SiteReader } from "../src/server/serve.js";
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /**
  * In-process time per request of the handler as `price-feed serve` runs it: under @hono/node-server's
@@ -23,12 +24,22 @@ export async function inProcess(dir: string, n = 3000) {
   const site = new SiteReader(dir);
   const m = await site.manifest();
   const deps: HandlerDeps = {
-    readFile: (p) => site.readFile(p), manifest: () => site.manifest(), counters: new MemoryStore(), now: () => Date.parse(m.generatedAt),
-    clientAddress: "192.0.2.1", limits: { window: 1e9, windowSeconds: 60, daily: 1e9 }, cache: new FeedCache(), serveSite: true,
+    readFile: (p) => site.readFile(p),
+    manifest: () => site.manifest(),
+    counters: new MemoryStore(),
+    now: () => Date.parse(m.generatedAt),
+    clientAddress: "192.0.2.1",
+    limits: { window: 1e9, windowSeconds: 60, daily: 1e9 },
+    cache: new FeedCache(),
+    serveSite: true,
   };
   const feedEtag = m.files["api/v1/feed.json"]!.etag;
   // Every other asset, so that a selection is never a category's (those are files of their own).
-  const pick = (k: number) => m.assets.filter((_, i) => i % 2 === 0).slice(0, k).map((a) => a.slug);
+  const pick = (k: number) =>
+    m.assets
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, k)
+      .map((a) => a.slug);
   const cases: Record<string, () => Request> = {
     "full feed 200": () => new Request("http://x/api/v1/feed.json"),
     "304": () => new Request("http://x/api/v1/feed.json", { headers: { "If-None-Match": feedEtag } }),
@@ -36,7 +47,8 @@ export async function inProcess(dir: string, n = 3000) {
   };
   for (const k of [1, 3, 20, 100]) {
     const slugs = pick(k);
-    if (slugs.length === k) cases[`${k}-asset filter 200`] = () => new Request(`http://x/api/v1/feed.json?asset=${slugs.join(",")}`);
+    if (slugs.length === k)
+      cases[`${k}-asset filter 200`] = () => new Request(`http://x/api/v1/feed.json?asset=${slugs.join(",")}`);
   }
   const out: Record<string, { p50us: number; p99us: number }> = {};
   for (const [name, make] of Object.entries(cases)) {
@@ -76,13 +88,31 @@ async function load(url: string, seconds: number, connections: number) {
 }
 
 export async function overHttp(dir: string, seconds = 8, connections = 16) {
-  const ours = await startChild("node", [path.resolve("dist/cli/bin.js"), "serve", "--dir", dir, "--port", "18901", "--rate-limit", "1000000000/60", "--daily-limit", "1000000000"], /serving/);
+  const ours = await startChild(
+    "node",
+    [
+      path.resolve("dist/cli/bin.js"),
+      "serve",
+      "--dir",
+      dir,
+      "--port",
+      "18901",
+      "--rate-limit",
+      "1000000000/60",
+      "--daily-limit",
+      "1000000000",
+    ],
+    /serving/,
+  );
   const theirs = await startChild("node", [path.resolve("scripts/bench-sirv.mjs"), dir, "18902"], /ready/);
   // The server logs a line per request; send it to /dev/null-equivalent by not reading more.
   try {
     const rounds: Array<{ ours: Awaited<ReturnType<typeof load>>; sirv: Awaited<ReturnType<typeof load>> }> = [];
     for (let i = 0; i < 2; i++) {
-      rounds.push({ ours: await load("http://127.0.0.1:18901/api/v1/feed.json", seconds, connections), sirv: await load("http://127.0.0.1:18902/api/v1/feed.json", seconds, connections) });
+      rounds.push({
+        ours: await load("http://127.0.0.1:18901/api/v1/feed.json", seconds, connections),
+        sirv: await load("http://127.0.0.1:18902/api/v1/feed.json", seconds, connections),
+      });
     }
     const best = (k: "ours" | "sirv") => Math.max(...rounds.map((r) => r[k].rps));
     return { rounds, ratio: +(best("ours") / best("sirv")).toFixed(2), connections, seconds };

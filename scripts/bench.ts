@@ -20,7 +20,11 @@ const cli = path.resolve("dist/cli/bin.js");
 const child = path.resolve("scripts/bench-build-child.ts");
 const tsx = path.resolve("node_modules/.bin/tsx");
 
-const exists = (p: string) => fs.access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.access(p).then(
+    () => true,
+    () => false,
+  );
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 async function dataset(name: string, args: string[]): Promise<string> {
@@ -36,7 +40,9 @@ async function dataset(name: string, args: string[]): Promise<string> {
 /** A whole `price-feed build` process, as the hourly job runs it: wall time and peak RSS. */
 async function wholeProcess(data: string, out: string) {
   const t0 = performance.now();
-  const child = execFile("node", [cli, "build", "--no-state", "--force", "--data", data, "--out", out, "--now", NOW], { maxBuffer: 1 << 26 });
+  const child = execFile("node", [cli, "build", "--no-state", "--force", "--data", data, "--out", out, "--now", NOW], {
+    maxBuffer: 1 << 26,
+  });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build exited ${code}`))));
   });
@@ -50,7 +56,8 @@ async function measure(mode: "build" | "floor" | "floor+input", ...args: string[
 
 async function dirBytes(dir: string): Promise<number> {
   let n = 0;
-  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += (await fs.stat(path.join(e.parentPath, e.name))).size;
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) n += (await fs.stat(path.join(e.parentPath, e.name))).size;
   return n;
 }
 
@@ -77,9 +84,11 @@ export async function benchBuild() {
     // The floor plus reading the input a build needs: every raw quote day, official and global, and
     // the history days the bounded load reads (the same count), as text and JSON.parse, no checks.
     const inputFloors = [];
-    for (let i = 0; i < RUNS; i++) inputFloors.push(await measure("floor+input", out, path.join(BENCH, `${name}-floor`), dir));
+    for (let i = 0; i < RUNS; i++)
+      inputFloors.push(await measure("floor+input", out, path.join(BENCH, `${name}-floor`), dir));
     const whole = [];
-    if (name === "sample") for (let i = 0; i < RUNS; i++) whole.push(await wholeProcess(dir, path.join(BENCH, `${name}-whole`)));
+    if (name === "sample")
+      for (let i = 0; i < RUNS; i++) whole.push(await wholeProcess(dir, path.join(BENCH, `${name}-whole`)));
     const ms = builds.map((b) => b.ms);
     const floorMs = median(floors.map((f) => f.ms));
     rows.push({
@@ -94,7 +103,13 @@ export async function benchBuild() {
       buildOverFloor: +(median(ms) / floorMs).toFixed(1),
       inputFloorMs: Math.round(median(inputFloors.map((f) => f.ms))),
       buildOverInputFloor: +(median(ms) / median(inputFloors.map((f) => f.ms))).toFixed(1),
-      ...(whole.length ? { wholeProcessMs: Math.round(median(whole)), wholeProcessMinMs: Math.round(Math.min(...whole)), wholeProcessMaxMs: Math.round(Math.max(...whole)) } : {}),
+      ...(whole.length
+        ? {
+            wholeProcessMs: Math.round(median(whole)),
+            wholeProcessMinMs: Math.round(Math.min(...whole)),
+            wholeProcessMaxMs: Math.round(Math.max(...whole)),
+          }
+        : {}),
       target: name === "large" ? "≤ 3000 ms, ≤ 5× floor, ≤ 300 MB" : name === "sample" ? "whole process ≤ 400 ms" : "",
     });
   }
@@ -105,7 +120,13 @@ export async function benchBuild() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.env["BENCH_ONLY"]; // "build" or "serve"
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 1e9), node: process.version, runs: RUNS };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memGB: Math.round(os.totalmem() / 1e9),
+    node: process.version,
+    runs: RUNS,
+  };
   const results: Record<string, unknown> = { machine };
   if (only !== "serve") {
     const build = await benchBuild();
@@ -118,21 +139,49 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const { inProcess, overHttp } = await import("./bench-serve.js");
     const sampleOut = path.join(BENCH, "sample-public");
     const largeOut = path.join(BENCH, "large-public");
-    for (const [name, dir] of [["sample", sampleOut], ["large", largeOut]] as const) {
-      if (!(await exists(path.join(dir, "_manifest.json")))) await run("node", [cli, "build", "--data", name === "sample" ? "data" : path.join(BENCH, "large"), "--out", dir, "--now", NOW]);
+    for (const [name, dir] of [
+      ["sample", sampleOut],
+      ["large", largeOut],
+    ] as const) {
+      if (!(await exists(path.join(dir, "_manifest.json"))))
+        await run("node", [
+          cli,
+          "build",
+          "--data",
+          name === "sample" ? "data" : path.join(BENCH, "large"),
+          "--out",
+          dir,
+          "--now",
+          NOW,
+        ]);
     }
     const handler = { sample: await inProcess(sampleOut), large: await inProcess(largeOut) };
     console.log("\nHandler in process, µs per request:");
-    console.table(Object.fromEntries(Object.entries(handler).flatMap(([ds, r]) => Object.entries(r).map(([k, v]) => [`${ds}: ${k}`, v]))));
+    console.table(
+      Object.fromEntries(
+        Object.entries(handler).flatMap(([ds, r]) => Object.entries(r).map(([k, v]) => [`${ds}: ${k}`, v])),
+      ),
+    );
     console.log("targets: p99 full feed ≤ 1000 µs, 20-asset ≤ 1000 µs, 100-asset ≤ 3000 µs");
     const http = { sample: await overHttp(sampleOut), large: await overHttp(largeOut) };
     for (const [ds, h] of Object.entries(http)) {
       console.log(`\nOver loopback HTTP, ${ds}, full feed, requests/s (autocannon):`);
-      console.table(h.rounds.map((r) => ({ ours: r.ours.rps, sirv: r.sirv.rps, oursP99ms: r.ours.p99ms, sirvP99ms: r.sirv.p99ms, oursNon2xx: r.ours.non2xx })));
+      console.table(
+        h.rounds.map((r) => ({
+          ours: r.ours.rps,
+          sirv: r.sirv.rps,
+          oursP99ms: r.ours.p99ms,
+          sirvP99ms: r.sirv.p99ms,
+          oursNon2xx: r.ours.non2xx,
+        })),
+      );
       console.log(`price-feed serve ÷ sirv (${ds}): ${h.ratio} (target ≥ 1.0)`);
     }
     results["serve"] = { handler, http };
   }
-  await fs.writeFile(path.join(BENCH, only ? `results-${only}.json` : "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  await fs.writeFile(
+    path.join(BENCH, only ? `results-${only}.json` : "results.json"),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
   console.log(JSON.stringify(results));
 }

@@ -18,7 +18,9 @@ export async function bundleEdge(outfile = "netlify/edge-functions/api.js"): Pro
     metafile: true,
     logLevel: "silent",
   });
-  const nodeImports = Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.path.startsWith("node:") || i.external).map((i) => i.path));
+  const nodeImports = Object.values(r.metafile.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.path.startsWith("node:") || i.external).map((i) => i.path),
+  );
   if (nodeImports.length) throw new Error(`the edge bundle imports ${nodeImports.join(", ")}`);
   return outfile;
 }

@@ -17,7 +17,15 @@ let out: string;
 
 beforeAll(async () => {
   ({ out } = await builtSite());
-  server = await startServer({ dir: out, port: 0, host: "127.0.0.1", nowMs: BUILT_AT + 60_000, limits: { window: 240, windowSeconds: 60, daily: 1000 }, trustProxy: false, log: () => {} });
+  server = await startServer({
+    dir: out,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: BUILT_AT + 60_000,
+    limits: { window: 240, windowSeconds: 60, daily: 1000 },
+    trustProxy: false,
+    log: () => {},
+  });
 });
 afterAll(() => server?.close());
 

@@ -47,7 +47,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     for (const e of await fs.readdir(d, { withFileTypes: true })) {
       const full = path.join(d, e.name);
       if (e.isDirectory()) await walk(full);
-      else out[path.relative(dir, full)] = createHash("sha256").update(await fs.readFile(full)).digest("hex");
+      else
+        out[path.relative(dir, full)] = createHash("sha256")
+          .update(await fs.readFile(full))
+          .digest("hex");
     }
   };
   await walk(dir);
@@ -69,7 +72,16 @@ async function feed(url: string, etag?: string) {
 
 async function readyz(url: string) {
   const res = await fetch(`${url}/readyz`);
-  return { status: res.status, body: (await res.json()) as { status: string; checkedAt: string; staleAssets: string[]; action: string | null; assets: Record<string, string> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      status: string;
+      checkedAt: string;
+      staleAssets: string[];
+      action: string | null;
+      assets: Record<string, string>;
+    },
+  };
 }
 
 const running: RunningDemo[] = [];
@@ -123,7 +135,10 @@ describe("the demo on a pinned clock", () => {
     const usd0930 = at0930.body!.assets.find((a) => a.slug === "us-dollar")!;
     expect(usd0930.observedAt).toBe("2026-11-22T09:00:00.000Z");
     const r0930 = await readyz(demo.url);
-    expect(r0930).toMatchObject({ status: 200, body: { status: "ready", checkedAt: "2026-11-22T09:30:00.000Z", staleAssets: [], action: null } });
+    expect(r0930).toMatchObject({
+      status: 200,
+      body: { status: "ready", checkedAt: "2026-11-22T09:30:00.000Z", staleAssets: [], action: null },
+    });
 
     // Nothing happens between hours.
     clock.set("2026-11-22T09:59:59Z");
@@ -152,7 +167,10 @@ describe("the demo on a pinned clock", () => {
     expect(new Set([at0930.etag, at1000.etag, at1100.etag]).size).toBe(3);
     expect(at1100.body!.assets.find((a) => a.slug === "gold-24k")!.observedAt).toBe("2026-11-22T11:00:00.000Z");
     expect(at1100.body!.assets.map((a) => a.freshness.state)).toEqual(Array(15).fill("fresh"));
-    expect(await readyz(demo.url)).toMatchObject({ status: 200, body: { checkedAt: "2026-11-22T11:00:00.000Z", action: null } });
+    expect(await readyz(demo.url)).toMatchObject({
+      status: 200,
+      body: { checkedAt: "2026-11-22T11:00:00.000Z", action: null },
+    });
     expect(lines.join("\n")).toMatch(/11:00Z hourly run: ingest appended \d+ lines, .*\/readyz 200/);
 
     // The hours landed in the working copy's log; the committed data/ is exactly as it was.
@@ -171,7 +189,15 @@ describe("the demo on a pinned clock", () => {
     const clock = new ManualClock(Date.parse("2026-11-22T09:10:00Z"));
     const runs: HourlyRun[] = [];
     let ran: (() => void) | null = null;
-    const demo = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {}, onRun: (r) => (runs.push(r), ran?.()) });
+    const demo = await startDemo({
+      data: DATA,
+      work,
+      port: 0,
+      host: "127.0.0.1",
+      clock,
+      log: () => {},
+      onRun: (r) => (runs.push(r), ran?.()),
+    });
     running.push(demo);
     const done = new Promise<void>((resolve) => (ran = resolve));
     clock.set("2026-11-22T13:20:00Z");
@@ -199,24 +225,49 @@ describe("the demo on a pinned clock", () => {
     const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z"));
     const first = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
     running.push(first);
-    const second = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    const second = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(second).toBeInstanceOf(UsageError);
     expect((second as UsageError).message).toContain(`another demo (process ${process.pid}) is running in ${work}`);
 
     const other = await tempDir("pf-demo-");
-    const busy = await startDemo({ data: DATA, work: other, port: first.port, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    const busy = await startDemo({
+      data: DATA,
+      work: other,
+      port: first.port,
+      host: "127.0.0.1",
+      clock,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(UsageError);
-    expect((busy as UsageError).message).toBe(`port ${first.port} on 127.0.0.1 is already in use (another demo or server?)`);
+    expect((busy as UsageError).message).toBe(
+      `port ${first.port} on 127.0.0.1 is already in use (another demo or server?)`,
+    );
     expect((busy as UsageError).hint).toContain("--port 0");
     expect(await fs.readdir(other)).toEqual([]);
 
     const foreign = await tempDir("pf-demo-");
     await fs.writeFile(path.join(foreign, "notes.txt"), "mine");
-    const refused = await startDemo({ data: DATA, work: foreign, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    const refused = await startDemo({
+      data: DATA,
+      work: foreign,
+      port: 0,
+      host: "127.0.0.1",
+      clock,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect((refused as UsageError).message).toContain("holds files the demo did not make (notes.txt)");
     expect(await fs.readdir(foreign)).toEqual(["notes.txt"]);
 
-    const missing = await startDemo({ data: path.join(other, "nope"), work: other, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch((e: unknown) => e);
+    const missing = await startDemo({
+      data: path.join(other, "nope"),
+      work: other,
+      port: 0,
+      host: "127.0.0.1",
+      clock,
+      log: () => {},
+    }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(UsageError);
     expect((missing as UsageError).message).toContain("no such folder (--data)");
   });
@@ -235,7 +286,12 @@ describe("npm run sample over data/", () => {
     // And the other way: raw days written over their closes.
     await writeSample({ out: data, nowMs, days: 20, compact: false, seed: "price-feed", assets: 15, sellers: 14 });
     expect((await fs.readdir(path.join(data, "history"))).filter((f) => f >= "2026-11-03")).toEqual([]);
-    const again = await runBuild({ dataDir: data, outDir: path.join(data, "public"), nowMs: nowMs + 60_000, saveState: false });
+    const again = await runBuild({
+      dataDir: data,
+      outDir: path.join(data, "public"),
+      nowMs: nowMs + 60_000,
+      saveState: false,
+    });
     expect(again.site.report.warnings.filter((w) => w.includes("compacted day"))).toEqual([]);
   });
 });
@@ -251,54 +307,72 @@ async function freePort(): Promise<number> {
 }
 
 describe("npm start", () => {
-  test("runs the demo: serves at once, runs the hourly job at the top of the hour, stops cleanly on SIGTERM, leaves data/ as it was", { timeout: 90_000 }, async () => {
-    const before = await snapshot(DATA);
-    const work = await tempDir("pf-demo-");
-    const port = await freePort();
-    // 15 s before the hour on the demo's clock: time to start, then one hourly run.
-    const child = spawn("npm", ["start", "--silent", "--", "--now", "2026-11-22T09:59:45Z", "--port", String(port), "--work", work], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true, // its own process group: npm, its shell and node get the signal together
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const waitFor = async (re: RegExp, ms: number) => {
-      const until = Date.now() + ms;
-      while (!re.test(out)) {
-        if (Date.now() > until) throw new Error(`no ${re} in time; stdout:\n${out}\nstderr:\n${err}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    try {
-      await waitFor(/Ctrl-C stops/, 45_000);
-      const url = `http://127.0.0.1:${port}`;
-      expect(out).toContain(`serving ${url}/ (the market page), on a clock set to 2026-11-22T09:5`);
-      expect(out).toContain("assets: 15 fresh; /readyz 200");
-      const first = await feed(url);
-      expect(first.status).toBe(200);
-      expect((await readyz(url)).status).toBe(200);
+  test(
+    "runs the demo: serves at once, runs the hourly job at the top of the hour, stops cleanly on SIGTERM, leaves data/ as it was",
+    { timeout: 90_000 },
+    async () => {
+      const before = await snapshot(DATA);
+      const work = await tempDir("pf-demo-");
+      const port = await freePort();
+      // 15 s before the hour on the demo's clock: time to start, then one hourly run.
+      const child = spawn(
+        "npm",
+        ["start", "--silent", "--", "--now", "2026-11-22T09:59:45Z", "--port", String(port), "--work", work],
+        {
+          cwd: ROOT,
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true, // its own process group: npm, its shell and node get the signal together
+        },
+      );
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const waitFor = async (re: RegExp, ms: number) => {
+        const until = Date.now() + ms;
+        while (!re.test(out)) {
+          if (Date.now() > until) throw new Error(`no ${re} in time; stdout:\n${out}\nstderr:\n${err}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      try {
+        await waitFor(/Ctrl-C stops/, 45_000);
+        const url = `http://127.0.0.1:${port}`;
+        expect(out).toContain(`serving ${url}/ (the market page), on a clock set to 2026-11-22T09:5`);
+        expect(out).toContain("assets: 15 fresh; /readyz 200");
+        const first = await feed(url);
+        expect(first.status).toBe(200);
+        expect((await readyz(url)).status).toBe(200);
 
-      await waitFor(/10:00Z hourly run: .*\/readyz 200/, 40_000);
-      const next = await feed(url, first.etag);
-      expect(next.status).toBe(200);
-      expect(next.etag).not.toBe(first.etag);
-      expect(next.body!.assets.find((a) => a.slug === "us-dollar")!.observedAt).toBe("2026-11-22T10:00:00.000Z");
-    } finally {
-      process.kill(-child.pid!, "SIGTERM");
-    }
-    await exited;
-    expect(out).toContain("SIGTERM: stopping the demo");
-    expect(err).not.toMatch(/\n\s+at /); // no stack trace
-    await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
-    expect(await snapshot(DATA)).toEqual(before);
-  });
+        await waitFor(/10:00Z hourly run: .*\/readyz 200/, 40_000);
+        const next = await feed(url, first.etag);
+        expect(next.status).toBe(200);
+        expect(next.etag).not.toBe(first.etag);
+        expect(next.body!.assets.find((a) => a.slug === "us-dollar")!.observedAt).toBe("2026-11-22T10:00:00.000Z");
+      } finally {
+        process.kill(-child.pid!, "SIGTERM");
+      }
+      await exited;
+      expect(out).toContain("SIGTERM: stopping the demo");
+      expect(err).not.toMatch(/\n\s+at /); // no stack trace
+      await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
+      expect(await snapshot(DATA)).toEqual(before);
+    },
+  );
 
   test("the working folder and the build's by-products are git-ignored", () => {
-    const ignored = execFileSync("git", ["check-ignore", ".demo/data/quotes/2026-11-22.ndjson", ".demo/public/api/v1/feed.json", ".demo/public.build-report.json", "public/index.html"], { cwd: ROOT, encoding: "utf8" });
+    const ignored = execFileSync(
+      "git",
+      [
+        "check-ignore",
+        ".demo/data/quotes/2026-11-22.ndjson",
+        ".demo/public/api/v1/feed.json",
+        ".demo/public.build-report.json",
+        "public/index.html",
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    );
     expect(ignored.trim().split("\n")).toHaveLength(4);
   });
 });

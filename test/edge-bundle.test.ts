@@ -19,9 +19,12 @@ describe("the Netlify edge function", () => {
     for (const p of ["/api/*", "/readyz"]) expect(toml).toContain(`function = "api"\n  path = "${p}"`);
   });
 
-  test.each(["src/edge", "src/schema", "src/core", "src/rules", "src/core/canonical.ts", "src/feed/paths.ts"])("%s imports nothing from node:", async (p) => {
-    const stat = await fs.stat(p);
-    const files = stat.isDirectory() ? (await fs.readdir(p)).map((f) => path.join(p, f)) : [p];
-    for (const f of files) expect(await fs.readFile(f, "utf8"), f).not.toMatch(/from "node:/);
-  });
+  test.each(["src/edge", "src/schema", "src/core", "src/rules", "src/core/canonical.ts", "src/feed/paths.ts"])(
+    "%s imports nothing from node:",
+    async (p) => {
+      const stat = await fs.stat(p);
+      const files = stat.isDirectory() ? (await fs.readdir(p)).map((f) => path.join(p, f)) : [p];
+      for (const f of files) expect(await fs.readFile(f, "utf8"), f).not.toMatch(/from "node:/);
+    },
+  );
 });

@@ -12,18 +12,58 @@ import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../src/schema
 
 const MISSING = Symbol("missing");
 const edge = fc.constantFrom<unknown>(
-  "", "x", "a".repeat(64), "a".repeat(65), "2026-11-19", "2026-11-19\n", "２０２６-11-19", "2026-1-19", "sell", "buy", "SELL",
-  0, -0, 1.5, -3, NaN, Infinity, -Infinity, Number.MAX_VALUE, 1e-320, "1.5", null, true, [], ["a", "b"], ["a"], ["a", "b", "c"], [1, 2], {}, { a: 1 }, MISSING,
+  "",
+  "x",
+  "a".repeat(64),
+  "a".repeat(65),
+  "2026-11-19",
+  "2026-11-19\n",
+  "２０２６-11-19",
+  "2026-1-19",
+  "sell",
+  "buy",
+  "SELL",
+  0,
+  -0,
+  1.5,
+  -3,
+  NaN,
+  Infinity,
+  -Infinity,
+  Number.MAX_VALUE,
+  1e-320,
+  "1.5",
+  null,
+  true,
+  [],
+  ["a", "b"],
+  ["a"],
+  ["a", "b", "c"],
+  [1, 2],
+  {},
+  { a: 1 },
+  MISSING,
 );
 /** A field's value: usually valid, sometimes an edge case, sometimes any JSON value. */
-const field = (valid: fc.Arbitrary<unknown>, weight = 40) => fc.oneof({ weight, arbitrary: valid }, { weight: 2, arbitrary: edge }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
+const field = (valid: fc.Arbitrary<unknown>, weight = 40) =>
+  fc.oneof(
+    { weight, arbitrary: valid },
+    { weight: 2, arbitrary: edge },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+  );
 
 /** A row; `nested` ones (inside a DayClose) are spoiled more rarely, so that whole DayCloses are often valid. */
 function row(shape: Record<string, fc.Arbitrary<unknown>>, nested = false): fc.Arbitrary<unknown> {
   const fields = Object.fromEntries(Object.entries(shape).map(([k, a]) => [k, field(a, nested ? 300 : 40)]));
   const extra = fc.oneof(
     { weight: nested ? 60 : 8, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("extra", "__proto__", "constructor", "Source"), fc.jsonValue({ maxDepth: 1 })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom("extra", "__proto__", "constructor", "Source"),
+        fc.jsonValue({ maxDepth: 1 }),
+      ),
+    },
   );
   return fc.tuple(fc.record(fields), extra).map(([o, x]) => {
     const out: Record<string, unknown> = {};
@@ -41,11 +81,21 @@ const date = fc.oneof(fc.constant("2026-11-19"), fc.stringMatching(/^\d{4}-\d{2}
 const quote = row({ source: str, seller: str, asset: str, buy: price, sell: price, observedAt: str });
 const official = row({ source: str, asset: str, buy: price, sell: price, observedAt: str });
 const global = row({ source: str, asset: str, value: finite, observedAt: str });
-const sellerClose = row({ seller: str, source: str, sources: fc.array(str, { maxLength: 3 }), buy: price, sell: price, observedAt: str }, true);
-const disagreement = row({ seller: str, sources: fc.tuple(str, str), side: fc.constantFrom("sell", "buy"), diffPct: finite }, true);
+const sellerClose = row(
+  { seller: str, source: str, sources: fc.array(str, { maxLength: 3 }), buy: price, sell: price, observedAt: str },
+  true,
+);
+const disagreement = row(
+  { seller: str, sources: fc.tuple(str, str), side: fc.constantFrom("sell", "buy"), diffPct: finite },
+  true,
+);
 const dayClose = row({
-  date, asset: str, closes: fc.array(sellerClose, { maxLength: 3 }), sources: fc.array(str, { maxLength: 3 }),
-  disagreements: fc.array(disagreement, { maxLength: 2 }), observedAt: fc.oneof(str, fc.constant(null)),
+  date,
+  asset: str,
+  closes: fc.array(sellerClose, { maxLength: 3 }),
+  sources: fc.array(str, { maxLength: 3 }),
+  disagreements: fc.array(disagreement, { maxLength: 2 }),
+  observedAt: fc.oneof(str, fc.constant(null)),
 });
 
 const cases: Array<[string, z.ZodType, (v: unknown) => boolean, fc.Arbitrary<unknown>]> = [

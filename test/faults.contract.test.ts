@@ -20,7 +20,15 @@ beforeAll(async () => {
   ({ out } = await builtSite());
   doc = await readOpenApi(out);
   check = validators(doc);
-  s = await startServer({ dir: out, port: 0, host: "127.0.0.1", nowMs: BUILT_AT + 60_000, limits: { window: 240, windowSeconds: 60, daily: 1000 }, trustProxy: false, log: (l) => logs.push(l) });
+  s = await startServer({
+    dir: out,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: BUILT_AT + 60_000,
+    limits: { window: 240, windowSeconds: 60, daily: 1000 },
+    trustProxy: false,
+    log: (l) => logs.push(l),
+  });
 });
 afterAll(() => s.close());
 
@@ -35,7 +43,10 @@ function documented(pathname: string, status: number): Json {
 
 /** Checks status, content type, body schema and problem type against the description. */
 function expectDocumented(pathname: string, status: number, contentType: string, body: unknown): void {
-  const content = documented(pathname, status)["content"] as Record<string, { schema: Json; examples?: Record<string, unknown> }>;
+  const content = documented(pathname, status)["content"] as Record<
+    string,
+    { schema: Json; examples?: Record<string, unknown> }
+  >;
   expect(Object.keys(content), `${pathname} ${status}`).toContain(contentType);
   expect(check(content[contentType]!.schema, body)).toEqual([]);
 }
@@ -57,9 +68,15 @@ function raw(request: string): Promise<RawAnswer> {
       const text = Buffer.concat(chunks).toString("utf8");
       const [head = "", ...rest] = text.split("\r\n\r\n");
       const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       let body = rest.join("\r\n\r\n");
-      if (headers["transfer-encoding"] === "chunked") body = body.replace(/^[0-9a-f]+\r\n/i, "").replace(/\r\n0\r\n\r\n$/, "").replace(/\r\n[0-9a-f]+\r\n/gi, "");
+      if (headers["transfer-encoding"] === "chunked")
+        body = body
+          .replace(/^[0-9a-f]+\r\n/i, "")
+          .replace(/\r\n0\r\n\r\n$/, "")
+          .replace(/\r\n[0-9a-f]+\r\n/gi, "");
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
     });
   });
@@ -67,13 +84,41 @@ function raw(request: string): Promise<RawAnswer> {
 
 describe("requests the server cannot read get the documented problem, with CORS and a log line", () => {
   test.each([
-    { name: "a raw backslash in the path", request: "GET /api\\v1 HTTP/1.1\r\nHost: feed.test\r\nConnection: close\r\n\r\n", why: /backslash/i },
-    { name: "a Host with a space", request: "GET /api/v1 HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n", why: /host|url/i },
-    { name: "a Host with a slash", request: "GET /api/v1 HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n", why: /host|url/i },
-    { name: "a Host that is half an IPv6 literal", request: "GET /api/v1 HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n", why: /host|url/i },
-    { name: "no Host at all (RFC 9112 §3.2)", request: "GET /api/v1 HTTP/1.1\r\nConnection: close\r\n\r\n", why: /host/i },
-    { name: "a raw space in the target (the parser's own rejection)", request: "GET /api/v1 x HTTP/1.1\r\nHost: feed.test\r\n\r\n", why: /HTTP\/1\.1/ },
-    { name: "a control character in a header (the parser's own rejection)", request: "GET /api/v1 HTTP/1.1\r\nHost: feed.test\r\nX-Bad: a\u0001b\r\n\r\n", why: /HTTP\/1\.1/ },
+    {
+      name: "a raw backslash in the path",
+      request: "GET /api\\v1 HTTP/1.1\r\nHost: feed.test\r\nConnection: close\r\n\r\n",
+      why: /backslash/i,
+    },
+    {
+      name: "a Host with a space",
+      request: "GET /api/v1 HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+      why: /host|url/i,
+    },
+    {
+      name: "a Host with a slash",
+      request: "GET /api/v1 HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n",
+      why: /host|url/i,
+    },
+    {
+      name: "a Host that is half an IPv6 literal",
+      request: "GET /api/v1 HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n",
+      why: /host|url/i,
+    },
+    {
+      name: "no Host at all (RFC 9112 §3.2)",
+      request: "GET /api/v1 HTTP/1.1\r\nConnection: close\r\n\r\n",
+      why: /host/i,
+    },
+    {
+      name: "a raw space in the target (the parser's own rejection)",
+      request: "GET /api/v1 x HTTP/1.1\r\nHost: feed.test\r\n\r\n",
+      why: /HTTP\/1\.1/,
+    },
+    {
+      name: "a control character in a header (the parser's own rejection)",
+      request: "GET /api/v1 HTTP/1.1\r\nHost: feed.test\r\nX-Bad: a\u0001b\r\n\r\n",
+      why: /HTTP\/1\.1/,
+    },
   ])("$name → 400 problem+json", async ({ request, why }) => {
     const before = logs.length;
     const res = await raw(request);
@@ -112,14 +157,20 @@ describe("the OpenAPI tells the truth about every status", () => {
   ]);
 
   test.each(cases)("$path with $what → $status is documented", async ({ path, query, status }) => {
-    const res = await handle(new Request(`http://feed.test${path}?${query}`), depsFor(out, { counters: new MemoryStore() }));
+    const res = await handle(
+      new Request(`http://feed.test${path}?${query}`),
+      depsFor(out, { counters: new MemoryStore() }),
+    );
     expect(res.status).toBe(status);
     expectDocumented(path, status, res.headers.get("content-type")!, await res.json());
   });
 
   test("?asset= (empty) is a 400, and the description's asset parameter does not allow it either", async () => {
     for (const q of ["asset=", "asset=us-dollar,,gold-24k", "category="]) {
-      const res = await handle(new Request(`http://feed.test/api/v1/feed.json?${q}`), depsFor(out, { counters: new MemoryStore() }));
+      const res = await handle(
+        new Request(`http://feed.test/api/v1/feed.json?${q}`),
+        depsFor(out, { counters: new MemoryStore() }),
+      );
       expect(res.status, q).toBe(400);
       expectDocumented("/api/v1/feed.json", 400, "application/problem+json", await res.json());
     }
@@ -135,7 +186,10 @@ describe("the OpenAPI tells the truth about every status", () => {
     const body = (await res.json()) as { rateLimiting: string };
     expect(body.rateLimiting).toBe("enforced");
     expectDocumented("/readyz", res.status, "application/json", body);
-    const open = await handle(new Request("http://feed.test/readyz"), depsFor(out, { counters: { hit: async () => null } }));
+    const open = await handle(
+      new Request("http://feed.test/readyz"),
+      depsFor(out, { counters: { hit: async () => null } }),
+    );
     expect(((await open.json()) as { rateLimiting: string }).rateLimiting).toBe("fail-open");
   });
 });
@@ -145,8 +199,17 @@ describe("conditional requests over HTTP (RFC 9110 §13.1)", () => {
     const first = await fetch(`${s.url}/api/v1/feed.json`);
     const etag = first.headers.get("etag")!;
     await first.text();
-    for (const ims of ["2027-01-01", "3000", "Fri, 01 Jan 2027 00:00:00 GMT"]) expect((await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-Modified-Since": ims } })).status, ims).toBe(200);
-    expect((await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-Modified-Since": first.headers.get("last-modified")! } })).status).toBe(304);
+    for (const ims of ["2027-01-01", "3000", "Fri, 01 Jan 2027 00:00:00 GMT"])
+      expect((await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-Modified-Since": ims } })).status, ims).toBe(
+        200,
+      );
+    expect(
+      (
+        await fetch(`${s.url}/api/v1/feed.json`, {
+          headers: { "If-Modified-Since": first.headers.get("last-modified")! },
+        })
+      ).status,
+    ).toBe(304);
     expect((await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-None-Match": `x${etag}y` } })).status).toBe(200);
     expect((await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-None-Match": etag } })).status).toBe(304);
   });

@@ -36,18 +36,24 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-const manifestAt = async (out: string) => (JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")) as { generatedAt: string }).generatedAt;
+const manifestAt = async (out: string) =>
+  (JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")) as { generatedAt: string }).generatedAt;
 
 describe("the data folder is checked, not trusted", () => {
-  test.each(["quotes", "official", "global"])("an empty %s day file stops the build with a clear DataError; nothing is published", async (folder) => {
-    const { data, out } = await built();
-    const before = await snapshot(out);
-    await fs.writeFile(path.join(data, folder, "2026-11-18.ndjson"), "");
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DataError);
-    expect((err as Error).message).toBe(`${path.join(data, folder, "2026-11-18.ndjson")}: the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)`);
-    expect(await snapshot(out)).toEqual(before);
-  });
+  test.each(["quotes", "official", "global"])(
+    "an empty %s day file stops the build with a clear DataError; nothing is published",
+    async (folder) => {
+      const { data, out } = await built();
+      const before = await snapshot(out);
+      await fs.writeFile(path.join(data, folder, "2026-11-18.ndjson"), "");
+      const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DataError);
+      expect((err as Error).message).toBe(
+        `${path.join(data, folder, "2026-11-18.ndjson")}: the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)`,
+      );
+      expect(await snapshot(out)).toEqual(before);
+    },
+  );
 
   test("an empty history day is a compacted day whose quotes were all rejected: it builds", async () => {
     const { data, out } = await built();
@@ -56,27 +62,35 @@ describe("the data folder is checked, not trusted", () => {
     await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 });
   });
 
-  test.each(["2026-02-30", "2026-13-01", "2026-04-31", "2025-02-29"])("a day file named %s (no such day) is an error", async (date) => {
-    const { data, out } = await built();
-    await fs.writeFile(path.join(data, "quotes", `${date}.ndjson`), `${JSON.stringify(smallRows().quotes[0])}\n`);
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DataError);
-    expect((err as Error).message).toContain(`${date} is not a day of the calendar`);
-  });
+  test.each(["2026-02-30", "2026-13-01", "2026-04-31", "2025-02-29"])(
+    "a day file named %s (no such day) is an error",
+    async (date) => {
+      const { data, out } = await built();
+      await fs.writeFile(path.join(data, "quotes", `${date}.ndjson`), `${JSON.stringify(smallRows().quotes[0])}\n`);
+      const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DataError);
+      expect((err as Error).message).toContain(`${date} is not a day of the calendar`);
+    },
+  );
 
   test("a symbolic link leaving data/ is refused, and nothing of its target is echoed", async () => {
     const { data, out } = await built();
     const outside = await tempDir("pf-outside-");
     const secret = path.join(outside, "secret.txt");
     await fs.writeFile(secret, "root:SECRET-PASSWORD-HASH:0:0\n");
-    for (const [link, target] of [["quotes/2026-11-18.ndjson", secret], ["sellers.json", secret]] as const) {
+    for (const [link, target] of [
+      ["quotes/2026-11-18.ndjson", secret],
+      ["sellers.json", secret],
+    ] as const) {
       const file = path.join(data, link);
       const saved = path.join(data, `saved-${path.basename(file)}`);
       await fs.rename(file, saved);
       await fs.symlink(target, file);
       const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DataError);
-      expect((err as Error).message).toBe(`${file}: is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)`);
+      expect((err as Error).message).toBe(
+        `${file}: is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)`,
+      );
       expect((err as Error).message).not.toContain("SECRET");
       await fs.rm(file);
       await fs.rename(saved, file);
@@ -87,7 +101,9 @@ describe("the data folder is checked, not trusted", () => {
     await fs.rename(path.join(data, "global"), path.join(data, "global.saved"));
     await fs.symlink(path.join(outside, "global"), path.join(data, "global"));
     const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/global\/2026-11-18\.ndjson: is a symbolic link to a place outside the data folder/);
+    expect((err as Error).message).toMatch(
+      /global\/2026-11-18\.ndjson: is a symbolic link to a place outside the data folder/,
+    );
     expect((err as Error).message).not.toContain("SECRET");
     await fs.rm(path.join(data, "global"));
     await fs.rename(path.join(data, "global.saved"), path.join(data, "global"));
@@ -103,11 +119,29 @@ describe("the data folder is checked, not trusted", () => {
     const outside = path.join(await tempDir("pf-outside-"), "target.ndjson");
     await fs.writeFile(outside, "");
     await fs.writeFile(path.join(data, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
-    await fs.writeFile(path.join(data, "sources.json"), JSON.stringify({ sources: [{ id: "local", name: "L", adapter: "seller-document", path: "alpha.json", format: "json", fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" }, assets: { USD: "USD-EGP" } }] }));
+    await fs.writeFile(
+      path.join(data, "sources.json"),
+      JSON.stringify({
+        sources: [
+          {
+            id: "local",
+            name: "L",
+            adapter: "seller-document",
+            path: "alpha.json",
+            format: "json",
+            fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
+            assets: { USD: "USD-EGP" },
+          },
+        ],
+      }),
+    );
     await fs.mkdir(path.join(data, "quotes"), { recursive: true });
     await fs.symlink(outside, path.join(data, "quotes", "2026-11-19.ndjson"));
     const { reports } = await runIngest({ dataDir: data, nowMs: Date.parse("2026-11-19T10:30:00Z") });
-    expect(reports[0]).toMatchObject({ ok: false, error: expect.stringMatching(/symbolic link to a place outside the data folder/) });
+    expect(reports[0]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/symbolic link to a place outside the data folder/),
+    });
     expect(await fs.readFile(outside, "utf8")).toBe("");
   });
 
@@ -158,7 +192,10 @@ describe("builds into one --out", () => {
     const { data, out } = await built();
     const early = iso(NOW + 3_600_000);
     const late = iso(NOW + 7_200_000);
-    for (const order of [[early, late], [late, early]]) {
+    for (const order of [
+      [early, late],
+      [late, early],
+    ]) {
       const runs = order.map((now) =>
         run(process.execPath, [BIN, "build", "--data", data, "--out", out, "--now", now]).then(
           (r) => ({ now, code: 0, stderr: r.stderr }),
@@ -170,7 +207,8 @@ describe("builds into one --out", () => {
       const earlyRun = results.find((r) => r.now === early)!;
       expect(lateRun).toMatchObject({ code: 0 });
       // The early one either ran first (and was replaced) or came second and refused.
-      if (earlyRun.code !== 0) expect(earlyRun.stderr).toContain(`holds a build made at ${late}, later than this build's --now ${early}`);
+      if (earlyRun.code !== 0)
+        expect(earlyRun.stderr).toContain(`holds a build made at ${late}, later than this build's --now ${early}`);
       expect(await manifestAt(out)).toBe(isoMs(Date.parse(late)));
       const report = JSON.parse(await fs.readFile(`${out}.build-report.json`, "utf8")) as { generatedAt: string };
       expect(report.generatedAt).toBe(isoMs(Date.parse(late)));
@@ -182,9 +220,20 @@ describe("builds into one --out", () => {
   test("an earlier --now refuses to replace a later build (exit 1, nothing changes) unless --force", async () => {
     const { data, out } = await built();
     const before = await snapshot(out);
-    const err = (await run(process.execPath, [BIN, "build", "--data", data, "--out", out, "--now", iso(NOW - 3_600_000)]).catch((e: unknown) => e)) as { code: number; stderr: string };
+    const err = (await run(process.execPath, [
+      BIN,
+      "build",
+      "--data",
+      data,
+      "--out",
+      out,
+      "--now",
+      iso(NOW - 3_600_000),
+    ]).catch((e: unknown) => e)) as { code: number; stderr: string };
     expect(err.code).toBe(1);
-    expect(err.stderr).toContain(`holds a build made at ${iso(NOW)}, later than this build's --now ${iso(NOW - 3_600_000)}: an older build never replaces a newer one`);
+    expect(err.stderr).toContain(
+      `holds a build made at ${iso(NOW)}, later than this build's --now ${iso(NOW - 3_600_000)}: an older build never replaces a newer one`,
+    );
     expect(err.stderr).toContain("--force");
     expect(await snapshot(out)).toEqual(before);
     await run(process.execPath, [BIN, "build", "--data", data, "--out", out, "--now", iso(NOW - 3_600_000), "--force"]);
@@ -195,15 +244,25 @@ describe("builds into one --out", () => {
 
   test("a lock held by a running build is waited for, then a clear error; a lock of a process that is gone is taken over", async () => {
     const { data, out } = await built();
-    await fs.writeFile(lockPath(out), JSON.stringify({ pid: process.pid, now: iso(NOW), startedAt: new Date().toISOString() }));
+    await fs.writeFile(
+      lockPath(out),
+      JSON.stringify({ pid: process.pid, now: iso(NOW), startedAt: new Date().toISOString() }),
+    );
     const started = Date.now();
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, lockWaitMs: 300 }).catch((e: unknown) => e);
+    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, lockWaitMs: 300 }).catch(
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).message).toContain(`another build is writing into ${out} (process ${process.pid}, building at --now ${iso(NOW)}`);
+    expect((err as UsageError).message).toContain(
+      `another build is writing into ${out} (process ${process.pid}, building at --now ${iso(NOW)}`,
+    );
     expect((err as UsageError).hint).toContain(lockPath(out));
 
-    await fs.writeFile(lockPath(out), JSON.stringify({ pid: await deadPid(), now: iso(NOW), startedAt: new Date().toISOString() }));
+    await fs.writeFile(
+      lockPath(out),
+      JSON.stringify({ pid: await deadPid(), now: iso(NOW), startedAt: new Date().toISOString() }),
+    );
     const error = console.error;
     console.error = () => {};
     try {

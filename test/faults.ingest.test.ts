@@ -34,9 +34,30 @@ async function dataset(sources: unknown[]): Promise<string> {
   return dir;
 }
 
-const globalSource = (id: string, url: string) => ({ id, name: id, adapter: "global-rates", urls: [url], base: "usd", assets: [{ asset: "USD-EGP", currency: "usd" }] });
-const localSeller = { id: "local", name: "Alpha's board", adapter: "seller-document", path: "alpha.json", format: "json", fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" }, assets: { USD: "USD-EGP" } };
-const http = (o: Partial<Parameters<typeof requestBytes>[2]> = {}) => ({ userAgent: userAgent(CONTACT), timeoutMs: 2000, retries: 2, backoffMs: 5, ...o });
+const globalSource = (id: string, url: string) => ({
+  id,
+  name: id,
+  adapter: "global-rates",
+  urls: [url],
+  base: "usd",
+  assets: [{ asset: "USD-EGP", currency: "usd" }],
+});
+const localSeller = {
+  id: "local",
+  name: "Alpha's board",
+  adapter: "seller-document",
+  path: "alpha.json",
+  format: "json",
+  fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
+  assets: { USD: "USD-EGP" },
+};
+const http = (o: Partial<Parameters<typeof requestBytes>[2]> = {}) => ({
+  userAgent: userAgent(CONTACT),
+  timeoutMs: 2000,
+  retries: 2,
+  backoffMs: 5,
+  ...o,
+});
 
 /** Writes `total` bytes in 64 KB chunks, minding backpressure, until done or the client hangs up; returns what was written. */
 async function flood(res: ServerResponse, total: number): Promise<number> {
@@ -63,7 +84,8 @@ describe("a source that breaks after its headers is that source's failure", () =
         setTimeout(() => res.socket?.destroy(), 20);
       },
       "GET /cbe": (_q, res) => res.writeHead(200, { "content-type": "text/html" }).end(cbePage("tok", ["US Dollar"])),
-      "POST /api/statistics/GetHistoricalData": (_q, res) => void res.writeHead(200, { "content-type": "application/octet-stream" }).write("PK"),
+      "POST /api/statistics/GetHistoricalData": (_q, res) =>
+        void res.writeHead(200, { "content-type": "application/octet-stream" }).write("PK"),
     });
     const dir = await dataset([
       globalSource("stall", `${s.url}/stall.json`),
@@ -77,9 +99,18 @@ describe("a source that breaks after its headers is that source's failure", () =
     await fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
     const { reports, files } = await runIngest({ dataDir: dir, nowMs: NOW, timeoutMs: 300, retries: 1, backoffMs: 5 });
     const by = Object.fromEntries(reports.map((r) => [r.id, r]));
-    expect(by["stall"]).toMatchObject({ ok: false, error: expect.stringMatching(/timed out after 300 ms while reading the body/) });
-    expect(by["reset"]).toMatchObject({ ok: false, error: expect.stringMatching(/network error while reading the body/) });
-    expect(by["cbe"]).toMatchObject({ ok: false, error: expect.stringMatching(/timed out after 300 ms while reading the body/) });
+    expect(by["stall"]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/timed out after 300 ms while reading the body/),
+    });
+    expect(by["reset"]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/network error while reading the body/),
+    });
+    expect(by["cbe"]).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/timed out after 300 ms while reading the body/),
+    });
     expect(by["missing"]).toMatchObject({ ok: false, error: expect.stringMatching(/nowhere\.json does not exist/) });
     expect(by["folder"]).toMatchObject({ ok: false, error: expect.stringMatching(/a-folder is a folder, not a file/) });
     expect(by["local"]).toMatchObject({ ok: true, appended: 1 });
@@ -91,21 +122,47 @@ describe("a source that breaks after its headers is that source's failure", () =
   test("the CLI: exit 2, one line per failed source with its reason, and the others' lines are appended", async () => {
     const s = await serve({
       "GET /stall.json": (_q, res) => void res.writeHead(200, { "content-type": "application/json" }).write("{"),
-      "GET /big.json": (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...DOC, pad: "x".repeat(5000) })),
+      "GET /big.json": (_q, res) =>
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ ...DOC, pad: "x".repeat(5000) })),
     });
-    const dir = await dataset([globalSource("stall", `${s.url}/stall.json`), globalSource("big", `${s.url}/big.json`), { ...localSeller, id: "missing", path: "nowhere.json" }, localSeller]);
+    const dir = await dataset([
+      globalSource("stall", `${s.url}/stall.json`),
+      globalSource("big", `${s.url}/big.json`),
+      { ...localSeller, id: "missing", path: "nowhere.json" },
+      localSeller,
+    ]);
     await fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
     const logs: string[] = [];
     const log = console.log;
     console.log = (line: string) => logs.push(line);
     try {
-      expect(await main(["node", "price-feed", "ingest", "--data", dir, "--now", "2026-11-19T10:30:00Z", "--timeout", "200", "--max-bytes", "1000"])).toBe(2);
+      expect(
+        await main([
+          "node",
+          "price-feed",
+          "ingest",
+          "--data",
+          dir,
+          "--now",
+          "2026-11-19T10:30:00Z",
+          "--timeout",
+          "200",
+          "--max-bytes",
+          "1000",
+        ]),
+      ).toBe(2);
     } finally {
       console.log = log;
     }
     const out = logs.join("\n");
-    expect(out).toMatch(/stall \(global-rates\): FAILED in \d+ ms: every URL failed: .*timed out after 200 ms while reading the body/);
-    expect(out).toMatch(/big \(global-rates\): FAILED in \d+ ms: every URL failed: .*larger than the limit of 1000 bytes/);
+    expect(out).toMatch(
+      /stall \(global-rates\): FAILED in \d+ ms: every URL failed: .*timed out after 200 ms while reading the body/,
+    );
+    expect(out).toMatch(
+      /big \(global-rates\): FAILED in \d+ ms: every URL failed: .*larger than the limit of 1000 bytes/,
+    );
     expect(out).toMatch(/missing \(seller-document\): FAILED in \d+ ms: .*nowhere\.json does not exist/);
     expect(out).toMatch(/local \(seller-document\): fetched 1, appended 1/);
     expect(out).toMatch(/1 of 4 sources succeeded/);
@@ -116,9 +173,14 @@ describe("a source that breaks after its headers is that source's failure", () =
 describe("polite and bounded", () => {
   test("a 100 MB body is cut off past the cap: the source fails, little of it is ever sent or held", async () => {
     let sent = 0;
-    const s = await serve({ "GET /huge.json": async (_q, res) => void (sent = await flood(res.writeHead(200, { "content-type": "application/json" }), 100 * 1024 * 1024)) });
+    const s = await serve({
+      "GET /huge.json": async (_q, res) =>
+        void (sent = await flood(res.writeHead(200, { "content-type": "application/json" }), 100 * 1024 * 1024)),
+    });
     const before = process.memoryUsage().arrayBuffers;
-    await expect(requestBytes(`${s.url}/huge.json`, { accept: "application/json" }, http())).rejects.toThrow(`larger than the limit of ${MAX_BODY_BYTES} bytes`);
+    await expect(requestBytes(`${s.url}/huge.json`, { accept: "application/json" }, http())).rejects.toThrow(
+      `larger than the limit of ${MAX_BODY_BYTES} bytes`,
+    );
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
     await new Promise((r) => setTimeout(r, 100));
     expect(sent).toBeLessThan(40 * 1024 * 1024);
@@ -126,8 +188,13 @@ describe("polite and bounded", () => {
   });
 
   test("a declared Content-Length past the cap fails before the body is read", async () => {
-    const s = await serve({ "GET /declared.json": (_q, res) => void res.writeHead(200, { "content-length": String(100 * 1024 * 1024) }).write("{") });
-    await expect(requestBytes(`${s.url}/declared.json`, { accept: "application/json" }, http())).rejects.toThrow(`the answer is ${100 * 1024 * 1024} bytes, more than the limit of ${MAX_BODY_BYTES}`);
+    const s = await serve({
+      "GET /declared.json": (_q, res) =>
+        void res.writeHead(200, { "content-length": String(100 * 1024 * 1024) }).write("{"),
+    });
+    await expect(requestBytes(`${s.url}/declared.json`, { accept: "application/json" }, http())).rejects.toThrow(
+      `the answer is ${100 * 1024 * 1024} bytes, more than the limit of ${MAX_BODY_BYTES}`,
+    );
     expect(s.seen).toHaveLength(1);
   });
 
@@ -138,13 +205,18 @@ describe("polite and bounded", () => {
     const { reports } = await runIngest({ dataDir: dir, nowMs: NOW, backoffMs: 1000 });
     expect(Date.now() - started).toBeLessThan(900);
     expect(s.seen).toHaveLength(1);
-    expect(reports[0]!.error).toMatch(/HTTP 503 Service Unavailable: asked to retry after 3600 s, more than the 30 s we wait; next run/);
+    expect(reports[0]!.error).toMatch(
+      /HTTP 503 Service Unavailable: asked to retry after 3600 s, more than the 30 s we wait; next run/,
+    );
   });
 
   test("a Retry-After within the bound is waited for (seconds or an HTTP-date), then the answer lands", async () => {
     let n = 0;
     const s = await serve({
-      "GET /later.json": (_q, res) => (++n === 1 ? res.writeHead(429, { "retry-after": "2" }).end() : res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(DOC))),
+      "GET /later.json": (_q, res) =>
+        ++n === 1
+          ? res.writeHead(429, { "retry-after": "2" }).end()
+          : res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(DOC)),
     });
     const waits: number[] = [];
     const sleep = async (ms: number) => void waits.push(ms);
@@ -163,11 +235,22 @@ describe("polite and bounded", () => {
       "GET /c.json": (_q, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(DOC)),
       "POST /form": (_q, res) => res.writeHead(303, { location: "/c.json" }).end(),
     });
-    await expect(requestBytes(`${s.url}/loop`, { accept: "application/json" }, http())).rejects.toThrow(/more than 5 redirects/);
+    await expect(requestBytes(`${s.url}/loop`, { accept: "application/json" }, http())).rejects.toThrow(
+      /more than 5 redirects/,
+    );
     expect(s.seen.filter((r) => r.path === "/loop")).toHaveLength(6);
     const chain = await requestBytes(`${s.url}/a`, { accept: "application/json" }, http());
     expect(chain.url).toBe(`${s.url}/c.json`);
-    const posted = await requestBytes(`${s.url}/form`, { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded" }, accept: "application/json" }, http());
+    const posted = await requestBytes(
+      `${s.url}/form`,
+      {
+        method: "POST",
+        body: "a=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        accept: "application/json",
+      },
+      http(),
+    );
     expect(posted.status).toBe(200);
     expect(s.seen.at(-1)).toMatchObject({ method: "GET", path: "/c.json", body: "" });
   });

@@ -26,7 +26,16 @@ afterAll(async () => {
 });
 
 async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await startServer({ dir: out, port: 0, host: "127.0.0.1", nowMs: BUILT_AT + 60_000, limits: { window: 3, windowSeconds: 60, daily: 1000 }, trustProxy: false, log: (l) => logs.push(l), ...o });
+  const s = await startServer({
+    dir: out,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: BUILT_AT + 60_000,
+    limits: { window: 3, windowSeconds: 60, daily: 1000 },
+    trustProxy: false,
+    log: (l) => logs.push(l),
+    ...o,
+  });
   servers.push(s);
   return s;
 }
@@ -40,7 +49,10 @@ const statuses = async (url: string, headers: Array<Record<string, string>>) => 
 describe("the client key is the address the trusted proxy saw", () => {
   test("--trust-proxy: rotating the leftmost X-Forwarded-For hop (the client's own) does not escape a 3/60 limit", async () => {
     const s = await server({ trustProxy: true });
-    const codes = await statuses(`${s.url}/api/v1`, Array.from({ length: 8 }, (_, i) => ({ "X-Forwarded-For": `198.51.100.${i}, 203.0.113.5` })));
+    const codes = await statuses(
+      `${s.url}/api/v1`,
+      Array.from({ length: 8 }, (_, i) => ({ "X-Forwarded-For": `198.51.100.${i}, 203.0.113.5` })),
+    );
     expect(codes).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
   });
 
@@ -52,7 +64,9 @@ describe("the client key is the address the trusted proxy saw", () => {
     expect(await statuses(`${s.url}/api/v1`, [{ "X-Forwarded-For": "203.0.113.8, 10.1.2.3" }])).toEqual([200]);
     const h = (xff: string) => new Headers({ "x-forwarded-for": xff });
     const trusted = (a: string) => a.startsWith("10.");
-    expect(clientAddress("10.0.0.1", h("6.6.6.6, 203.0.113.7, 10.0.0.2"), { trustProxy: true, trusted })).toBe("203.0.113.7");
+    expect(clientAddress("10.0.0.1", h("6.6.6.6, 203.0.113.7, 10.0.0.2"), { trustProxy: true, trusted })).toBe(
+      "203.0.113.7",
+    );
     expect(clientAddress("10.0.0.1", h("6.6.6.6, 203.0.113.7"), { trustProxy: true })).toBe("203.0.113.7");
     expect(clientAddress("10.0.0.1", h("6.6.6.6"), { trustProxy: false })).toBe("10.0.0.1");
     expect(clientAddress("10.0.0.1", h("not-an-ip, 10.0.0.2"), { trustProxy: true, trusted })).toBe("10.0.0.2");
@@ -60,15 +74,22 @@ describe("the client key is the address the trusted proxy saw", () => {
 
   test("--client-ip-header: the header the proxy sets is the client, X-Forwarded-For is ignored", async () => {
     const s = await server({ trustProxy: true, clientIpHeader: "X-Real-IP" });
-    const codes = await statuses(`${s.url}/api/v1`, Array.from({ length: 4 }, (_, i) => ({ "X-Real-IP": "203.0.113.9", "X-Forwarded-For": `198.51.100.${i}` })));
+    const codes = await statuses(
+      `${s.url}/api/v1`,
+      Array.from({ length: 4 }, (_, i) => ({ "X-Real-IP": "203.0.113.9", "X-Forwarded-For": `198.51.100.${i}` })),
+    );
     expect(codes).toEqual([200, 200, 200, 429]);
   });
 
   test("IPv6 spellings are one client, and an IPv6 client is keyed by its /64; an IPv4-mapped address is the IPv4 one", async () => {
     const s = await server({ trustProxy: true });
-    const v6 = ["2001:DB8:0:0:0:0:0:1", "2001:db8::1", "[2001:db8::1]:443", "2001:db8::abcd", "2001:db8::1"].map((a) => ({ "X-Forwarded-For": a }));
+    const v6 = ["2001:DB8:0:0:0:0:0:1", "2001:db8::1", "[2001:db8::1]:443", "2001:db8::abcd", "2001:db8::1"].map(
+      (a) => ({ "X-Forwarded-For": a }),
+    );
     expect(await statuses(`${s.url}/api/v1`, v6)).toEqual([200, 200, 200, 429, 429]);
-    const v4 = ["::ffff:198.51.100.200", "198.51.100.200", "::FFFF:C633:64C8", "198.51.100.200:5555"].map((a) => ({ "X-Forwarded-For": a }));
+    const v4 = ["::ffff:198.51.100.200", "198.51.100.200", "::FFFF:C633:64C8", "198.51.100.200:5555"].map((a) => ({
+      "X-Forwarded-For": a,
+    }));
     expect(await statuses(`${s.url}/api/v1`, v4)).toEqual([200, 200, 200, 429]);
     expect(normalizeIp("2001:0DB8:0000:0000:0001:0000:0000:0001")).toBe("2001:db8::1:0:0:1"); // RFC 5952: the first longest run
     expect(clientKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
@@ -104,7 +125,10 @@ describe("the in-memory store is bounded", () => {
     const counters = new MemoryStore(2000);
     const d = depsFor(out, { counters });
     for (let i = 0; i < 20_000; i += 1) {
-      const res = await handle(new Request("http://feed.test/api/v1/feed.json", { method: "OPTIONS" }), { ...d, clientAddress: `${i}:${"a".repeat(8192)}` });
+      const res = await handle(new Request("http://feed.test/api/v1/feed.json", { method: "OPTIONS" }), {
+        ...d,
+        clientAddress: `${i}:${"a".repeat(8192)}`,
+      });
       if (res.status !== 204 && res.status !== 429) throw new Error(`status ${res.status}`);
     }
     expect(counters.size.windows).toBeLessThanOrEqual(2001);
@@ -114,7 +138,11 @@ describe("the in-memory store is bounded", () => {
 describe("Redis: a slow one is waited for, only a dead one fails open", () => {
   const burst = async (url: string, n: number) => {
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: n }, () => fetch(url).then(async (r) => ({ status: r.status, ms: performance.now() - started, body: await r.text() }))));
+    const results = await Promise.all(
+      Array.from({ length: n }, () =>
+        fetch(url).then(async (r) => ({ status: r.status, ms: performance.now() - started, body: await r.text() })),
+      ),
+    );
     return results;
   };
 
@@ -141,7 +169,10 @@ describe("Redis: a slow one is waited for, only a dead one fails open", () => {
   test("a dead Redis (paused for good): fail open within the budget, said once in the log and in /readyz; enforced again when it is back", async () => {
     const other = await startRedis();
     const logs: string[] = [];
-    const s = await server({ redisUrl: other.url, limits: { window: 2, windowSeconds: 60, daily: 100_000 }, trustProxy: true }, logs);
+    const s = await server(
+      { redisUrl: other.url, limits: { window: 2, windowSeconds: 60, daily: 100_000 }, trustProxy: true },
+      logs,
+    );
     const readyz = async (client: string) => fetch(`${s.url}/readyz`, { headers: { "X-Forwarded-For": client } });
     try {
       expect(JSON.parse(await (await readyz("192.0.2.1")).text())).toMatchObject({ rateLimiting: "enforced" });
@@ -156,8 +187,11 @@ describe("Redis: a slow one is waited for, only a dead one fails open", () => {
       expect(logs.filter((l) => /unreachable .*fail open/.test(l))).toHaveLength(1);
       other.resume();
       await new Promise((r) => setTimeout(r, 1100)); // the next probe
-      for (let i = 0; i < 3 && !logs.some((l) => l.includes("reachable again")); i++) await fetch(`${s.url}/api/v1`).then((r) => r.text());
-      expect(logs.some((l) => /reachable again: rate limits enforced \(\d+ requests were served without limits\)/.test(l))).toBe(true);
+      for (let i = 0; i < 3 && !logs.some((l) => l.includes("reachable again")); i++)
+        await fetch(`${s.url}/api/v1`).then((r) => r.text());
+      expect(
+        logs.some((l) => /reachable again: rate limits enforced \(\d+ requests were served without limits\)/.test(l)),
+      ).toBe(true);
       expect(JSON.parse(await (await readyz("192.0.2.3")).text())).toMatchObject({ rateLimiting: "enforced" });
       expect((await burst(`${s.url}/api/v1`, 5)).filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(3);
     } finally {

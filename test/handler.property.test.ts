@@ -9,11 +9,42 @@ beforeAll(async () => {
   ({ out } = await builtSite());
 });
 
-const segment = fc.oneof(fc.constantFrom("api", "v1", "feed.json", "feed", "asset", "category", "..", ".", "%2e%2e", "%2f", "readyz", "docs", "_manifest.json", ""), fc.string({ maxLength: 12 }), fc.webSegment());
+const segment = fc.oneof(
+  fc.constantFrom(
+    "api",
+    "v1",
+    "feed.json",
+    "feed",
+    "asset",
+    "category",
+    "..",
+    ".",
+    "%2e%2e",
+    "%2f",
+    "readyz",
+    "docs",
+    "_manifest.json",
+    "",
+  ),
+  fc.string({ maxLength: 12 }),
+  fc.webSegment(),
+);
 const path = fc.array(segment, { maxLength: 6 }).map((s) => `/${s.join("/")}`);
-const param = fc.tuple(fc.oneof(fc.constantFrom("asset", "category", "x"), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom("us-dollar", "metals", "USD-EGP", "", ","), fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 8 })));
-const query = fc.array(param, { maxLength: 10 }).map((ps) => (ps.length ? `?${new URLSearchParams(ps).toString()}` : ""));
-const header = fc.tuple(fc.constantFrom("if-none-match", "if-modified-since", "x-contact", "x-forwarded-for", "origin", "accept"), fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")));
+const param = fc.tuple(
+  fc.oneof(fc.constantFrom("asset", "category", "x"), fc.string({ maxLength: 8 })),
+  fc.oneof(
+    fc.constantFrom("us-dollar", "metals", "USD-EGP", "", ","),
+    fc.string({ maxLength: 20 }),
+    fc.string({ unit: "binary", maxLength: 8 }),
+  ),
+);
+const query = fc
+  .array(param, { maxLength: 10 })
+  .map((ps) => (ps.length ? `?${new URLSearchParams(ps).toString()}` : ""));
+const header = fc.tuple(
+  fc.constantFrom("if-none-match", "if-modified-since", "x-contact", "x-forwarded-for", "origin", "accept"),
+  fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+);
 const method = fc.constantFrom("GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH");
 
 describe("random requests", () => {

@@ -27,7 +27,18 @@ async function problem(res: Response) {
   return Problem.parse(await res.json());
 }
 
-const EXPOSED = ["ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset"];
+const EXPOSED = [
+  "ETag",
+  "Last-Modified",
+  "Retry-After",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "RateLimit-Policy",
+  "Daily-Limit",
+  "Daily-Used",
+  "Daily-Reset",
+];
 
 describe("the feed answer", () => {
   test("200 with the file's bytes, strong ETag, Last-Modified, cache, CORS and rate-limit headers", async () => {
@@ -41,8 +52,12 @@ describe("the feed answer", () => {
       "content-type": "application/json; charset=utf-8",
       etag: manifest.files["api/v1/feed.json"]!.etag,
       "last-modified": "Thu, 19 Nov 2026 11:30:00 GMT",
-      "ratelimit-limit": "240", "ratelimit-remaining": "239", "ratelimit-reset": "60", "ratelimit-policy": "240;w=60",
-      "daily-limit": "1000", "daily-used": "1",
+      "ratelimit-limit": "240",
+      "ratelimit-remaining": "239",
+      "ratelimit-reset": "60",
+      "ratelimit-policy": "240;w=60",
+      "daily-limit": "1000",
+      "daily-used": "1",
       // 11:31 UTC is 13:31 in Cairo: 10 h 29 min to midnight.
       "daily-reset": String(10 * 3600 + 29 * 60),
     });
@@ -83,12 +98,16 @@ describe("the feed answer", () => {
     const [get, head] = [await call("/api/v1/feed.json"), await call("/api/v1/feed.json", { method: "HEAD" })];
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-    const drop = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !k.startsWith("ratelimit-remaining") && k !== "daily-used"));
+    const drop = (h: Headers) =>
+      Object.fromEntries([...h].filter(([k]) => !k.startsWith("ratelimit-remaining") && k !== "daily-used"));
     expect(drop(head.headers)).toEqual(drop(get.headers));
   });
 
   test("OPTIONS answers a CORS preflight with 204", async () => {
-    const res = await call("/api/v1/feed.json", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Headers": "if-none-match,x-contact" } });
+    const res = await call("/api/v1/feed.json", {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Headers": "if-none-match,x-contact" },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
@@ -131,7 +150,11 @@ describe("filters", () => {
     const body = Feed.parse(await res.json());
     expect(ids(body)).toEqual(expected);
     expect(body._self).toBe(`/api/v1/feed.json${q}`);
-    expect({ ...body, _self: "" }).toEqual({ ...full, _self: "", assets: full.assets.filter((a) => expected.includes(a.id)) });
+    expect({ ...body, _self: "" }).toEqual({
+      ...full,
+      _self: "",
+      assets: full.assets.filter((a) => expected.includes(a.id)),
+    });
   });
 
   test.each([
@@ -145,8 +168,18 @@ describe("filters", () => {
     const res = await call(`/api/v1/feed.json${q}`);
     expect(res.status).toBe(400);
     const p = await problem(res);
-    expect(p).toMatchObject({ status: 400, error, title: expect.any(String), detail: expect.any(String), instance: "/api/v1/feed.json" });
-    expect(p[member as "validAssets"]).toEqual(member === "validCategories" ? ["currencies", "metals"] : ["us-dollar", "omani-riyal", "chinese-yuan", "gold-24k"]);
+    expect(p).toMatchObject({
+      status: 400,
+      error,
+      title: expect.any(String),
+      detail: expect.any(String),
+      instance: "/api/v1/feed.json",
+    });
+    expect(p[member as "validAssets"]).toEqual(
+      member === "validCategories"
+        ? ["currencies", "metals"]
+        : ["us-dollar", "omani-riyal", "chinese-yuan", "gold-24k"],
+    );
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 
@@ -169,39 +202,109 @@ describe("conditional requests (RFC 9110 §13)", () => {
   test.each([
     { name: "If-None-Match with the ETag", headers: () => ({ "If-None-Match": etag() }), status: 304 },
     { name: "If-None-Match in a list", headers: () => ({ "If-None-Match": `"x", ${etag()}` }), status: 304 },
-    { name: "If-None-Match weak form (weak comparison)", headers: () => ({ "If-None-Match": `W/${etag()}` }), status: 304 },
+    {
+      name: "If-None-Match weak form (weak comparison)",
+      headers: () => ({ "If-None-Match": `W/${etag()}` }),
+      status: 304,
+    },
     { name: "If-None-Match: *", headers: () => ({ "If-None-Match": "*" }), status: 304 },
     { name: "If-None-Match another tag", headers: () => ({ "If-None-Match": '"other"' }), status: 200 },
-    { name: "If-None-Match wins over a matching If-Modified-Since", headers: () => ({ "If-None-Match": '"other"', "If-Modified-Since": LM }), status: 200 },
+    {
+      name: "If-None-Match wins over a matching If-Modified-Since",
+      headers: () => ({ "If-None-Match": '"other"', "If-Modified-Since": LM }),
+      status: 200,
+    },
     { name: "If-Modified-Since at Last-Modified", headers: () => ({ "If-Modified-Since": LM }), status: 304 },
-    { name: "If-Modified-Since later (and not in the future)", headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:30:30 GMT" }), status: 304 },
-    { name: "If-Modified-Since in the obsolete RFC 850 form", headers: () => ({ "If-Modified-Since": "Thursday, 19-Nov-26 11:30:30 GMT" }), status: 304 },
-    { name: "If-Modified-Since in the obsolete asctime form", headers: () => ({ "If-Modified-Since": "Thu Nov 19 11:30:30 2026" }), status: 304 },
+    {
+      name: "If-Modified-Since later (and not in the future)",
+      headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:30:30 GMT" }),
+      status: 304,
+    },
+    {
+      name: "If-Modified-Since in the obsolete RFC 850 form",
+      headers: () => ({ "If-Modified-Since": "Thursday, 19-Nov-26 11:30:30 GMT" }),
+      status: 304,
+    },
+    {
+      name: "If-Modified-Since in the obsolete asctime form",
+      headers: () => ({ "If-Modified-Since": "Thu Nov 19 11:30:30 2026" }),
+      status: 304,
+    },
     // RFC 9110 §13.1.3: a date that is not an HTTP-date, or later than the server's clock, is ignored.
-    { name: "If-Modified-Since later than the server's clock is ignored", headers: () => ({ "If-Modified-Since": "Fri, 20 Nov 2026 00:00:00 GMT" }), status: 200 },
-    { name: "If-Modified-Since 2027-01-01 (not an HTTP-date) is ignored", headers: () => ({ "If-Modified-Since": "2027-01-01" }), status: 200 },
-    { name: "If-Modified-Since 3000 (not an HTTP-date) is ignored", headers: () => ({ "If-Modified-Since": "3000" }), status: 200 },
-    { name: "If-Modified-Since of a day that does not exist is ignored", headers: () => ({ "If-Modified-Since": "Tue, 31 Feb 2026 00:00:00 GMT" }), status: 200 },
+    {
+      name: "If-Modified-Since later than the server's clock is ignored",
+      headers: () => ({ "If-Modified-Since": "Fri, 20 Nov 2026 00:00:00 GMT" }),
+      status: 200,
+    },
+    {
+      name: "If-Modified-Since 2027-01-01 (not an HTTP-date) is ignored",
+      headers: () => ({ "If-Modified-Since": "2027-01-01" }),
+      status: 200,
+    },
+    {
+      name: "If-Modified-Since 3000 (not an HTTP-date) is ignored",
+      headers: () => ({ "If-Modified-Since": "3000" }),
+      status: 200,
+    },
+    {
+      name: "If-Modified-Since of a day that does not exist is ignored",
+      headers: () => ({ "If-Modified-Since": "Tue, 31 Feb 2026 00:00:00 GMT" }),
+      status: 200,
+    },
     // RFC 9110 §8.8.3: an entity-tag is exactly [W/]"…"; text around one is not a tag.
-    { name: "If-None-Match x\"<etag>\"y matches nothing", headers: () => ({ "If-None-Match": `x${etag()}y` }), status: 200 },
-    { name: "If-None-Match with a broken list element matches nothing", headers: () => ({ "If-None-Match": `${etag()}, junk` }), status: 200 },
-    { name: "If-None-Match lowercase w/ is not a weak tag", headers: () => ({ "If-None-Match": `w/${etag()}` }), status: 200 },
-    { name: "If-None-Match list with empty elements", headers: () => ({ "If-None-Match": ` , "x",,${etag()} ` }), status: 304 },
-    { name: "If-Modified-Since earlier", headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:29:59 GMT" }), status: 200 },
-    { name: "If-Modified-Since invalid is ignored", headers: () => ({ "If-Modified-Since": "yesterday" }), status: 200 },
+    {
+      name: 'If-None-Match x"<etag>"y matches nothing',
+      headers: () => ({ "If-None-Match": `x${etag()}y` }),
+      status: 200,
+    },
+    {
+      name: "If-None-Match with a broken list element matches nothing",
+      headers: () => ({ "If-None-Match": `${etag()}, junk` }),
+      status: 200,
+    },
+    {
+      name: "If-None-Match lowercase w/ is not a weak tag",
+      headers: () => ({ "If-None-Match": `w/${etag()}` }),
+      status: 200,
+    },
+    {
+      name: "If-None-Match list with empty elements",
+      headers: () => ({ "If-None-Match": ` , "x",,${etag()} ` }),
+      status: 304,
+    },
+    {
+      name: "If-Modified-Since earlier",
+      headers: () => ({ "If-Modified-Since": "Thu, 19 Nov 2026 11:29:59 GMT" }),
+      status: 200,
+    },
+    {
+      name: "If-Modified-Since invalid is ignored",
+      headers: () => ({ "If-Modified-Since": "yesterday" }),
+      status: 200,
+    },
   ])("$name → $status", async ({ headers, status }) => {
     const res = await call("/api/v1/feed.json", { headers: headers() });
     expect(res.status).toBe(status);
     if (status === 304) {
       expect(await res.text()).toBe("");
-      for (const name of ["etag", "cache-control", "last-modified", "access-control-allow-origin", "ratelimit-remaining", "daily-used"]) expect(res.headers.get(name), name).not.toBeNull();
+      for (const name of [
+        "etag",
+        "cache-control",
+        "last-modified",
+        "access-control-allow-origin",
+        "ratelimit-remaining",
+        "daily-used",
+      ])
+        expect(res.headers.get(name), name).not.toBeNull();
       expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     }
   });
 
   test("a filtered answer revalidates with its own ETag", async () => {
     const first = await call("/api/v1/feed.json?category=metals&asset=gold-24k,us-dollar");
-    const again = await call("/api/v1/feed.json?category=metals&asset=gold-24k,us-dollar", { headers: { "If-None-Match": first.headers.get("etag")! } });
+    const again = await call("/api/v1/feed.json?category=metals&asset=gold-24k,us-dollar", {
+      headers: { "If-None-Match": first.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
   });
 });
@@ -251,7 +354,10 @@ describe("index, readyz, other paths, versions", () => {
     for (const p of ["/api/v1", "/api/v1/"]) {
       const res = await call(p);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ filters: { category: ["currencies", "metals"] }, limits: { window: { limit: 240, seconds: 60 }, daily: { limit: 1000 } } });
+      expect(await res.json()).toMatchObject({
+        filters: { category: ["currencies", "metals"] },
+        limits: { window: { limit: 240, seconds: 60 }, daily: { limit: 1000 } },
+      });
     }
   });
 
@@ -262,14 +368,28 @@ describe("index, readyz, other paths, versions", () => {
     const later = BUILT_AT + 3 * 3600_000; // 16:30 Cairo: the build is 3 h old; USD 4.5 h of session
     const bad = await call("/readyz", {}, { now: () => later });
     expect(bad.status).toBe(503);
-    expect(await bad.json()).toMatchObject({ status: "not-ready", buildAgeSeconds: 10800, buildTooOld: true, staleAssets: [] });
+    expect(await bad.json()).toMatchObject({
+      status: "not-ready",
+      buildAgeSeconds: 10800,
+      buildTooOld: true,
+      staleAssets: [],
+    });
     // Friday 11:00 Cairo: currencies do not trade, so USD has aged only Thursday's last 4 session
     // hours (delayed); gold traded until 22:00 Thursday, 11 session hours after its quote (stale).
     const stale = await call("/readyz", {}, { now: () => Date.parse("2026-11-20T09:00:00Z") });
-    expect(await stale.json()).toMatchObject({ staleAssets: ["gold-24k"], assets: { "us-dollar": "delayed", "gold-24k": "stale" } });
+    expect(await stale.json()).toMatchObject({
+      staleAssets: ["gold-24k"],
+      assets: { "us-dollar": "delayed", "gold-24k": "stale" },
+    });
   });
 
-  test.each(["/api/v2/feed.json", "/api/v1/nothing.json", "/api/v1/_manifest.json", "/nowhere", "/api/v1/feed/asset/bitcoin.json"])("%s → 404 problem", async (p) => {
+  test.each([
+    "/api/v2/feed.json",
+    "/api/v1/nothing.json",
+    "/api/v1/_manifest.json",
+    "/nowhere",
+    "/api/v1/feed/asset/bitcoin.json",
+  ])("%s → 404 problem", async (p) => {
     const res = await call(p);
     expect(res.status).toBe(404);
     expect(await problem(res)).toMatchObject({ status: 404, instance: expect.any(String) });
@@ -323,7 +443,8 @@ describe("a manifest that disagrees with the feed", () => {
     const lacking = JSON.parse(feedText) as Feed;
     lacking.assets = lacking.assets.filter((x) => x.slug !== b!.slug);
     const deps: Partial<HandlerDeps> = {
-      readFile: async (p) => (p === "api/v1/feed.json" ? JSON.stringify(lacking) : fs.readFile(path.join(out, p), "utf8").catch(() => null)),
+      readFile: async (p) =>
+        p === "api/v1/feed.json" ? JSON.stringify(lacking) : fs.readFile(path.join(out, p), "utf8").catch(() => null),
     };
     const res = await call(`/api/v1/feed.json?asset=${a!.slug},${b!.slug}`, {}, deps);
     expect(res.status).toBe(404);
@@ -332,7 +453,11 @@ describe("a manifest that disagrees with the feed", () => {
 
   test("a file the manifest does not list is a problem, never a crash", async () => {
     const { [`api/v1/feed/asset/${manifest.assets[0]!.slug}.json`]: _gone, ...files } = manifest.files;
-    const res = await call(`/api/v1/feed.json?asset=${manifest.assets[0]!.slug},${manifest.assets[1]!.slug}`, {}, { manifest: async () => ({ ...manifest, files }) });
+    const res = await call(
+      `/api/v1/feed.json?asset=${manifest.assets[0]!.slug},${manifest.assets[1]!.slug}`,
+      {},
+      { manifest: async () => ({ ...manifest, files }) },
+    );
     expect(res.status).toBe(404);
     expect((await problem(res)).error).toBe("not found");
   });

@@ -19,15 +19,23 @@ let server: Awaited<ReturnType<typeof sourcesServer>>;
 let data: string;
 
 beforeAll(async () => {
-  const page = (file: string) => (_: unknown, res: import("node:http").ServerResponse) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(readFileSync(path.join(FIXTURES, file)));
-  server = await sourcesServer({ "GET /banque-misr": page("banquemisr-rates-2026-reduced-fixture.html"), "GET /ta3weem-cib": page("ta3weem-cib-2026-reduced-fixture.html") });
+  const page = (file: string) => (_: unknown, res: import("node:http").ServerResponse) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(readFileSync(path.join(FIXTURES, file)));
+  server = await sourcesServer({
+    "GET /banque-misr": page("banquemisr-rates-2026-reduced-fixture.html"),
+    "GET /ta3weem-cib": page("ta3weem-cib-2026-reduced-fixture.html"),
+  });
   data = path.join(await tempDir("pf-init-"), "data");
   expect(await main(["node", "price-feed", "init", data])).toBe(0);
   // Point the two recorded pages at the loopback server; every other source stays as init wrote it
   // but disabled, since this machine has no internet.
   const file = path.join(data, "sources.json");
   const cfg = JSON.parse(await fs.readFile(file, "utf8")) as { sources: Array<Record<string, unknown>> };
-  cfg.sources = cfg.sources.map((s) => (s["id"] === "banque-misr" || s["id"] === "ta3weem-cib" ? { ...s, enabled: true, url: `${server.url}/${s["id"] as string}` } : { ...s, enabled: false }));
+  cfg.sources = cfg.sources.map((s) =>
+    s["id"] === "banque-misr" || s["id"] === "ta3weem-cib"
+      ? { ...s, enabled: true, url: `${server.url}/${s["id"] as string}` }
+      : { ...s, enabled: false },
+  );
   await fs.writeFile(file, JSON.stringify(cfg));
 });
 afterAll(() => server.close());
@@ -37,7 +45,10 @@ async function buildAt(iso: string) {
   const out = path.join(await tempDir("pf-init-out-"), "public");
   await runBuild({ dataDir: data, outDir: out, nowMs, renderers: [] });
   const read = async (f: string) => JSON.parse(await fs.readFile(path.join(out, f), "utf8")) as unknown;
-  return { feed: Feed.parse(await read("api/v1/feed.json")), health: SourceHealth.parse(await read("api/v1/sources.json")) };
+  return {
+    feed: Feed.parse(await read("api/v1/feed.json")),
+    health: SourceHealth.parse(await read("api/v1/sources.json")),
+  };
 }
 
 describe("price-feed init, then the hourly loop on real pages", () => {
@@ -46,25 +57,59 @@ describe("price-feed init, then the hourly loop on real pages", () => {
   });
 
   test("the seller tables hold real banks, their Arabic names and the pages' prices", async () => {
-    const { reports } = await runIngest({ dataDir: data, nowMs: Date.parse("2026-09-13T12:30:00Z"), retries: 0, backoffMs: 1, timeoutMs: 5000 });
-    expect(reports.map((r) => [r.id, r.ok])).toEqual([["banque-misr", true], ["ta3weem-cib", true]]);
+    const { reports } = await runIngest({
+      dataDir: data,
+      nowMs: Date.parse("2026-09-13T12:30:00Z"),
+      retries: 0,
+      backoffMs: 1,
+      timeoutMs: 5000,
+    });
+    expect(reports.map((r) => [r.id, r.ok])).toEqual([
+      ["banque-misr", true],
+      ["ta3weem-cib", true],
+    ]);
 
     // 10 September, after Banque Misr's 14:28 update (Cairo, UTC+3).
     const sep10 = await buildAt("2026-09-10T12:00:00Z");
     const usd = sep10.feed.assets.find((a) => a.id === "USD-EGP")!;
     expect(usd.asOf).toBe("2026-09-10");
     expect(usd.sellers).toEqual([
-      { id: "banque-misr", seller: "Banque Misr", sellerAr: "بنك مصر", buy: 51.27, sell: 51.37, observedAt: "2026-09-10T11:28:09Z", source: "banque-misr", sources: ["banque-misr"] },
+      {
+        id: "banque-misr",
+        seller: "Banque Misr",
+        sellerAr: "بنك مصر",
+        buy: 51.27,
+        sell: 51.37,
+        observedAt: "2026-09-10T11:28:09Z",
+        source: "banque-misr",
+        sources: ["banque-misr"],
+      },
     ]);
-    expect(sep10.feed.assets.find((a) => a.id === "EUR-EGP")!.sellers).toMatchObject([{ id: "banque-misr", buy: 59.59, sell: 59.8 }]);
+    expect(sep10.feed.assets.find((a) => a.id === "EUR-EGP")!.sellers).toMatchObject([
+      { id: "banque-misr", buy: 59.59, sell: 59.8 },
+    ]);
 
     // 13 September: CIB's rate as the aggregator relays it; the quote is CIB's, the source Ta3weem's.
     const sep13 = await buildAt("2026-09-13T12:30:00Z");
     expect(sep13.feed.assets.find((a) => a.id === "USD-EGP")!.sellers).toEqual([
-      { id: "commercial-international-bank", seller: "Commercial International Bank (CIB)", sellerAr: "البنك التجاري الدولي", buy: 51.34, sell: 51.44, observedAt: "2026-09-13T11:54:00Z", source: "ta3weem-cib", sources: ["ta3weem-cib"] },
+      {
+        id: "commercial-international-bank",
+        seller: "Commercial International Bank (CIB)",
+        sellerAr: "البنك التجاري الدولي",
+        buy: 51.34,
+        sell: 51.44,
+        observedAt: "2026-09-13T11:54:00Z",
+        source: "ta3weem-cib",
+        sources: ["ta3weem-cib"],
+      },
     ]);
     const health = new Map(sep13.health.sources.map((s) => [s.id, s]));
-    expect(health.get("ta3weem-cib")).toMatchObject({ kind: "aggregator", assets: ["USD-EGP"], lastSuccessAt: "2026-09-13T12:30:00.000Z", lastFailure: null });
+    expect(health.get("ta3weem-cib")).toMatchObject({
+      kind: "aggregator",
+      assets: ["USD-EGP"],
+      lastSuccessAt: "2026-09-13T12:30:00.000Z",
+      lastFailure: null,
+    });
     expect(health.get("banque-misr")).toMatchObject({ kind: "seller", lastSuccessAt: "2026-09-13T12:30:00.000Z" });
   });
 });

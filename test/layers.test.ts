@@ -55,7 +55,9 @@ const edges = sourceFiles(SRC).flatMap((file) =>
 
 describe("the folder layers of src/", () => {
   test("every folder under src/ has a layer", () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => !(f in LAYER))).toEqual([]);
   });
 
@@ -71,12 +73,10 @@ describe("the folder layers of src/", () => {
   });
 
   test("the checker sees every form of import", () => {
-    expect(relativeImports('import { a } from "../x.js";\nimport type { B } from \'./y.js\';\nexport * from "../z.js";\nconst m = await import("../w.js");\nimport "./side.js";')).toEqual([
-      "../x.js",
-      "./y.js",
-      "../z.js",
-      "../w.js",
-      "./side.js",
-    ]);
+    expect(
+      relativeImports(
+        'import { a } from "../x.js";\nimport type { B } from \'./y.js\';\nexport * from "../z.js";\nconst m = await import("../w.js");\nimport "./side.js";',
+      ),
+    ).toEqual(["../x.js", "./y.js", "../z.js", "../w.js", "./side.js"]);
   });
 });

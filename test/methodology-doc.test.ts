@@ -22,7 +22,12 @@ const SECTION_HEADING = /^##\s+(\d+)\.\s+\S/;
 const CITATION = /docs\/methodology\.md\s*§\s*(\d+)/g;
 
 const cells = (row: string): string[] =>
-  row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+  row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((c) => c.trim());
 const unticked = (cell: string): string => cell.replace(/^`(.*)`$/, "$1").trim();
 
 interface ConstantRow {
@@ -35,7 +40,8 @@ interface ConstantRow {
 /** The rows of the one `| name | value | unit | meaning |` table, values parsed as JSON. */
 function constantsTable(): ConstantRow[] {
   const headerAt = lines.flatMap((l, i) => (l.trim() === CONSTANTS_HEADER ? [i] : []));
-  if (headerAt.length !== 1) throw new Error(`expected exactly one "${CONSTANTS_HEADER}" table, found ${headerAt.length}`);
+  if (headerAt.length !== 1)
+    throw new Error(`expected exactly one "${CONSTANTS_HEADER}" table, found ${headerAt.length}`);
   const start = headerAt[0]!;
   const rows: ConstantRow[] = [];
   for (let i = start + 2; i < lines.length && lines[i]!.trim().startsWith("|"); i++) {
@@ -72,7 +78,8 @@ function tsFilesUnder(dir: string): string[] {
 /** Every `docs/methodology.md §N` in a text, with its line number. */
 function citationsIn(text: string): Array<{ section: number; line: number }> {
   const out: Array<{ section: number; line: number }> = [];
-  for (const m of text.matchAll(CITATION)) out.push({ section: Number(m[1]), line: text.slice(0, m.index).split("\n").length });
+  for (const m of text.matchAll(CITATION))
+    out.push({ section: Number(m[1]), line: text.slice(0, m.index).split("\n").length });
   return out;
 }
 
@@ -86,7 +93,10 @@ describe("the Constants table of docs/methodology.md matches src/core/methodolog
     expect(headingAt, "no '## N. Constants' heading").toBeGreaterThanOrEqual(0);
     const tableAt = lines.findIndex((l) => l.trim() === CONSTANTS_HEADER);
     expect(tableAt).toBeGreaterThan(headingAt);
-    expect(lines.slice(headingAt + 1, tableAt).some((l) => /^#{1,2}\s/.test(l)), "another heading between 'Constants' and its table").toBe(false);
+    expect(
+      lines.slice(headingAt + 1, tableAt).some((l) => /^#{1,2}\s/.test(l)),
+      "another heading between 'Constants' and its table",
+    ).toBe(false);
     const n = CONSTANTS_HEADING.exec(lines[headingAt]!)![1];
     if (n !== undefined) expect(Number(n)).toBe(Math.max(...sectionNumbers()));
   });

@@ -62,7 +62,13 @@ describe("tables render as tables", () => {
 
   test("the Constants table of docs/methodology.md renders with its four columns", () => {
     const root = parse(renderMethodology(doc));
-    const constants = root.querySelectorAll("table").find((t) => t.querySelectorAll("thead th").map((th) => th.text).join("|") === "name|value|unit|meaning");
+    const constants = root.querySelectorAll("table").find(
+      (t) =>
+        t
+          .querySelectorAll("thead th")
+          .map((th) => th.text)
+          .join("|") === "name|value|unit|meaning",
+    );
     expect(constants).toBeDefined();
     expect(constants!.querySelectorAll("tbody tr").length).toBeGreaterThan(10);
   });

@@ -21,7 +21,13 @@ import { tempDir } from "./helpers/dataset.js";
 
 const HARNESS = fileURLToPath(new URL("./helpers/netlify-harness.ts", import.meta.url));
 /** The variables the adapter reads, and the only ones Deno may. */
-const ENV_VARS = ["PRICE_FEED_INTERNAL_TOKEN", "PRICE_FEED_RATE_LIMIT", "PRICE_FEED_DAILY_LIMIT", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"];
+const ENV_VARS = [
+  "PRICE_FEED_INTERNAL_TOKEN",
+  "PRICE_FEED_RATE_LIMIT",
+  "PRICE_FEED_DAILY_LIMIT",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+];
 const INTERNAL = "x-price-feed-internal";
 const TOKEN = `test-${randomUUID()}`;
 const NOT_SET = "PRICE_FEED_INTERNAL_TOKEN is not set";
@@ -35,7 +41,10 @@ const NOT_SET = "PRICE_FEED_INTERNAL_TOKEN is not set";
 function denoBinary(): string {
   const pkg = `@deno/${process.platform}-${process.arch}${process.platform === "linux" ? "-glibc" : ""}`;
   try {
-    return path.join(path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), process.platform === "win32" ? "deno.exe" : "deno");
+    return path.join(
+      path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)),
+      process.platform === "win32" ? "deno.exe" : "deno",
+    );
   } catch {
     return process.env["DENO_BIN"] ?? "deno";
   }
@@ -60,12 +69,25 @@ async function startHarness(env: Record<string, string>): Promise<Harness> {
   const child = spawn(
     deno,
     [
-      "run", "--no-prompt", "--no-config", "--no-lock", "--no-remote", "--no-npm",
-      "--allow-net=127.0.0.1", `--allow-read=${out},${bundle}`, `--allow-env=${ENV_VARS.join(",")}`,
-      HARNESS, bundle, out, ...routes,
+      "run",
+      "--no-prompt",
+      "--no-config",
+      "--no-lock",
+      "--no-remote",
+      "--no-npm",
+      "--allow-net=127.0.0.1",
+      `--allow-read=${out},${bundle}`,
+      `--allow-env=${ENV_VARS.join(",")}`,
+      HARNESS,
+      bundle,
+      out,
+      ...routes,
     ],
     // Nothing of this process's environment: only what the test gives the "deploy".
-    { env: { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1", DENO_DIR: denoDir, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      env: { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PACKAGE_JSON: "1", DENO_DIR: denoDir, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   running.push(child);
   let stdout = "";
@@ -96,7 +118,10 @@ async function stderrOnceSettled(h: Harness, expected: string): Promise<string> 
 }
 
 /** A GET from another loopback address, so that `context.ip` differs (fetch cannot choose its source). */
-function getFrom(localAddress: string, url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function getFrom(
+  localAddress: string,
+  url: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { localAddress }, (res) => {
@@ -117,7 +142,12 @@ let unset: Harness;
 let blank: Harness;
 
 beforeAll(async () => {
-  const [built, edgeDir, dir, toml] = await Promise.all([builtSite(), tempDir(), tempDir(), fs.readFile("netlify.toml", "utf8")]);
+  const [built, edgeDir, dir, toml] = await Promise.all([
+    builtSite(),
+    tempDir(),
+    tempDir(),
+    fs.readFile("netlify.toml", "utf8"),
+  ]);
   out = built.out;
   denoDir = dir;
   bundle = await bundleEdge(path.join(edgeDir, "api.js"));
@@ -228,12 +258,15 @@ describe("the edge function under Deno, behind Netlify's side", () => {
     }
   });
 
-  test.each(["price-feed-internal", `${TOKEN}x`, ""])("the secret header with a wrong token (%j) is answered by the handler", async (token) => {
-    const res = await fetch(`${site.url}/api/v1/feed.json?category=stocks`, { headers: { [INTERNAL]: token } });
-    expect(res.headers.get("x-harness")).toBeNull();
-    expect(res.headers.get("ratelimit-limit")).toBe("240");
-    await expectProblem(res, 400, "unknown-category");
-  });
+  test.each(["price-feed-internal", `${TOKEN}x`, ""])(
+    "the secret header with a wrong token (%j) is answered by the handler",
+    async (token) => {
+      const res = await fetch(`${site.url}/api/v1/feed.json?category=stocks`, { headers: { [INTERNAL]: token } });
+      expect(res.headers.get("x-harness")).toBeNull();
+      expect(res.headers.get("ratelimit-limit")).toBe("240");
+      await expectProblem(res, 400, "unknown-category");
+    },
+  );
 
   test("paths netlify.toml does not give the function are the CDN's", async () => {
     const res = await fetch(`${site.url}/_manifest.json`);
@@ -252,7 +285,11 @@ describe("rate limits set by PRICE_FEED_RATE_LIMIT and PRICE_FEED_DAILY_LIMIT", 
     for (let i = 0; i < 4; i++) answers.push(await fetch(`${limited.url}/api/v1/feed.json`));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     expect(Object.fromEntries(answers[0]!.headers)).toMatchObject({
-      "ratelimit-limit": "3", "ratelimit-remaining": "2", "ratelimit-policy": "3;w=60", "daily-limit": "50", "daily-used": "1",
+      "ratelimit-limit": "3",
+      "ratelimit-remaining": "2",
+      "ratelimit-policy": "3;w=60",
+      "daily-limit": "50",
+      "daily-used": "1",
     });
     const last = answers[3]!;
     expect(last.headers.get("retry-after")).toMatch(/^\d+$/);

@@ -31,21 +31,51 @@ describe("the OpenAPI description", () => {
   test("passes redocly lint with the recommended rules: no errors, no warnings", async () => {
     const bin = path.resolve("node_modules/.bin/redocly");
     const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
-    const { stdout } = await run(bin, ["lint", "--format=json", path.join(out, "api/v1/openapi.json")], { env, maxBuffer: 1 << 24 }).catch((e: { stdout: string }) => e);
-    const report = JSON.parse(stdout.slice(stdout.indexOf("{"))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    const { stdout } = await run(bin, ["lint", "--format=json", path.join(out, "api/v1/openapi.json")], {
+      env,
+      maxBuffer: 1 << 24,
+    }).catch((e: { stdout: string }) => e);
+    const report = JSON.parse(stdout.slice(stdout.indexOf("{"))) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 60_000);
 
   test("is OpenAPI 3.1 in the 2020-12 dialect, version 1.0, with every path of the API", () => {
-    expect(doc).toMatchObject({ openapi: "3.1.0", jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", info: { version: "1.0" } });
-    expect(Object.keys(doc["paths"] as Json).sort()).toEqual(["/api/v1", "/api/v1/changelog.json", "/api/v1/feed.json", "/api/v1/openapi.json", "/api/v1/sources.json", "/readyz"]);
+    expect(doc).toMatchObject({
+      openapi: "3.1.0",
+      jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+      info: { version: "1.0" },
+    });
+    expect(Object.keys(doc["paths"] as Json).sort()).toEqual([
+      "/api/v1",
+      "/api/v1/changelog.json",
+      "/api/v1/feed.json",
+      "/api/v1/openapi.json",
+      "/api/v1/sources.json",
+      "/readyz",
+    ]);
   });
 
   test("describes every member of the feed, the _ links and seriesWindowDays included", () => {
     const feed = (doc["components"] as { schemas: Record<string, Json> }).schemas["Feed"]!;
     const props = Object.keys(feed["properties"] as Json).sort();
-    expect(props).toEqual(["_about", "_changelog", "_disclaimer", "_docs", "_license", "_self", "_spec", "_terms", "assets", "generatedAt", "schemaVersion", "seriesWindowDays"]);
+    expect(props).toEqual([
+      "_about",
+      "_changelog",
+      "_disclaimer",
+      "_docs",
+      "_license",
+      "_self",
+      "_spec",
+      "_terms",
+      "assets",
+      "generatedAt",
+      "schemaVersion",
+      "seriesWindowDays",
+    ]);
     expect(feed["required"]).toEqual(expect.arrayContaining(props));
     expect(feed["additionalProperties"]).toBe(false);
   });
@@ -58,28 +88,66 @@ describe("the OpenAPI description", () => {
     expect(params).toEqual(["category", "asset", "If-None-Match", "If-Modified-Since", "X-Contact"]);
     const ok = responses["200"]!;
     expect(Object.keys(ok["headers"] as Json)).toEqual(
-      expect.arrayContaining(["ETag", "Last-Modified", "Cache-Control", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset"]),
+      expect.arrayContaining([
+        "ETag",
+        "Last-Modified",
+        "Cache-Control",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "RateLimit-Policy",
+        "Daily-Limit",
+        "Daily-Used",
+        "Daily-Reset",
+        "Deprecation",
+        "Sunset",
+      ]),
     );
     expect(Object.keys(deref(doc, responses["429"]!)["headers"] as Json)).toContain("Retry-After");
-    const bad = deref(doc, responses["400"]!)["content"] as Record<string, { examples: Record<string, { value: Json }> }>;
-    expect(bad["application/problem+json"]!.examples["unknown-category"]!.value).toMatchObject({ status: 400, validCategories: manifest.categories });
-    expect(bad["application/problem+json"]!.examples["unknown-asset"]!.value["validAssets"]).toEqual(manifest.assets.map((a) => a.slug));
+    const bad = deref(doc, responses["400"]!)["content"] as Record<
+      string,
+      { examples: Record<string, { value: Json }> }
+    >;
+    expect(bad["application/problem+json"]!.examples["unknown-category"]!.value).toMatchObject({
+      status: 400,
+      validCategories: manifest.categories,
+    });
+    expect(bad["application/problem+json"]!.examples["unknown-asset"]!.value["validAssets"]).toEqual(
+      manifest.assets.map((a) => a.slug),
+    );
   });
 
   test("its examples are the build's own documents", async () => {
     const get = ((doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
-    const example = (((get["responses"] as Json)["200"] as Json)["content"] as Record<string, { example: Json & { assets: Array<{ slug: string }> } }>)["application/json"]!.example;
+    const example = (
+      ((get["responses"] as Json)["200"] as Json)["content"] as Record<
+        string,
+        { example: Json & { assets: Array<{ slug: string }> } }
+      >
+    )["application/json"]!.example;
     const slug = example.assets[0]!.slug;
     const file = JSON.parse(await fs.readFile(path.join(out, `api/v1/feed/asset/${slug}.json`), "utf8")) as Json;
     expect(example).toEqual({ ...file, _self: `/api/v1/feed.json?asset=${slug}` });
-    const index = (((((doc["paths"] as Json)["/api/v1"] as Json)["get"] as Json)["responses"] as Json)["200"] as Json)["content"] as Record<string, { example: Json }>;
-    expect(index["application/json"]!.example).toEqual(JSON.parse(await fs.readFile(path.join(out, "api/v1/index.json"), "utf8")));
+    const index = (((((doc["paths"] as Json)["/api/v1"] as Json)["get"] as Json)["responses"] as Json)["200"] as Json)[
+      "content"
+    ] as Record<string, { example: Json }>;
+    expect(index["application/json"]!.example).toEqual(
+      JSON.parse(await fs.readFile(path.join(out, "api/v1/index.json"), "utf8")),
+    );
   });
 });
 
 describe("every file the build writes validates against the description (ajv, draft 2020-12)", () => {
   const schemaOf = (file: string) =>
-    file === "api/v1/index.json" ? "Index" : file === "api/v1/changelog.json" ? "Changelog" : file === "api/v1/sources.json" ? "SourceHealth" : file.startsWith("api/v1/feed") ? "Feed" : null;
+    file === "api/v1/index.json"
+      ? "Index"
+      : file === "api/v1/changelog.json"
+        ? "Changelog"
+        : file === "api/v1/sources.json"
+          ? "SourceHealth"
+          : file.startsWith("api/v1/feed")
+            ? "Feed"
+            : null;
 
   test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];
@@ -90,11 +158,15 @@ describe("every file the build writes validates against the description (ajv, dr
       expect({ file, errors: check(name, body) }).toEqual({ file, errors: [] });
       checked.push(file);
     }
-    expect(checked.length).toBe(Object.keys(manifest.files).filter((f) => f.endsWith(".json") && f !== "api/v1/openapi.json").length);
+    expect(checked.length).toBe(
+      Object.keys(manifest.files).filter((f) => f.endsWith(".json") && f !== "api/v1/openapi.json").length,
+    );
   });
 
   test("a document that breaks the schema is caught, so the check can fail", async () => {
-    const feed = JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")) as { assets: Array<Record<string, unknown>> };
+    const feed = JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")) as {
+      assets: Array<Record<string, unknown>>;
+    };
     feed.assets[0]!["market"] = "black";
     expect(check("Feed", feed).join()).toMatch(/assets\/0\/market/);
     expect(check("Feed", { ...feed, surprise: 1 }).length).toBeGreaterThan(0);
@@ -115,7 +187,14 @@ function documented(pathname: string, status: number): Json {
 const PLUMBING = new Set(["content-type", "content-length", "access-control-expose-headers", "vary", "link"]);
 
 describe("every answer of the handler is one the description documents", () => {
-  const cases: Array<{ name: string; url: string; init?: RequestInit; deps?: Parameters<typeof depsFor>[1]; before?: number; status: number }> = [
+  const cases: Array<{
+    name: string;
+    url: string;
+    init?: RequestInit;
+    deps?: Parameters<typeof depsFor>[1];
+    before?: number;
+    status: number;
+  }> = [
     { name: "the whole feed", url: "/api/v1/feed.json", status: 200 },
     { name: "a category", url: "/api/v1/feed.json?category=metals", status: 200 },
     { name: "two assets by id and slug", url: "/api/v1/feed.json?asset=USD-EGP,gold-24k", status: 200 },
@@ -125,18 +204,43 @@ describe("every answer of the handler is one the description documents", () => {
     { name: "the changelog", url: "/api/v1/changelog.json", status: 200 },
     { name: "an unknown category", url: "/api/v1/feed.json?category=crypto", status: 400 },
     { name: "an unknown asset", url: "/api/v1/feed.json?asset=bitcoin", status: 400 },
-    { name: "too many parameters", url: `/api/v1/feed.json?${Array.from({ length: 65 }, (_, i) => `p${i}=1`).join("&")}`, status: 400 },
+    {
+      name: "too many parameters",
+      url: `/api/v1/feed.json?${Array.from({ length: 65 }, (_, i) => `p${i}=1`).join("&")}`,
+      status: 400,
+    },
     { name: "an unknown path", url: "/api/v1/prices.json", status: 404 },
     { name: "a POST", url: "/api/v1/feed.json", init: { method: "POST" }, status: 405 },
     { name: "a very long target", url: `/api/v1/feed.json?asset=${"x".repeat(5000)}`, status: 414 },
     { name: "an empty asset filter", url: "/api/v1/feed.json?asset=", status: 400 },
-    { name: "/readyz with too many parameters", url: `/readyz?${Array.from({ length: 65 }, (_, i) => `p${i}=1`).join("&")}`, status: 400 },
+    {
+      name: "/readyz with too many parameters",
+      url: `/readyz?${Array.from({ length: 65 }, (_, i) => `p${i}=1`).join("&")}`,
+      status: 400,
+    },
     { name: "/readyz with a very long target", url: `/readyz?x=${"x".repeat(5000)}`, status: 414 },
     { name: "the index with a filter value that is not UTF-8", url: "/api/v1?asset=%FF", status: 400 },
     { name: "the changelog with a very long target", url: `/api/v1/changelog.json?x=${"x".repeat(5000)}`, status: 414 },
-    { name: "the window used up", url: "/api/v1/feed.json", deps: { limits: { window: 1, windowSeconds: 60, daily: 1000 } }, before: 1, status: 429 },
-    { name: "the day used up", url: "/api/v1/feed.json", deps: { limits: { window: 240, windowSeconds: 60, daily: 1 } }, before: 1, status: 429 },
-    { name: "files unreadable", url: "/api/v1/feed.json", deps: { readFile: () => Promise.reject(new Error("disk gone")) }, status: 503 },
+    {
+      name: "the window used up",
+      url: "/api/v1/feed.json",
+      deps: { limits: { window: 1, windowSeconds: 60, daily: 1000 } },
+      before: 1,
+      status: 429,
+    },
+    {
+      name: "the day used up",
+      url: "/api/v1/feed.json",
+      deps: { limits: { window: 240, windowSeconds: 60, daily: 1 } },
+      before: 1,
+      status: 429,
+    },
+    {
+      name: "files unreadable",
+      url: "/api/v1/feed.json",
+      deps: { readFile: () => Promise.reject(new Error("disk gone")) },
+      status: 503,
+    },
   ];
 
   test.each(cases)("$name → $status", async ({ url, init, deps, before = 0, status }) => {
@@ -166,13 +270,20 @@ describe("every answer of the handler is one the description documents", () => {
   test("304 and /readyz are documented with their headers and body", async () => {
     const d = depsFor(out);
     const first = await handle(new Request("http://feed.test/api/v1/feed.json"), d);
-    const res = await handle(new Request("http://feed.test/api/v1/feed.json", { headers: { "If-None-Match": first.headers.get("etag")! } }), d);
+    const res = await handle(
+      new Request("http://feed.test/api/v1/feed.json", { headers: { "If-None-Match": first.headers.get("etag")! } }),
+      d,
+    );
     expect(res.status).toBe(304);
-    const notModified = Object.keys(documented("/api/v1/feed.json", 304)["headers"] as Json).map((h) => h.toLowerCase());
+    const notModified = Object.keys(documented("/api/v1/feed.json", 304)["headers"] as Json).map((h) =>
+      h.toLowerCase(),
+    );
     expect(notModified).toEqual(expect.arrayContaining([...res.headers.keys()].filter((h) => !PLUMBING.has(h))));
 
     const ready = await handle(new Request("http://feed.test/readyz"), d);
     const spec = documented("/readyz", ready.status);
-    expect(check((spec["content"] as Record<string, { schema: Json }>)["application/json"]!.schema, await ready.json())).toEqual([]);
+    expect(
+      check((spec["content"] as Record<string, { schema: Json }>)["application/json"]!.schema, await ready.json()),
+    ).toEqual([]);
   });
 });

@@ -33,12 +33,23 @@ let pages: HumanPage[];
 const logs: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
+    );
   const site = await sampleSite();
   feed = site.feed;
   pages = humanPages(feed);
   mkdirSync(SHOTS, { recursive: true });
-  server = await startServer({ dir: site.out, port: 0, host: "127.0.0.1", nowMs: SAMPLE_NOW + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 }, trustProxy: false, log: (l) => logs.push(l) });
+  server = await startServer({
+    dir: site.out,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: SAMPLE_NOW + 60_000,
+    limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 },
+    trustProxy: false,
+    log: (l) => logs.push(l),
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
 }, 120_000);
 afterAll(async () => {
@@ -81,7 +92,11 @@ async function brokenLinks(page: Page): Promise<string[]> {
       continue;
     }
     const doc = url.origin + url.pathname + url.search;
-    if (!bodies.has(doc)) bodies.set(doc, fetch(doc).then(async (r) => ({ status: r.status, text: await r.text() })));
+    if (!bodies.has(doc))
+      bodies.set(
+        doc,
+        fetch(doc).then(async (r) => ({ status: r.status, text: await r.text() })),
+      );
     const { status, text } = await bodies.get(doc)!;
     if (status !== 200) broken.push(`${href}: ${status}`);
     const id = decodeURIComponent(url.hash.slice(1));
@@ -94,59 +109,90 @@ async function brokenLinks(page: Page): Promise<string[]> {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: axeSource });
   const result = await page.evaluate(async () => {
-    type Axe = { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> };
+    type Axe = {
+      run: (
+        ctx: Document,
+        o: object,
+      ) => Promise<{
+        violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>;
+      }>;
+    };
     return (globalThis as unknown as { axe: Axe }).axe.run(document, { resultTypes: ["violations"] });
   });
   const where = new URL(page.url()).pathname;
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
 }
 
 /** One page of each kind, in both languages, for axe: the asset pages differ by data, not by markup. */
 function everyKindOfPage(): HumanPage[] {
-  const kinds = [feed.assets.find((a) => a.market === "competitive")!, ...["sole", "reference"].map((m) => feed.assets.find((a) => a.market === m)), feed.assets.find((a) => a.category !== feed.assets[0]!.category)];
+  const kinds = [
+    feed.assets.find((a) => a.market === "competitive")!,
+    ...["sole", "reference"].map((m) => feed.assets.find((a) => a.market === m)),
+    feed.assets.find((a) => a.category !== feed.assets[0]!.category),
+  ];
   const slugs = new Set(kinds.filter(Boolean).map((a) => a!.slug));
   return pages.filter((p) => !p.path.includes("/assets/") || slugs.has(p.path.split("/").at(-2)!));
 }
 
 describe("every page, in English and Arabic, at desktop and phone widths", () => {
-  test.each(WIDTHS)("at %i px: no sideways scrolling, no console error, lang and direction right, no broken link; a screenshot of each", async (width) => {
-    const failures: string[] = [];
-    const t = await tab(width);
-    for (const p of pages) {
-      failures.push(...(await t.visit(p.path)));
-      const m = await t.page.evaluate(() => ({
-        scrollWidth: document.scrollingElement!.scrollWidth,
-        innerWidth,
-        height: document.scrollingElement!.scrollHeight,
-        lang: document.documentElement.lang,
-        direction: getComputedStyle(document.documentElement).direction,
-      }));
-      if (m.scrollWidth > m.innerWidth) failures.push(`${p.path}: ${m.scrollWidth} px wide at ${m.innerWidth}`);
-      if (m.lang !== p.lang) failures.push(`${p.path}: lang=${m.lang}`);
-      if (m.direction !== (p.lang === "ar" ? "rtl" : "ltr")) failures.push(`${p.path}: direction ${m.direction}`);
-      if (width === WIDTHS[0]) failures.push(...(await brokenLinks(t.page)));
-      await t.page.screenshot({ path: path.join(SHOTS, `${p.name}-${width}.png`), fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(m.height, SHOT_MAX_HEIGHT) } });
-    }
-    await t.close();
-    expect(failures).toEqual([]);
-  }, 180_000);
+  test.each(WIDTHS)(
+    "at %i px: no sideways scrolling, no console error, lang and direction right, no broken link; a screenshot of each",
+    async (width) => {
+      const failures: string[] = [];
+      const t = await tab(width);
+      for (const p of pages) {
+        failures.push(...(await t.visit(p.path)));
+        const m = await t.page.evaluate(() => ({
+          scrollWidth: document.scrollingElement!.scrollWidth,
+          innerWidth,
+          height: document.scrollingElement!.scrollHeight,
+          lang: document.documentElement.lang,
+          direction: getComputedStyle(document.documentElement).direction,
+        }));
+        if (m.scrollWidth > m.innerWidth) failures.push(`${p.path}: ${m.scrollWidth} px wide at ${m.innerWidth}`);
+        if (m.lang !== p.lang) failures.push(`${p.path}: lang=${m.lang}`);
+        if (m.direction !== (p.lang === "ar" ? "rtl" : "ltr")) failures.push(`${p.path}: direction ${m.direction}`);
+        if (width === WIDTHS[0]) failures.push(...(await brokenLinks(t.page)));
+        await t.page.screenshot({
+          path: path.join(SHOTS, `${p.name}-${width}.png`),
+          fullPage: true,
+          clip: { x: 0, y: 0, width, height: Math.min(m.height, SHOT_MAX_HEIGHT) },
+        });
+      }
+      await t.close();
+      expect(failures).toEqual([]);
+    },
+    180_000,
+  );
 
-  test.each(WIDTHS)("at %i px: axe-core finds no serious or critical violation on any kind of page, in either language", async (width) => {
-    const violations: string[] = [];
-    const t = await tab(width, { bypassCSP: true });
-    for (const p of everyKindOfPage()) {
-      await t.visit(p.path);
-      violations.push(...(await seriousViolations(t.page)));
-    }
-    await t.close();
-    expect(violations).toEqual([]);
-  }, 120_000);
+  test.each(WIDTHS)(
+    "at %i px: axe-core finds no serious or critical violation on any kind of page, in either language",
+    async (width) => {
+      const violations: string[] = [];
+      const t = await tab(width, { bypassCSP: true });
+      for (const p of everyKindOfPage()) {
+        await t.visit(p.path);
+        violations.push(...(await seriousViolations(t.page)));
+      }
+      await t.close();
+      expect(violations).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 /** The seller table as read in the browser: the name cell's own text, then each cell's first text. */
-async function sellerRows(page: Page): Promise<Array<{ name: string; buy: string; sell: string; time: string; best: string[] }>> {
+async function sellerRows(
+  page: Page,
+): Promise<Array<{ name: string; buy: string; sell: string; time: string; best: string[] }>> {
   return page.$$eval("table.sellers tbody tr", (trs) =>
     trs.map((tr) => {
       const tds = [...tr.querySelectorAll("td")];
@@ -173,16 +219,22 @@ describe("the asset pages and the home page", () => {
         const value = (v: number | null) => (v === null ? "—" : printed(v, a.decimals));
         expect(rows, `${lang} ${a.slug}`).toEqual(
           a.sellers.map((s) => ({
-            name: lang === "ar" ? (s.sellerAr ?? s.seller).replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660)) : s.seller,
+            name:
+              lang === "ar"
+                ? (s.sellerAr ?? s.seller).replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660))
+                : s.seller,
             buy: value(s.buy),
             sell: value(s.sell),
             time: cairoClock(s.observedAt),
-            best: (["buy", "sell"] as const).filter((side) => a.directions[side].best?.seller === s.seller && a.directions[side].best?.value === s[side]),
+            best: (["buy", "sell"] as const).filter(
+              (side) => a.directions[side].best?.seller === s.seller && a.directions[side].best?.value === s[side],
+            ),
           })),
         );
         // Not by colour alone: the best cells say so in words.
         expect(await page.locator("td.best .best-mark").count()).toBe(rows.flatMap((r) => r.best).length);
-        if (a.benchmark?.sell != null) await expect(page.locator(".refs").textContent()).resolves.toContain(printed(a.benchmark.sell, a.decimals));
+        if (a.benchmark?.sell != null)
+          await expect(page.locator(".refs").textContent()).resolves.toContain(printed(a.benchmark.sell, a.decimals));
       }
     await t.close();
   }, 120_000);
@@ -198,7 +250,8 @@ describe("the asset pages and the home page", () => {
         const text = (await item.textContent())!;
         for (const side of ["sell", "buy"] as const) {
           const best = a.directions[side].best?.value;
-          if (a.market !== "reference" && best != null) expect(text, `${lang} ${a.slug} ${side}`).toContain(printed(best, a.decimals));
+          if (a.market !== "reference" && best != null)
+            expect(text, `${lang} ${a.slug} ${side}`).toContain(printed(best, a.decimals));
         }
       }
     }
@@ -211,11 +264,37 @@ describe("the docs", () => {
     const t = await tab(1280);
     const page = t.page;
     expect(await t.visit("/docs/")).toEqual([]);
-    const headings = ["Start in one minute", "The three things to know", "The URL contract", "Fields", "Filters", "Conditional requests", "Errors", "Limits", "Versioning and changelog", "How the numbers are made", "2. Accepting quotes", "6. The verdict", "7. Freshness", "8. Confidence", "Licensed sellers", "ملخص بالعربية"];
-    for (const heading of headings) expect(await page.getByRole("heading", { name: heading, exact: true }).count(), heading).toBeGreaterThan(0);
+    const headings = [
+      "Start in one minute",
+      "The three things to know",
+      "The URL contract",
+      "Fields",
+      "Filters",
+      "Conditional requests",
+      "Errors",
+      "Limits",
+      "Versioning and changelog",
+      "How the numbers are made",
+      "2. Accepting quotes",
+      "6. The verdict",
+      "7. Freshness",
+      "8. Confidence",
+      "Licensed sellers",
+      "ملخص بالعربية",
+    ];
+    for (const heading of headings)
+      expect(await page.getByRole("heading", { name: heading, exact: true }).count(), heading).toBeGreaterThan(0);
     const text = (await page.locator("main").textContent())!;
     expect(text).toContain("curl -s 'http://127.0.0.1:8888/api/v1/feed.json?asset=us-dollar'"); // the sample sets no baseUrl
-    for (const field of ["seriesWindowDays", "directions.sell", "trend.volatilityPct", "favorability", "validCategories", "If-None-Match"]) expect(text).toContain(field);
+    for (const field of [
+      "seriesWindowDays",
+      "directions.sell",
+      "trend.volatilityPct",
+      "favorability",
+      "validCategories",
+      "If-None-Match",
+    ])
+      expect(text).toContain(field);
     expect(await page.locator("#methodology #methodology-6-the-verdict").count()).toBe(1);
     expect(await page.locator("tr#problem-unknown-category").count()).toBe(1);
     expect(await page.locator("#arabic-summary").evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
@@ -225,7 +304,9 @@ describe("the docs", () => {
 
 describe("a client in another origin", () => {
   test("a page on another origin reads the feed, its ETag and RateLimit-Remaining, and revalidates with a 304", async () => {
-    const other: Server = createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>an app</title><p>app"));
+    const other: Server = createServer((_, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>an app</title><p>app"),
+    );
     await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
     try {
       const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
@@ -237,7 +318,12 @@ describe("a client in another origin", () => {
       const first = await page.evaluate(async (url) => {
         const r = await fetch(url);
         const body = (await r.json()) as { assets: unknown[] };
-        return { status: r.status, etag: r.headers.get("ETag"), remaining: r.headers.get("RateLimit-Remaining"), assets: body.assets.length };
+        return {
+          status: r.status,
+          etag: r.headers.get("ETag"),
+          remaining: r.headers.get("RateLimit-Remaining"),
+          assets: body.assets.length,
+        };
       }, feedUrl);
       expect(first.status).toBe(200);
       expect(first.etag).toMatch(/^"[\w-]+"$/);
@@ -245,7 +331,11 @@ describe("a client in another origin", () => {
       expect(first.assets).toBeGreaterThan(0);
       const again = await page.evaluate(async (url) => {
         const r = await fetch(url, { cache: "no-cache" });
-        return { status: r.status, etag: r.headers.get("ETag"), assets: ((await r.json()) as { assets: unknown[] }).assets.length };
+        return {
+          status: r.status,
+          etag: r.headers.get("ETag"),
+          assets: ((await r.json()) as { assets: unknown[] }).assets.length,
+        };
       }, feedUrl);
       // The browser revalidated its cached copy; the server answered 304 and the page got the copy.
       expect(again).toEqual({ status: 200, etag: first.etag, assets: first.assets });

@@ -24,7 +24,10 @@ function rows() {
   return r;
 }
 
-async function build(nowIso: string, siteJson: object = site): Promise<{ read: (p: string) => Promise<string>; feed: Feed }> {
+async function build(
+  nowIso: string,
+  siteJson: object = site,
+): Promise<{ read: (p: string) => Promise<string>; feed: Feed }> {
   const data = await writeDataset(await tempDir(), rows());
   await fs.writeFile(path.join(data, "site.json"), JSON.stringify(siteJson));
   const out = path.join(data, "public");
@@ -59,9 +62,16 @@ describe("the pages in plain words", () => {
     const n = Math.round(d.favorability! * d.priorDays);
     const en = text(await thursday.read("assets/us-dollar/index.html"));
     const ar = text(await thursday.read("ar/assets/us-dollar/index.html"));
-    const said = n === d.priorDays ? `cheaper than on all of the previous ${d.priorDays} trading days` : `cheaper than on ${n} of the previous ${d.priorDays} trading days`;
+    const said =
+      n === d.priorDays
+        ? `cheaper than on all of the previous ${d.priorDays} trading days`
+        : `cheaper than on ${n} of the previous ${d.priorDays} trading days`;
     expect(en).toContain(said);
-    expect(ar).toContain(n === d.priorDays ? `أرخص مما كان عليه في كل آخر ${d.priorDays}` : `أرخص مما كان عليه في ${n} من آخر ${d.priorDays}`);
+    expect(ar).toContain(
+      n === d.priorDays
+        ? `أرخص مما كان عليه في كل آخر ${d.priorDays}`
+        : `أرخص مما كان عليه في ${n} من آخر ${d.priorDays}`,
+    );
     expect(en).toContain(`Based on ${usd.confidence.checks} independent sources`);
     expect(en).not.toMatch(/favorability/i);
   });
@@ -115,7 +125,11 @@ describe("the pages in plain words", () => {
   });
 
   test("no page gives advice: never buy now, sell now or wait, in either language", async () => {
-    for (const file of ["index.html", "ar/index.html", ...thursday.feed.assets.flatMap((a) => [`assets/${a.slug}/index.html`, `ar/assets/${a.slug}/index.html`])]) {
+    for (const file of [
+      "index.html",
+      "ar/index.html",
+      ...thursday.feed.assets.flatMap((a) => [`assets/${a.slug}/index.html`, `ar/assets/${a.slug}/index.html`]),
+    ]) {
       const t = text(await thursday.read(file));
       expect(t, file).not.toMatch(/\b(buy now|sell now|wait)\b/i);
       expect(t, file).not.toMatch(/اشتر الآن|اشترِ الآن|بع الآن|انتظر/);
@@ -145,7 +159,9 @@ describe("the docs start a developer in one minute", () => {
     const t = text(await deployed.read("docs/index.html"));
     expect(t).toContain("curl -s 'https://prices.example.org/api/v1/feed.json?asset=us-dollar'");
     expect(t).not.toContain("127.0.0.1");
-    expect(await deployed.read("ar/index.html")).toContain('<link rel="alternate" hreflang="en" href="https://prices.example.org/">');
+    expect(await deployed.read("ar/index.html")).toContain(
+      '<link rel="alternate" hreflang="en" href="https://prices.example.org/">',
+    );
   });
 
   test("the rulebook is docs/methodology.md rendered, inside #methodology", async () => {
@@ -165,7 +181,12 @@ describe("the sources page", () => {
     await fs.mkdir(path.join(data, "state"), { recursive: true });
     await fs.writeFile(
       path.join(data, "state", "sources.json"),
-      JSON.stringify({ sources: { s1: { lastRunAt: at, lastSuccessAt: at, lastFailure: null }, s2: { lastRunAt: at, lastSuccessAt: null, lastFailure: { at, reason: "HTTP 503 <busy>" } } } }),
+      JSON.stringify({
+        sources: {
+          s1: { lastRunAt: at, lastSuccessAt: at, lastFailure: null },
+          s2: { lastRunAt: at, lastSuccessAt: null, lastFailure: { at, reason: "HTTP 503 <busy>" } },
+        },
+      }),
     );
     const out = path.join(data, "public");
     await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse(`${TODAY}T11:30:00Z`) });
@@ -173,7 +194,9 @@ describe("the sources page", () => {
     const ar = await fs.readFile(path.join(out, "ar/sources/index.html"), "utf8");
     const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
     // 10:07 UTC is 12:07 in Cairo; the reason is escaped, never markup.
-    expect(row(en, "s1").trim()).toBe("s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat 19 Nov 12:07 —");
+    expect(row(en, "s1").trim()).toBe(
+      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat 19 Nov 12:07 —",
+    );
     expect(en).toContain("HTTP 503 &lt;busy&gt;");
     expect(row(en, "s2")).toContain("never yet");
     expect(row(en, "s3")).toContain("never yet");

@@ -22,7 +22,11 @@ interface Step {
   uses?: string;
 }
 let steps: Step[];
-let workflow: { on: Record<string, unknown>; concurrency: { group: string; "cancel-in-progress": boolean }; jobs: { publish: { steps: Step[] } } };
+let workflow: {
+  on: Record<string, unknown>;
+  concurrency: { group: string; "cancel-in-progress": boolean };
+  jobs: { publish: { steps: Step[] } };
+};
 
 beforeAll(async () => {
   workflow = parse(await fs.readFile(WORKFLOW, "utf8")) as typeof workflow;
@@ -36,12 +40,18 @@ describe("the workflow file", () => {
 
   test("the validator rejects a broken workflow, so the check can fail", async () => {
     const bad = path.join(await tempDir(), "bad.yml");
-    await fs.writeFile(bad, (await fs.readFile(WORKFLOW, "utf8")).replace("runs-on: ubuntu-latest", "runs_on: ubuntu-latest"));
+    await fs.writeFile(
+      bad,
+      (await fs.readFile(WORKFLOW, "utf8")).replace("runs-on: ubuntu-latest", "runs_on: ubuntu-latest"),
+    );
     await expect(run(path.join(ROOT, "node_modules/.bin/action-validator"), [bad])).rejects.toThrow();
   });
 
   test("hourly and by hand, one run at a time, publishing last", () => {
-    expect(workflow.on).toMatchObject({ schedule: [{ cron: expect.stringMatching(/^\d+ \* \* \* \*$/) }], workflow_dispatch: {} });
+    expect(workflow.on).toMatchObject({
+      schedule: [{ cron: expect.stringMatching(/^\d+ \* \* \* \*$/) }],
+      workflow_dispatch: {},
+    });
     expect(workflow.concurrency).toEqual({ group: "publish-feed", "cancel-in-progress": false });
     const names = steps.map((s) => s.name ?? s.uses);
     expect(names.indexOf("Build and validate")).toBeLessThan(names.indexOf("Commit data/"));
@@ -59,15 +69,24 @@ async function runJob(work: string, now: string): Promise<{ failedAt: string | n
       const r = await run("bash", ["-e", "-c", script], { cwd: work, maxBuffer: 1 << 26 });
       log += r.stdout;
     } catch (e) {
-      return { failedAt: s.name ?? "?", log: log + String((e as { stdout?: string }).stdout ?? "") + String((e as { stderr?: string }).stderr ?? "") };
+      return {
+        failedAt: s.name ?? "?",
+        log: log + String((e as { stdout?: string }).stdout ?? "") + String((e as { stderr?: string }).stderr ?? ""),
+      };
     }
   }
   return { failedAt: null, log };
 }
 
 const git = (cwd: string, ...args: string[]) => run("git", args, { cwd }).then((r) => r.stdout.trim());
-const manifestOf = async (work: string) => JSON.parse(await fs.readFile(path.join(work, "public/_manifest.json"), "utf8")) as { files: Record<string, { etag: string }> };
-const feedOf = async (work: string, file: string) => JSON.parse(await fs.readFile(path.join(work, "public", file), "utf8")) as { assets: Array<{ id: string; observedAt: string | null; series: Array<{ date: string; sellLo: number | null }> }> };
+const manifestOf = async (work: string) =>
+  JSON.parse(await fs.readFile(path.join(work, "public/_manifest.json"), "utf8")) as {
+    files: Record<string, { etag: string }>;
+  };
+const feedOf = async (work: string, file: string) =>
+  JSON.parse(await fs.readFile(path.join(work, "public", file), "utf8")) as {
+    assets: Array<{ id: string; observedAt: string | null; series: Array<{ date: string; sellLo: number | null }> }>;
+  };
 
 describe("the job's steps, run locally", () => {
   test("twice an hour apart: ETags kept where nothing changed, history advanced where something did; a failed run leaves the repository as it was", async () => {
@@ -97,14 +116,27 @@ describe("the job's steps, run locally", () => {
     const m2 = await manifestOf(work);
     const gold2 = (await feedOf(work, "api/v1/feed/asset/gold-24k.json")).assets[0]!;
     // Where nothing changed (the closed currencies), the ETags stayed; where the metals moved, they moved.
-    for (const f of ["api/v1/feed/asset/us-dollar.json", "api/v1/feed/category/currencies.json", "api/v1/changelog.json", "terms/index.html"]) expect(m2.files[f]!.etag, f).toBe(m1.files[f]!.etag);
-    for (const f of ["api/v1/feed/asset/gold-24k.json", "api/v1/feed/category/metals.json", "api/v1/feed.json"]) expect(m2.files[f]!.etag, f).not.toBe(m1.files[f]!.etag);
+    for (const f of [
+      "api/v1/feed/asset/us-dollar.json",
+      "api/v1/feed/category/currencies.json",
+      "api/v1/changelog.json",
+      "terms/index.html",
+    ])
+      expect(m2.files[f]!.etag, f).toBe(m1.files[f]!.etag);
+    for (const f of ["api/v1/feed/asset/gold-24k.json", "api/v1/feed/category/metals.json", "api/v1/feed.json"])
+      expect(m2.files[f]!.etag, f).not.toBe(m1.files[f]!.etag);
     expect(gold2.observedAt).toBe("2026-11-21T10:00:00.000Z");
     expect(gold2.series.at(-1)!.date).toBe("2026-11-21");
 
     const log = await git(origin, "log", "--format=%s", "main");
-    expect(log.split("\n").slice(0, 3)).toEqual(["data: ingest and build at 2026-11-21T10:10:00Z", "data: ingest and build at 2026-11-21T09:10:00Z", "seed"]);
-    expect(await git(origin, "show", "main:data/quotes/2026-11-21.ndjson")).toContain('"observedAt":"2026-11-21T10:00:00Z"');
+    expect(log.split("\n").slice(0, 3)).toEqual([
+      "data: ingest and build at 2026-11-21T10:10:00Z",
+      "data: ingest and build at 2026-11-21T09:10:00Z",
+      "seed",
+    ]);
+    expect(await git(origin, "show", "main:data/quotes/2026-11-21.ndjson")).toContain(
+      '"observedAt":"2026-11-21T10:00:00Z"',
+    );
 
     // A run that fails before the commit step commits nothing: the repository stays as it was.
     const head = await git(origin, "rev-parse", "main");

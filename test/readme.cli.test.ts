@@ -42,7 +42,9 @@ function expectOneClearFailure(r: Result, what: string | RegExp, todo: string | 
   const lines = r.stderr.trim().split("\n");
   expect(lines.length, r.stderr).toBeLessThanOrEqual(2);
   expect(lines[0]).toMatch(typeof what === "string" ? new RegExp(what.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : what);
-  expect(lines.at(-1)).toMatch(typeof todo === "string" ? new RegExp(todo.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : todo);
+  expect(lines.at(-1)).toMatch(
+    typeof todo === "string" ? new RegExp(todo.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) : todo,
+  );
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
@@ -65,8 +67,16 @@ describe("failures: one clear line and what to do, exit 1, no stack trace", () =
       cli(["build", "--data", file]),
       cli(["demo", "--data", "/nonexistent/data", "--port", "0"]),
     ]);
-    expectOneClearFailure(compact, "price-feed: /nonexistent/data: no such folder (--data)", "or pass the folder with --data DIR");
-    expectOneClearFailure(ingest, "price-feed: /nonexistent/data: no such folder (--data)", "or pass the folder with --data DIR");
+    expectOneClearFailure(
+      compact,
+      "price-feed: /nonexistent/data: no such folder (--data)",
+      "or pass the folder with --data DIR",
+    );
+    expectOneClearFailure(
+      ingest,
+      "price-feed: /nonexistent/data: no such folder (--data)",
+      "or pass the folder with --data DIR",
+    );
     expectOneClearFailure(build, `price-feed: ${file} is a file, not a folder (--data)`, "--data DIR");
     expectOneClearFailure(demo, "price-feed: /nonexistent/data: no such folder (--data)", "--data DIR");
     for (const r of [compact, ingest]) expect(r.stderr).not.toContain("published");
@@ -86,20 +96,37 @@ describe("failures: one clear line and what to do, exit 1, no stack trace", () =
     await fs.cp(path.join(ROOT, "data"), data, { recursive: true });
     await fs.appendFile(path.join(data, "quotes/2026-11-19.ndjson"), "not json\n");
     const r = await cli(["compact", "--data", data, "--now", "2026-11-22T09:00:00Z"]);
-    expectOneClearFailure(r, `${path.join(data, "quotes/2026-11-19.ndjson")}:`, "nothing was compacted; the data folder is as it was.");
+    expectOneClearFailure(
+      r,
+      `${path.join(data, "quotes/2026-11-19.ndjson")}:`,
+      "nothing was compacted; the data folder is as it was.",
+    );
   });
 
   test("a port in use, for serve and for the demo, suggests --port 0", async () => {
     const busy = await busyPort();
     try {
       const site = await tempDir();
-      await cli(["build", "--no-state", "--data", path.join(ROOT, "data"), "--out", path.join(site, "public"), "--now", "2026-11-19T19:30:00Z"]);
+      await cli([
+        "build",
+        "--no-state",
+        "--data",
+        path.join(ROOT, "data"),
+        "--out",
+        path.join(site, "public"),
+        "--now",
+        "2026-11-19T19:30:00Z",
+      ]);
       const [serve, demo] = await Promise.all([
         cli(["serve", "--dir", path.join(site, "public"), "--port", String(busy.port)]),
         cli(["demo", "--port", String(busy.port), "--work", path.join(site, "work")]),
       ]);
       expectOneClearFailure(serve, `price-feed: port ${busy.port} on 127.0.0.1 is already in use`, "--port 0");
-      expectOneClearFailure(demo, `price-feed: port ${busy.port} on 127.0.0.1 is already in use`, "npm start -- --port 0");
+      expectOneClearFailure(
+        demo,
+        `price-feed: port ${busy.port} on 127.0.0.1 is already in use`,
+        "npm start -- --port 0",
+      );
     } finally {
       await busy.close();
     }
@@ -125,15 +152,20 @@ describe("failures: one clear line and what to do, exit 1, no stack trace", () =
 });
 
 describe("--help", () => {
-  test.each(["build", "ingest", "compact", "sample", "serve", "demo", "init"])("%s shows its defaults as a user types them", async (cmd) => {
-    const r = await cli([cmd, "--help"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).not.toMatch(/default: ["{[]/); // not JSON
-    expect(r.stdout).not.toContain("default: false");
-  });
+  test.each(["build", "ingest", "compact", "sample", "serve", "demo", "init"])(
+    "%s shows its defaults as a user types them",
+    async (cmd) => {
+      const r = await cli([cmd, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/default: ["{[]/); // not JSON
+      expect(r.stdout).not.toContain("default: false");
+    },
+  );
 
   test("serve's rate limit and the top-level exit statuses", async () => {
-    expect((await cli(["serve", "--help"])).stdout).toMatch(/--rate-limit <n\/seconds>\s+requests per window per client address \(default:\s+240\/60\)/);
+    expect((await cli(["serve", "--help"])).stdout).toMatch(
+      /--rate-limit <n\/seconds>\s+requests per window per client address \(default:\s+240\/60\)/,
+    );
     const top = await cli(["--help"]);
     expect(top.stdout).toContain("Exit status:");
     expect(top.stdout).toMatch(/2 {2}ingest: some sources failed/);
@@ -144,8 +176,19 @@ describe("--help", () => {
 describe("not-ready data, said at start-up and by /readyz", () => {
   test("serve warns on its start-up line, naming the stale assets since when and what to do", async () => {
     const site = path.join(await tempDir(), "public");
-    await cli(["build", "--no-state", "--data", path.join(ROOT, "data"), "--out", site, "--now", "2026-11-19T19:30:00Z"]);
-    const child = spawn("node", [BIN, "serve", "--dir", site, "--port", "0", "--now", "2026-11-22T09:00:00Z"], { stdio: ["ignore", "pipe", "pipe"] });
+    await cli([
+      "build",
+      "--no-state",
+      "--data",
+      path.join(ROOT, "data"),
+      "--out",
+      site,
+      "--now",
+      "2026-11-19T19:30:00Z",
+    ]);
+    const child = spawn("node", [BIN, "serve", "--dir", site, "--port", "0", "--now", "2026-11-22T09:00:00Z"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const exited = new Promise((r) => child.once("exit", r));
@@ -153,7 +196,9 @@ describe("not-ready data, said at start-up and by /readyz", () => {
       const until = Date.now() + 20_000;
       while (!out.includes("npm start") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(out).toMatch(/^serving .* on http:\/\/127\.0\.0\.1:\d+ /);
-      expect(out).toContain("warning: serving data that is not fresh at --now 2026-11-22T09:00:00.000Z: /readyz answers 503 (4 of 15 assets stale; build made at 2026-11-19T19:30:00.000Z)");
+      expect(out).toContain(
+        "warning: serving data that is not fresh at --now 2026-11-22T09:00:00.000Z: /readyz answers 503 (4 of 15 assets stale; build made at 2026-11-19T19:30:00.000Z)",
+      );
       expect(out).toContain("gold-24k (last observed 2026-11-19T19:00:00.000Z)");
       expect(out).toContain("serve it with --now 2026-11-19T19:30:00.000Z");
       const url = /on (http:\/\/\S+)/.exec(out)![1]!;
@@ -161,9 +206,16 @@ describe("not-ready data, said at start-up and by /readyz", () => {
       expect(res.status).toBe(503);
       const body = Readiness.parse(await res.json());
       // Currencies last quoted on Thursday's close are 2 trading hours old at 11:00 in Cairo on Sunday: fresh.
-      expect(body.staleSince).toEqual({ "gold-24k": "2026-11-19T19:00:00.000Z", "gold-21k": "2026-11-19T19:00:00.000Z", "gold-18k": "2026-11-19T19:00:00.000Z", "gold-pound": "2026-11-19T19:00:00.000Z" });
+      expect(body.staleSince).toEqual({
+        "gold-24k": "2026-11-19T19:00:00.000Z",
+        "gold-21k": "2026-11-19T19:00:00.000Z",
+        "gold-18k": "2026-11-19T19:00:00.000Z",
+        "gold-pound": "2026-11-19T19:00:00.000Z",
+      });
       expect(body.assets["us-dollar"]).toBe("fresh");
-      expect(body.action).toMatch(/^The published build is 2 d 13 h old \(made at 2026-11-19T19:30:00\.000Z; at most 2 h\)/);
+      expect(body.action).toMatch(
+        /^The published build is 2 d 13 h old \(made at 2026-11-19T19:30:00\.000Z; at most 2 h\)/,
+      );
     } finally {
       child.kill("SIGTERM");
       await exited;
@@ -178,8 +230,14 @@ describe("not-ready data, said at start-up and by /readyz", () => {
         { slug: "gold-24k", category: "metals", observedAt: null },
       ],
       calendar: {
-        currencies: { sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }], holidays: [] },
-        metals: { sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }], holidays: [] },
+        currencies: {
+          sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
+          holidays: [],
+        },
+        metals: {
+          sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }],
+          holidays: [],
+        },
       },
     }) as unknown as Manifest;
 
@@ -188,7 +246,10 @@ describe("not-ready data, said at start-up and by /readyz", () => {
     const ready = readiness({ ...fresh, assets: fresh.assets.slice(0, 1) }, Date.parse("2026-11-22T09:30:00Z"));
     expect(ready).toMatchObject({ status: 200, body: { staleSince: {}, action: null } });
 
-    const staleOnly = readiness(manifest("2026-11-22T09:00:00Z", "2026-11-17T15:00:00Z"), Date.parse("2026-11-22T09:30:00Z"));
+    const staleOnly = readiness(
+      manifest("2026-11-22T09:00:00Z", "2026-11-17T15:00:00Z"),
+      Date.parse("2026-11-22T09:30:00Z"),
+    );
     expect(staleOnly.status).toBe(503);
     expect(staleOnly.body.staleSince).toEqual({ "us-dollar": "2026-11-17T15:00:00Z", "gold-24k": null });
     expect(staleOnly.body.action).toBe(
@@ -197,12 +258,23 @@ describe("not-ready data, said at start-up and by /readyz", () => {
     );
 
     const old = readiness(manifest("2026-11-22T05:00:00Z", "2026-11-22T09:00:00Z"), Date.parse("2026-11-22T09:30:00Z"));
-    expect(old.body.action).toMatch(/^The published build is 4 h 30 min old \(made at 2026-11-22T05:00:00Z; at most 2 h\): the hourly job has stopped publishing\./);
+    expect(old.body.action).toMatch(
+      /^The published build is 4 h 30 min old \(made at 2026-11-22T05:00:00Z; at most 2 h\): the hourly job has stopped publishing\./,
+    );
     for (const r of [ready, staleOnly, old]) expect(Readiness.safeParse(r.body).success).toBe(true);
   });
 
   test("ages read as an operator reads them", () => {
-    expect([0, 59, 60, 3600, 3660, 86_400, 90_000, 223_200].map(humanAge)).toEqual(["0 min", "0 min", "1 min", "1 h", "1 h 1 min", "1 d", "1 d 1 h", "2 d 14 h"]);
+    expect([0, 59, 60, 3600, 3660, 86_400, 90_000, 223_200].map(humanAge)).toEqual([
+      "0 min",
+      "0 min",
+      "1 min",
+      "1 h",
+      "1 h 1 min",
+      "1 d",
+      "1 d 1 h",
+      "2 d 14 h",
+    ]);
   });
 });
 
@@ -214,13 +286,17 @@ describe("npm test on a machine it cannot install on", () => {
       const { stdout } = await run("bash", ["-c", `command -v ${tool}`]);
       await fs.symlink(stdout.trim(), path.join(bin, tool));
     }
-    for (const [name, script] of Object.entries(extra)) await fs.writeFile(path.join(bin, name), `#!/bin/bash\n${script}\n`, { mode: 0o755 });
+    for (const [name, script] of Object.entries(extra))
+      await fs.writeFile(path.join(bin, name), `#!/bin/bash\n${script}\n`, { mode: 0o755 });
     return bin;
   }
 
   const testSh = async (PATH: string) => {
     try {
-      await run("bash", [path.join(ROOT, "scripts/test.sh")], { cwd: ROOT, env: { PATH, HOME: process.env["HOME"] ?? "/tmp", CHROMIUM_PATH: "/nonexistent/chromium" } });
+      await run("bash", [path.join(ROOT, "scripts/test.sh")], {
+        cwd: ROOT,
+        env: { PATH, HOME: process.env["HOME"] ?? "/tmp", CHROMIUM_PATH: "/nonexistent/chromium" },
+      });
       return { code: 0, stderr: "", stdout: "" };
     } catch (e) {
       return e as { code: number; stderr: string; stdout: string };
@@ -231,11 +307,17 @@ describe("npm test on a machine it cannot install on", () => {
     const r = await testSh(await sandboxPath());
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("CHROMIUM_PATH=/nonexistent/chromium is not an executable file");
-    const r2 = await run("bash", ["-c", `CHROMIUM_PATH= PATH=${await sandboxPath()} bash ${path.join(ROOT, "scripts/test.sh")} || echo "exit $?"`], { cwd: ROOT, env: { HOME: "/tmp", PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }).then(
+    const r2 = await run(
+      "bash",
+      ["-c", `CHROMIUM_PATH= PATH=${await sandboxPath()} bash ${path.join(ROOT, "scripts/test.sh")} || echo "exit $?"`],
+      { cwd: ROOT, env: { HOME: "/tmp", PATH: process.env["PATH"] ?? "/usr/bin:/bin" } },
+    ).then(
       (x) => x,
       (e: { stdout: string; stderr: string }) => e,
     );
-    expect(r2.stderr).toMatch(/npm test: missing redis-server( chromium)? curl zsh\. Install, then run npm test again:/);
+    expect(r2.stderr).toMatch(
+      /npm test: missing redis-server( chromium)? curl zsh\. Install, then run npm test again:/,
+    );
     expect(r2.stderr).toContain("brew install redis zsh curl");
     expect(r2.stdout).toContain("exit 1");
   });
@@ -243,7 +325,11 @@ describe("npm test on a machine it cannot install on", () => {
   test("with apt-get it updates, then installs exactly what is missing", async () => {
     const log = path.join(await tempDir(), "apt.log");
     const PATH = await sandboxPath({ "apt-get": `echo "$*" >> ${log}`, sudo: 'exec "$@"' });
-    const r = await run("bash", ["-c", `CHROMIUM_PATH= PATH=${PATH} bash ${path.join(ROOT, "scripts/test.sh")} || echo "exit $?"`], { cwd: ROOT, env: { HOME: "/tmp", PATH: process.env["PATH"] ?? "/usr/bin:/bin" } }).then(
+    const r = await run(
+      "bash",
+      ["-c", `CHROMIUM_PATH= PATH=${PATH} bash ${path.join(ROOT, "scripts/test.sh")} || echo "exit $?"`],
+      { cwd: ROOT, env: { HOME: "/tmp", PATH: process.env["PATH"] ?? "/usr/bin:/bin" } },
+    ).then(
       (x) => x,
       (e: { stdout: string; stderr: string }) => e,
     );

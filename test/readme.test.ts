@@ -19,7 +19,9 @@ import { program } from "../src/cli/main.js";
 
 const ROOT = path.resolve(".");
 const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
-const SCRIPTS = Object.keys((JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+const SCRIPTS = Object.keys(
+  (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+);
 
 interface Block {
   line: number;
@@ -37,10 +39,18 @@ function shellBlocks(markdown: string): Block[] {
     const indent = open[1]!;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && lines[j]!.trim() !== "```"; j++) body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
+    for (; j < lines.length && lines[j]!.trim() !== "```"; j++)
+      body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
     if (open[2] === "sh") {
       const text = body.join("\n");
-      out.push({ line: i + 1, text, commands: text.replace(/\\\n\s*/g, "").split("\n").filter((l) => l.trim()) });
+      out.push({
+        line: i + 1,
+        text,
+        commands: text
+          .replace(/\\\n\s*/g, "")
+          .split("\n")
+          .filter((l) => l.trim()),
+      });
     }
     i = j;
   }
@@ -52,10 +62,18 @@ function shellBlocks(markdown: string): Block[] {
  * (`block`: the whole block is only checked statically), and why.
  */
 const NOT_RUN: Array<{ match: string; scope: "line" | "block"; why: string }> = [
-  { match: "npm ci", scope: "line", why: "installing is the test run's own first step (.ci/run: npm ci, then npm test)" },
+  {
+    match: "npm ci",
+    scope: "line",
+    why: "installing is the test run's own first step (.ci/run: npm ci, then npm test)",
+  },
   { match: "npm test", scope: "block", why: "it is this very test run" },
   { match: "banquemisr.com", scope: "block", why: "it fetches a bank's page from the Internet" },
-  { match: "try-banque-misr.json", scope: "block", why: "it needs the page saved by the step before and the scratch sources file the reader writes" },
+  {
+    match: "try-banque-misr.json",
+    scope: "block",
+    why: "it needs the page saved by the step before and the scratch sources file the reader writes",
+  },
 ];
 const notRun = (command: string) => NOT_RUN.find((n) => command.includes(n.match));
 const blockNotRun = (b: Block) => b.commands.some((c) => notRun(c)?.scope === "block");
@@ -81,15 +99,18 @@ describe("the README's shell examples, read", () => {
     expect(all.some((c) => c.startsWith("npx openapi-typescript"))).toBe(true);
   });
 
-  test.each(blocks.flatMap((b) => b.commands.map((c) => ({ line: b.line, command: c }))))("README.md:$line `$command` is safe to paste into bash and zsh", ({ command }) => {
-    const bare = unquoted(command);
-    // A URL or pattern with ? * [ ] { } outside quotes: zsh's "no matches found", bash's surprise.
-    expect(bare, "quote it").not.toMatch(/[?*[\]{}]/);
-    // `&` alone backgrounds, `;` splits: a URL's query must be quoted.
-    expect(bare.replace(/&&/g, ""), "quote it").not.toMatch(/&/);
-    // An interactive zsh (no interactivecomments) passes "#" and what follows as arguments.
-    expect(bare, "no comments: put output in a text block").not.toMatch(/(^|\s)#/);
-  });
+  test.each(blocks.flatMap((b) => b.commands.map((c) => ({ line: b.line, command: c }))))(
+    "README.md:$line `$command` is safe to paste into bash and zsh",
+    ({ command }) => {
+      const bare = unquoted(command);
+      // A URL or pattern with ? * [ ] { } outside quotes: zsh's "no matches found", bash's surprise.
+      expect(bare, "quote it").not.toMatch(/[?*[\]{}]/);
+      // `&` alone backgrounds, `;` splits: a URL's query must be quoted.
+      expect(bare.replace(/&&/g, ""), "quote it").not.toMatch(/&/);
+      // An interactive zsh (no interactivecomments) passes "#" and what follows as arguments.
+      expect(bare, "no comments: put output in a text block").not.toMatch(/(^|\s)#/);
+    },
+  );
 
   test("every npm script and price-feed command and flag they name exists", () => {
     const cli = program();
@@ -107,7 +128,9 @@ describe("the README's shell examples, read", () => {
   });
 
   test("the README's test command is the one .ci/run runs, after npm ci", () => {
-    const ci = readFileSync(path.join(ROOT, ".ci/run"), "utf8").split("\n").filter((l) => /^npm /.test(l));
+    const ci = readFileSync(path.join(ROOT, ".ci/run"), "utf8")
+      .split("\n")
+      .filter((l) => /^npm /.test(l));
     expect(ci).toEqual(["npm ci", "npm test"]);
     expect(blocks.flatMap((b) => b.commands)).toContain("npm test");
   });
@@ -184,7 +207,10 @@ async function waitFor(p: Pasted, re: RegExp, ms: number, what: string): Promise
   let done = false;
   void p.exited.then(() => (done = true));
   while (!re.test(p.out())) {
-    if (done || Date.now() > until) throw new Error(`${what}: no ${re} (${done ? "the shell exited" : "timed out"})\nstdout:\n${p.out()}\nstderr:\n${p.err()}`);
+    if (done || Date.now() > until)
+      throw new Error(
+        `${what}: no ${re} (${done ? "the shell exited" : "timed out"})\nstdout:\n${p.out()}\nstderr:\n${p.err()}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -241,45 +267,65 @@ function expectOutput(b: Block, out: string): void {
   }
 }
 
-describe.each(["bash", ...(hasZsh ? ["zsh"] : [])] as Shell[])("the README's shell examples, pasted into %s", (shell) => {
-  test("the quick start: npm start serves; the requests and the typed client run against it", { timeout: 240_000 }, async () => {
-    const before = execFileSync("git", ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"], { cwd: ROOT, encoding: "utf8" });
-    const port = await freePort();
-    const demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
-    try {
-      await waitFor(demo, /Ctrl-C stops/, 120_000, "npm start");
-      expect(demo.out()).toContain(`serving http://127.0.0.1:${port}/`);
-      expect(demo.out()).toMatch(/assets: .*; \/readyz 200/);
-      // On the real clock: not across the top of the hour, when the demo's hourly run changes the ETags.
-      const toHour = 3_600_000 - (Date.now() % 3_600_000);
-      if (toHour < 45_000) await waitFor(demo, /hourly run[^]*hourly run/, toHour + 60_000, "the hourly run at the top of the hour");
-      for (const b of againstServer) expectOutput(b, await runToEnd(shell, b, port));
-    } finally {
-      await stop(demo);
-    }
-    expect(shellErrors(shell, demo.err())).toEqual([]);
-    expect(demo.out()).toContain("SIGINT: stopping the demo");
-    for (const b of standalone) await runToEnd(shell, b, port);
-    const after = execFileSync("git", ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"], { cwd: ROOT, encoding: "utf8" });
-    expect(after).toBe(before);
-  });
+describe.each(["bash", ...(hasZsh ? ["zsh"] : [])] as Shell[])(
+  "the README's shell examples, pasted into %s",
+  (shell) => {
+    test(
+      "the quick start: npm start serves; the requests and the typed client run against it",
+      { timeout: 240_000 },
+      async () => {
+        const before = execFileSync(
+          "git",
+          ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"],
+          { cwd: ROOT, encoding: "utf8" },
+        );
+        const port = await freePort();
+        const demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
+        try {
+          await waitFor(demo, /Ctrl-C stops/, 120_000, "npm start");
+          expect(demo.out()).toContain(`serving http://127.0.0.1:${port}/`);
+          expect(demo.out()).toMatch(/assets: .*; \/readyz 200/);
+          // On the real clock: not across the top of the hour, when the demo's hourly run changes the ETags.
+          const toHour = 3_600_000 - (Date.now() % 3_600_000);
+          if (toHour < 45_000)
+            await waitFor(demo, /hourly run[^]*hourly run/, toHour + 60_000, "the hourly run at the top of the hour");
+          for (const b of againstServer) expectOutput(b, await runToEnd(shell, b, port));
+        } finally {
+          await stop(demo);
+        }
+        expect(shellErrors(shell, demo.err())).toEqual([]);
+        expect(demo.out()).toContain("SIGINT: stopping the demo");
+        for (const b of standalone) await runToEnd(shell, b, port);
+        const after = execFileSync(
+          "git",
+          ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"],
+          { cwd: ROOT, encoding: "utf8" },
+        );
+        expect(after).toBe(before);
+      },
+    );
 
-  test.each(pinned.map((b) => ({ line: b.line, b })))("README.md:$line, a build served at its own instant, is ready", { timeout: 120_000 }, async ({ b }) => {
-    const port = await freePort();
-    const p = paste(shell, pasteText(b, port), { PORT: String(port) });
-    try {
-      await waitFor(p, servesAtEnd(b)!.ready, 90_000, `README.md:${b.line}`);
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      const body = (await ready.json()) as { status: string; staleAssets: string[] };
-      expect(body.staleAssets).toEqual([]);
-      expect(ready.status).toBe(200);
-      expect(p.out()).not.toContain("warning:");
-    } finally {
-      await stop(p);
-    }
-    expect(shellErrors(shell, p.err())).toEqual([]);
-  });
-});
+    test.each(pinned.map((b) => ({ line: b.line, b })))(
+      "README.md:$line, a build served at its own instant, is ready",
+      { timeout: 120_000 },
+      async ({ b }) => {
+        const port = await freePort();
+        const p = paste(shell, pasteText(b, port), { PORT: String(port) });
+        try {
+          await waitFor(p, servesAtEnd(b)!.ready, 90_000, `README.md:${b.line}`);
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+          const body = (await ready.json()) as { status: string; staleAssets: string[] };
+          expect(body.staleAssets).toEqual([]);
+          expect(ready.status).toBe(200);
+          expect(p.out()).not.toContain("warning:");
+        } finally {
+          await stop(p);
+        }
+        expect(shellErrors(shell, p.err())).toEqual([]);
+      },
+    );
+  },
+);
 
 test("zsh is installed, so the examples are also pasted into zsh (npm test installs it)", () => {
   expect(hasZsh || !existsSync("/usr/bin/apt-get")).toBe(true);

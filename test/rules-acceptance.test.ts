@@ -3,8 +3,26 @@ import { acceptDay, checkQuote, type AcceptanceContext, type LocatedQuote } from
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
 
-const usd: CatalogAsset = { id: "USD-EGP", slug: "us-dollar", category: "currencies", kind: "currency", market: "competitive", unit: "EGP/USD", decimals: 2, defaultSide: "sell", name: "US Dollar", nameAr: "دولار" };
-const bank = (id: string, categories = ["currencies"]): RegistrySeller => ({ id, name: id.toUpperCase(), nameAr: null, kind: "bank", licensedBy: "CBE", categories });
+const usd: CatalogAsset = {
+  id: "USD-EGP",
+  slug: "us-dollar",
+  category: "currencies",
+  kind: "currency",
+  market: "competitive",
+  unit: "EGP/USD",
+  decimals: 2,
+  defaultSide: "sell",
+  name: "US Dollar",
+  nameAr: "دولار",
+};
+const bank = (id: string, categories = ["currencies"]): RegistrySeller => ({
+  id,
+  name: id.toUpperCase(),
+  nameAr: null,
+  kind: "bank",
+  licensedBy: "CBE",
+  categories,
+});
 const NOW = Date.parse("2026-11-19T12:00:00Z");
 
 function ctx(official: { buy: number | null; sell: number | null } | null = null): AcceptanceContext {
@@ -12,35 +30,87 @@ function ctx(official: { buy: number | null; sell: number | null } | null = null
     date: "2026-11-19",
     nowMs: NOW,
     assets: new Map([[usd.id, usd]]),
-    sellers: new Map(["a", "b", "c", "d", "e"].map((s) => [s, bank(s)]).concat([["gold", bank("gold", ["metals"])]]) as Array<[string, RegistrySeller]>),
+    sellers: new Map(
+      ["a", "b", "c", "d", "e"].map((s) => [s, bank(s)]).concat([["gold", bank("gold", ["metals"])]]) as Array<
+        [string, RegistrySeller]
+      >,
+    ),
     official: () => official,
     sourceRank: (s) => (s === "first" ? 0 : 1),
     ownSource: (s) => s === "own",
   };
 }
-const q = (o: Partial<Quote>): Quote => ({ source: "first", seller: "a", asset: "USD-EGP", buy: 47.5, sell: 47.6, observedAt: "2026-11-19T10:00:00Z", ...o });
+const q = (o: Partial<Quote>): Quote => ({
+  source: "first",
+  seller: "a",
+  asset: "USD-EGP",
+  buy: 47.5,
+  sell: 47.6,
+  observedAt: "2026-11-19T10:00:00Z",
+  ...o,
+});
 
 describe("acceptance rules 1–4, one quote alone", () => {
   test.each([
     { name: "a licensed seller's ordinary quote", quote: q({}), expected: "accepted" },
-    { name: "rule 1: a seller missing from the registry", quote: q({ seller: "nobody" }), expected: "unlicensed-seller" },
-    { name: "rule 1: a seller not licensed for the category", quote: q({ seller: "gold" }), expected: "not-licensed-for-category" },
+    {
+      name: "rule 1: a seller missing from the registry",
+      quote: q({ seller: "nobody" }),
+      expected: "unlicensed-seller",
+    },
+    {
+      name: "rule 1: a seller not licensed for the category",
+      quote: q({ seller: "gold" }),
+      expected: "not-licensed-for-category",
+    },
     { name: "an asset missing from the catalog", quote: q({ asset: "XXX-EGP" }), expected: "unknown-asset" },
     { name: "rule 2: both sides null", quote: q({ buy: null, sell: null }), expected: "no-price" },
     { name: "rule 2: one side null is fine", quote: q({ buy: null }), expected: "accepted" },
     { name: "rule 2: zero", quote: q({ buy: 0 }), expected: "non-positive-price" },
     { name: "rule 2: negative", quote: q({ sell: -47.6 }), expected: "non-positive-price" },
-    { name: "rule 2: rounds to zero at the asset's decimals", quote: q({ buy: 0.004, sell: null }), expected: "non-positive-price" },
+    {
+      name: "rule 2: rounds to zero at the asset's decimals",
+      quote: q({ buy: 0.004, sell: null }),
+      expected: "non-positive-price",
+    },
     { name: "rule 3: crossed (buy > sell)", quote: q({ buy: 47.7, sell: 47.6 }), expected: "crossed" },
     { name: "rule 3: buy = sell is not crossed", quote: q({ buy: 47.6, sell: 47.6 }), expected: "accepted" },
-    { name: "rule 3: equal once rounded is not crossed", quote: q({ buy: 47.604, sell: 47.601 }), expected: "accepted" },
+    {
+      name: "rule 3: equal once rounded is not crossed",
+      quote: q({ buy: 47.604, sell: 47.601 }),
+      expected: "accepted",
+    },
     { name: "rule 4: not an instant", quote: q({ observedAt: "yesterday" }), expected: "invalid-observedAt" },
-    { name: "rule 4: an instant without offset", quote: q({ observedAt: "2026-11-19T10:00:00" }), expected: "invalid-observedAt" },
-    { name: "rule 4: impossible date", quote: q({ observedAt: "2026-02-30T10:00:00Z" }), expected: "invalid-observedAt" },
-    { name: "rule 4: within the 5-minute clock skew", quote: q({ observedAt: "2026-11-19T12:05:00Z" }), expected: "accepted" },
-    { name: "rule 4: past the clock skew", quote: q({ observedAt: "2026-11-19T12:05:01Z" }), expected: "observed-in-future" },
-    { name: "a quote of another Cairo day in this day's file", quote: q({ observedAt: "2026-11-18T21:59:00Z" }), expected: "wrong-day-file" },
-    { name: "Cairo midnight is the next day (UTC+2 in November)", quote: q({ observedAt: "2026-11-18T22:00:00Z" }), expected: "accepted" },
+    {
+      name: "rule 4: an instant without offset",
+      quote: q({ observedAt: "2026-11-19T10:00:00" }),
+      expected: "invalid-observedAt",
+    },
+    {
+      name: "rule 4: impossible date",
+      quote: q({ observedAt: "2026-02-30T10:00:00Z" }),
+      expected: "invalid-observedAt",
+    },
+    {
+      name: "rule 4: within the 5-minute clock skew",
+      quote: q({ observedAt: "2026-11-19T12:05:00Z" }),
+      expected: "accepted",
+    },
+    {
+      name: "rule 4: past the clock skew",
+      quote: q({ observedAt: "2026-11-19T12:05:01Z" }),
+      expected: "observed-in-future",
+    },
+    {
+      name: "a quote of another Cairo day in this day's file",
+      quote: q({ observedAt: "2026-11-18T21:59:00Z" }),
+      expected: "wrong-day-file",
+    },
+    {
+      name: "Cairo midnight is the next day (UTC+2 in November)",
+      quote: q({ observedAt: "2026-11-18T22:00:00Z" }),
+      expected: "accepted",
+    },
   ])("$name → $expected", ({ quote, expected }) => {
     const r = checkQuote(quote, ctx());
     expect(typeof r === "string" ? r : "accepted").toBe(expected);
@@ -53,7 +123,8 @@ describe("acceptance rules 1–4, one quote alone", () => {
 });
 
 describe("acceptance rule 5, plausibility", () => {
-  const day = (quotes: Quote[]): LocatedQuote[] => quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
+  const day = (quotes: Quote[]): LocatedQuote[] =>
+    quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
   const peers = ["b", "c", "d"].map((seller) => q({ seller, buy: 47.5, sell: 47.6 }));
 
   test.each([
@@ -68,9 +139,13 @@ describe("acceptance rule 5, plausibility", () => {
   test("fewer than three other sellers: the official rate of the side is the reference", () => {
     const two = peers.slice(0, 2);
     const off = { buy: 47.5, sell: 47.6 };
-    expect(acceptDay(day([q({ sell: 52.37, buy: null }), ...two]), ctx(off)).rejected.map((x) => x.reason)).toEqual(["implausible-sell"]);
+    expect(acceptDay(day([q({ sell: 52.37, buy: null }), ...two]), ctx(off)).rejected.map((x) => x.reason)).toEqual([
+      "implausible-sell",
+    ]);
     expect(acceptDay(day([q({ sell: 52.3, buy: null }), ...two]), ctx(off)).rejected).toEqual([]);
-    expect(acceptDay(day([q({ buy: 42.7, sell: null }), ...two]), ctx(off)).rejected.map((x) => x.reason)).toEqual(["implausible-buy"]);
+    expect(acceptDay(day([q({ buy: 42.7, sell: null }), ...two]), ctx(off)).rejected.map((x) => x.reason)).toEqual([
+      "implausible-buy",
+    ]);
   });
 
   test("with neither enough peers nor an official rate the value stands", () => {
@@ -81,7 +156,10 @@ describe("acceptance rule 5, plausibility", () => {
     // b's earlier quotes at 60 would drag a per-quote median up; only its latest (47.6) counts.
     const bEarly = [8, 9].map((h) => q({ seller: "b", sell: 60, buy: null, observedAt: `2026-11-19T0${h}:00:00Z` }));
     const r = acceptDay(day([...bEarly, ...peers, q({ seller: "a", sell: 47.7, buy: null })]), ctx());
-    expect(r.rejected.map((x) => `${x.quote.seller}:${x.reason}`)).toEqual(["b:implausible-sell", "b:implausible-sell"]);
+    expect(r.rejected.map((x) => `${x.quote.seller}:${x.reason}`)).toEqual([
+      "b:implausible-sell",
+      "b:implausible-sell",
+    ]);
   });
 
   test("a quote failing rules 1–4 is not a peer", () => {

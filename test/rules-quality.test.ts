@@ -5,29 +5,113 @@ import { tradingAgeMs } from "../src/core/cairo.js";
 import { bestOf, sellerTable } from "../src/rules/table.js";
 import type { CategoryCalendar, CatalogAsset, RegistrySeller } from "../src/schema/inputs.js";
 
-const currencies: CategoryCalendar = { sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }], holidays: ["2026-10-06"] };
-const metals: CategoryCalendar = { sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }], holidays: [] };
+const currencies: CategoryCalendar = {
+  sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
+  holidays: ["2026-10-06"],
+};
+const metals: CategoryCalendar = {
+  sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }],
+  holidays: [],
+};
 const H = 3_600_000;
 const t = (s: string) => Date.parse(s);
 
 describe("freshness across sessions, weekends, holidays and daylight saving (Cairo)", () => {
   test.each([
     // November: Cairo is UTC+2. Currencies trade 09:00–17:00 Sun–Thu.
-    { name: "inside the session, 1 h old", obs: "2026-11-19T08:00:00Z", now: "2026-11-19T09:00:00Z", cal: currencies, state: "fresh" },
-    { name: "inside, exactly 3 h old", obs: "2026-11-19T08:00:00Z", now: "2026-11-19T11:00:00Z", cal: currencies, state: "fresh" },
-    { name: "inside, 3 h 1 min old", obs: "2026-11-19T08:00:00Z", now: "2026-11-19T11:01:00Z", cal: currencies, state: "delayed" },
-    { name: "inside, exactly 8 h of session", obs: "2026-11-18T11:00:00Z", now: "2026-11-19T11:00:00Z", cal: currencies, state: "delayed" },
-    { name: "inside, 8 h 1 min of session", obs: "2026-11-18T10:59:00Z", now: "2026-11-19T11:00:00Z", cal: currencies, state: "stale" },
-    { name: "Thursday's close on Saturday: closed, not old", obs: "2026-11-19T14:55:00Z", now: "2026-11-21T10:00:00Z", cal: currencies, state: "closed" },
-    { name: "Thursday's close at 09:30 Sunday: 30 min of session", obs: "2026-11-19T14:55:00Z", now: "2026-11-22T07:30:00Z", cal: currencies, state: "fresh" },
-    { name: "Thursday 14:00 at 09:30 Sunday: 3.5 h of session", obs: "2026-11-19T12:00:00Z", now: "2026-11-22T07:30:00Z", cal: currencies, state: "delayed" },
-    { name: "evening after a fresh close", obs: "2026-11-19T14:00:00Z", now: "2026-11-19T20:00:00Z", cal: currencies, state: "closed" },
-    { name: "a holiday does not age the data (Tuesday 6 October 2026)", obs: "2026-10-05T13:00:00Z", now: "2026-10-07T06:30:00Z", cal: currencies, state: "fresh" },
-    { name: "without the holiday it would be stale", obs: "2026-10-05T13:00:00Z", now: "2026-10-07T06:30:00Z", cal: { ...currencies, holidays: [] }, state: "stale" },
+    {
+      name: "inside the session, 1 h old",
+      obs: "2026-11-19T08:00:00Z",
+      now: "2026-11-19T09:00:00Z",
+      cal: currencies,
+      state: "fresh",
+    },
+    {
+      name: "inside, exactly 3 h old",
+      obs: "2026-11-19T08:00:00Z",
+      now: "2026-11-19T11:00:00Z",
+      cal: currencies,
+      state: "fresh",
+    },
+    {
+      name: "inside, 3 h 1 min old",
+      obs: "2026-11-19T08:00:00Z",
+      now: "2026-11-19T11:01:00Z",
+      cal: currencies,
+      state: "delayed",
+    },
+    {
+      name: "inside, exactly 8 h of session",
+      obs: "2026-11-18T11:00:00Z",
+      now: "2026-11-19T11:00:00Z",
+      cal: currencies,
+      state: "delayed",
+    },
+    {
+      name: "inside, 8 h 1 min of session",
+      obs: "2026-11-18T10:59:00Z",
+      now: "2026-11-19T11:00:00Z",
+      cal: currencies,
+      state: "stale",
+    },
+    {
+      name: "Thursday's close on Saturday: closed, not old",
+      obs: "2026-11-19T14:55:00Z",
+      now: "2026-11-21T10:00:00Z",
+      cal: currencies,
+      state: "closed",
+    },
+    {
+      name: "Thursday's close at 09:30 Sunday: 30 min of session",
+      obs: "2026-11-19T14:55:00Z",
+      now: "2026-11-22T07:30:00Z",
+      cal: currencies,
+      state: "fresh",
+    },
+    {
+      name: "Thursday 14:00 at 09:30 Sunday: 3.5 h of session",
+      obs: "2026-11-19T12:00:00Z",
+      now: "2026-11-22T07:30:00Z",
+      cal: currencies,
+      state: "delayed",
+    },
+    {
+      name: "evening after a fresh close",
+      obs: "2026-11-19T14:00:00Z",
+      now: "2026-11-19T20:00:00Z",
+      cal: currencies,
+      state: "closed",
+    },
+    {
+      name: "a holiday does not age the data (Tuesday 6 October 2026)",
+      obs: "2026-10-05T13:00:00Z",
+      now: "2026-10-07T06:30:00Z",
+      cal: currencies,
+      state: "fresh",
+    },
+    {
+      name: "without the holiday it would be stale",
+      obs: "2026-10-05T13:00:00Z",
+      now: "2026-10-07T06:30:00Z",
+      cal: { ...currencies, holidays: [] },
+      state: "stale",
+    },
     { name: "no observation at all", obs: null, now: "2026-11-19T09:00:00Z", cal: currencies, state: "stale" },
-    { name: "observed a little after the build instant (clock skew)", obs: "2026-11-19T09:03:00Z", now: "2026-11-19T09:00:00Z", cal: currencies, state: "fresh" },
+    {
+      name: "observed a little after the build instant (clock skew)",
+      obs: "2026-11-19T09:03:00Z",
+      now: "2026-11-19T09:00:00Z",
+      cal: currencies,
+      state: "fresh",
+    },
     // Metals trade Saturday 10:00–22:00 Cairo.
-    { name: "metals on Saturday morning after Thursday night", obs: "2026-11-19T19:30:00Z", now: "2026-11-21T09:00:00Z", cal: metals, state: "fresh" },
+    {
+      name: "metals on Saturday morning after Thursday night",
+      obs: "2026-11-19T19:30:00Z",
+      now: "2026-11-21T09:00:00Z",
+      cal: metals,
+      state: "fresh",
+    },
   ])("$name → $state", ({ obs, now, cal, state }) => {
     expect(freshnessState(obs === null ? null : t(obs), t(now), cal)).toBe(state);
   });
@@ -51,31 +135,79 @@ describe("freshness across sessions, weekends, holidays and daylight saving (Cai
 
 describe("confidence", () => {
   test.each([
-    [0, false, "none"], [1, false, "low"], [2, false, "medium"], [3, false, "high"], [5, false, "high"],
-    [3, true, "medium"], [2, true, "low"], [1, true, "low"], [0, true, "none"], [4, true, "medium"],
+    [0, false, "none"],
+    [1, false, "low"],
+    [2, false, "medium"],
+    [3, false, "high"],
+    [5, false, "high"],
+    [3, true, "medium"],
+    [2, true, "low"],
+    [1, true, "low"],
+    [0, true, "none"],
+    [4, true, "medium"],
   ] as const)("%i sources, disagreement %s → %s", (checks, disagree, level) => {
     expect(confidence(checks, disagree)).toEqual({ level, checks });
   });
 });
 
 describe("today's table and best sellers", () => {
-  const asset = (defaultSide: "sell" | "buy"): CatalogAsset => ({ id: "USD-EGP", slug: "us-dollar", category: "currencies", kind: "currency", market: "competitive", unit: "EGP/USD", decimals: 2, defaultSide, name: "US Dollar", nameAr: "دولار" });
+  const asset = (defaultSide: "sell" | "buy"): CatalogAsset => ({
+    id: "USD-EGP",
+    slug: "us-dollar",
+    category: "currencies",
+    kind: "currency",
+    market: "competitive",
+    unit: "EGP/USD",
+    decimals: 2,
+    defaultSide,
+    name: "US Dollar",
+    nameAr: "دولار",
+  });
   const registry = new Map<string, RegistrySeller>(
-    ["alpha", "beta", "gamma", "delta"].map((id) => [id, { id, name: id[0]!.toUpperCase() + id.slice(1), nameAr: `ع-${id}`, kind: "bank", licensedBy: "CBE", categories: ["currencies"] }]),
+    ["alpha", "beta", "gamma", "delta"].map((id) => [
+      id,
+      {
+        id,
+        name: id[0]!.toUpperCase() + id.slice(1),
+        nameAr: `ع-${id}`,
+        kind: "bank",
+        licensedBy: "CBE",
+        categories: ["currencies"],
+      },
+    ]),
   );
-  const close = (seller: string, buy: number | null, sell: number | null, observedAt = "2026-11-19T10:00:00Z") => ({ seller, source: "s", buy, sell, observedAt });
+  const close = (seller: string, buy: number | null, sell: number | null, observedAt = "2026-11-19T10:00:00Z") => ({
+    seller,
+    source: "s",
+    buy,
+    sell,
+    observedAt,
+  });
 
   test("sorted by the default side best first, then by name; missing values last", () => {
-    const rows = sellerTable([close("gamma", 47.5, 47.6), close("alpha", 47.4, 47.6), close("beta", 47.5, null), close("delta", 47.3, 47.55)], asset("sell"), registry);
+    const rows = sellerTable(
+      [close("gamma", 47.5, 47.6), close("alpha", 47.4, 47.6), close("beta", 47.5, null), close("delta", 47.3, 47.55)],
+      asset("sell"),
+      registry,
+    );
     expect(rows.map((r) => r.seller)).toEqual(["Delta", "Alpha", "Gamma", "Beta"]);
-    const byBuy = sellerTable([close("gamma", 47.5, 47.6), close("alpha", 47.4, 47.6), close("beta", null, 47.7), close("delta", 47.5, 47.55)], asset("buy"), registry);
+    const byBuy = sellerTable(
+      [close("gamma", 47.5, 47.6), close("alpha", 47.4, 47.6), close("beta", null, 47.7), close("delta", 47.5, 47.55)],
+      asset("buy"),
+      registry,
+    );
     expect(byBuy.map((r) => r.seller)).toEqual(["Delta", "Gamma", "Alpha", "Beta"]);
   });
 
   test.each([
     { name: "lowest sell wins", rows: [close("alpha", 1, 47.6), close("beta", 1, 47.5)], side: "sell", best: "Beta" },
     { name: "highest buy wins", rows: [close("alpha", 47.4, 48), close("beta", 47.3, 48)], side: "buy", best: "Alpha" },
-    { name: "a tie goes to the most recent quote", rows: [close("alpha", 1, 47.5, "2026-11-19T09:00:00Z"), close("beta", 1, 47.5, "2026-11-19T10:00:00Z")], side: "sell", best: "Beta" },
+    {
+      name: "a tie goes to the most recent quote",
+      rows: [close("alpha", 1, 47.5, "2026-11-19T09:00:00Z"), close("beta", 1, 47.5, "2026-11-19T10:00:00Z")],
+      side: "sell",
+      best: "Beta",
+    },
     { name: "then by name", rows: [close("beta", 1, 47.5), close("alpha", 1, 47.5)], side: "sell", best: "Alpha" },
     { name: "null when nobody quotes the side", rows: [close("alpha", null, 47.5)], side: "buy", best: null },
   ] as const)("$name", ({ rows, side, best }) => {

@@ -10,7 +10,14 @@ import type { AcceptedQuote } from "../src/rules/acceptance.js";
 import { SourceConfig } from "../src/schema/sources.js";
 
 const at = (hhmm: string) => Date.parse(`2026-11-19T${hhmm}:00Z`);
-const quote = (source: string, sell: number, hhmm: string, seller = "alpha"): AcceptedQuote => ({ source, seller, asset: "USD-EGP", buy: sell - 0.1, sell, observedAtMs: at(hhmm) });
+const quote = (source: string, sell: number, hhmm: string, seller = "alpha"): AcceptedQuote => ({
+  source,
+  seller,
+  asset: "USD-EGP",
+  buy: sell - 0.1,
+  sell,
+  observedAtMs: at(hhmm),
+});
 
 // Listed in this order: an aggregator first on purpose, so that kind and not position decides.
 const ORDER: SourceOrder = sourceOrder(
@@ -24,12 +31,42 @@ const ORDER: SourceOrder = sourceOrder(
 
 describe("a seller's close between its own publication and relays (§2.3)", () => {
   test.each([
-    { name: "its own publication wins over a later relay", quotes: [quote("own-page", 47.6, "10:00"), quote("relay-a", 47.7, "12:00")], source: "own-page", sell: 47.6 },
-    { name: "a relay counts on a day without an own quote", quotes: [quote("relay-b", 47.7, "12:00"), quote("relay-a", 47.65, "11:00")], source: "relay-b", sell: 47.7 },
-    { name: "among relays the latest wins", quotes: [quote("relay-a", 47.65, "11:00"), quote("relay-b", 47.7, "12:00")], source: "relay-b", sell: 47.7 },
-    { name: "among own publications the latest wins", quotes: [quote("own-page", 47.6, "10:00"), quote("own-file", 47.62, "11:00")], source: "own-file", sell: 47.62 },
-    { name: "equal instants: the source listed first wins", quotes: [quote("own-file", 47.62, "10:00"), quote("own-page", 47.6, "10:00")], source: "own-page", sell: 47.6 },
-    { name: "a source no longer configured is a relay, listed last", quotes: [quote("gone", 47.5, "13:00"), quote("relay-b", 47.7, "13:00")], source: "relay-b", sell: 47.7 },
+    {
+      name: "its own publication wins over a later relay",
+      quotes: [quote("own-page", 47.6, "10:00"), quote("relay-a", 47.7, "12:00")],
+      source: "own-page",
+      sell: 47.6,
+    },
+    {
+      name: "a relay counts on a day without an own quote",
+      quotes: [quote("relay-b", 47.7, "12:00"), quote("relay-a", 47.65, "11:00")],
+      source: "relay-b",
+      sell: 47.7,
+    },
+    {
+      name: "among relays the latest wins",
+      quotes: [quote("relay-a", 47.65, "11:00"), quote("relay-b", 47.7, "12:00")],
+      source: "relay-b",
+      sell: 47.7,
+    },
+    {
+      name: "among own publications the latest wins",
+      quotes: [quote("own-page", 47.6, "10:00"), quote("own-file", 47.62, "11:00")],
+      source: "own-file",
+      sell: 47.62,
+    },
+    {
+      name: "equal instants: the source listed first wins",
+      quotes: [quote("own-file", 47.62, "10:00"), quote("own-page", 47.6, "10:00")],
+      source: "own-page",
+      sell: 47.6,
+    },
+    {
+      name: "a source no longer configured is a relay, listed last",
+      quotes: [quote("gone", 47.5, "13:00"), quote("relay-b", 47.7, "13:00")],
+      source: "relay-b",
+      sell: 47.7,
+    },
   ])("$name", ({ quotes, source, sell }) => {
     const [day] = closeDay("2026-11-19", quotes, ORDER);
     expect(day!.closes).toHaveLength(1);
@@ -37,7 +74,11 @@ describe("a seller's close between its own publication and relays (§2.3)", () =
   });
 
   test("every source that reported the seller is kept, and the asset's newest observation is any source's", () => {
-    const [day] = closeDay("2026-11-19", [quote("own-page", 47.6, "10:00"), quote("relay-a", 47.7, "12:00"), quote("relay-b", 47.6, "09:00")], ORDER);
+    const [day] = closeDay(
+      "2026-11-19",
+      [quote("own-page", 47.6, "10:00"), quote("relay-a", 47.7, "12:00"), quote("relay-b", 47.6, "09:00")],
+      ORDER,
+    );
     expect(day!.closes[0]!.sources).toEqual(["own-page", "relay-a", "relay-b"]);
     expect(day!.sources).toEqual(["own-page", "relay-a", "relay-b"]);
     expect(day!.observedAt).toBe("2026-11-19T12:00:00Z");
@@ -61,7 +102,10 @@ describe("confidence and an inverted market (§8)", () => {
     { checks: 2, disagree: false, inverted: true, level: "low" },
     { checks: 1, disagree: true, inverted: true, level: "low" },
     { checks: 0, disagree: false, inverted: true, level: "none" },
-  ] as const)("$checks sources, disagreement $disagree, inverted $inverted → $level", ({ checks, disagree, inverted, level }) => {
-    expect(confidence(checks, disagree, inverted)).toEqual({ level, checks });
-  });
+  ] as const)(
+    "$checks sources, disagreement $disagree, inverted $inverted → $level",
+    ({ checks, disagree, inverted, level }) => {
+      expect(confidence(checks, disagree, inverted)).toEqual({ level, checks });
+    },
+  );
 });

@@ -1,11 +1,20 @@
 import { describe, expect, test } from "vitest";
-import { assessDirection, favorability, globalSignal, officialSignal, positionLean, trendSignal, verdictOf } from "../src/rules/verdict.js";
+import {
+  assessDirection,
+  favorability,
+  globalSignal,
+  officialSignal,
+  positionLean,
+  trendSignal,
+  verdictOf,
+} from "../src/rules/verdict.js";
 import { priorBests, seriesWindow } from "../src/rules/series.js";
 import { addDays } from "../src/core/cairo.js";
 import type { SeriesEntry, Signals } from "../src/schema/outputs.js";
 
 const ASOF = "2026-11-19";
-const prior = (values: number[], step = 1) => values.map((value, i) => ({ date: addDays(ASOF, -(values.length - i) * step), value }));
+const prior = (values: number[], step = 1) =>
+  values.map((value, i) => ({ date: addDays(ASOF, -(values.length - i) * step), value }));
 
 describe("favorability (ties count half)", () => {
   test.each([
@@ -22,17 +31,42 @@ describe("favorability (ties count half)", () => {
 
 describe("position lean thresholds", () => {
   test.each([
-    [0.75, 1], [0.749, 0], [0.5, 0], [0.251, 0], [0.25, -1], [0, -1], [1, 1],
+    [0.75, 1],
+    [0.749, 0],
+    [0.5, 0],
+    [0.251, 0],
+    [0.25, -1],
+    [0, -1],
+    [1, 1],
   ])("favorability %d → lean %d", (f, lean) => expect(positionLean(f)).toBe(lean));
 });
 
 describe("trend signal", () => {
   test("null with fewer than 3 values in the 7-day window", () => {
     expect(trendSignal(10, prior([10]), ASOF, "sell")).toBeNull();
-    expect(trendSignal(10, [{ date: addDays(ASOF, -8), value: 9 }, { date: addDays(ASOF, -1), value: 9 }], ASOF, "sell")).toBeNull();
+    expect(
+      trendSignal(
+        10,
+        [
+          { date: addDays(ASOF, -8), value: 9 },
+          { date: addDays(ASOF, -1), value: 9 },
+        ],
+        ASOF,
+        "sell",
+      ),
+    ).toBeNull();
   });
   test("the window is asOf−7 … asOf−1 plus today; f is its earliest value", () => {
-    const t = trendSignal(10.5, [{ date: addDays(ASOF, -9), value: 1 }, { date: addDays(ASOF, -7), value: 10 }, { date: addDays(ASOF, -3), value: 10.2 }], ASOF, "sell");
+    const t = trendSignal(
+      10.5,
+      [
+        { date: addDays(ASOF, -9), value: 1 },
+        { date: addDays(ASOF, -7), value: 10 },
+        { date: addDays(ASOF, -3), value: 10.2 },
+      ],
+      ASOF,
+      "sell",
+    );
     expect(t).toEqual({ lean: -1, direction: "up", changePct: 5, days: 7, volatilityPct: expect.any(Number) });
   });
   test.each([
@@ -42,10 +76,13 @@ describe("trend signal", () => {
     { side: "buy", v: 10.025, direction: "up", lean: 1 },
     { side: "buy", v: 9.975, direction: "down", lean: -1 },
     { side: "buy", v: 9.9751, direction: "flat", lean: 0 },
-  ] as const)("$side at $v: $direction, lean $lean (FLAT_PCT 0.25 on unrounded change)", ({ side, v, direction, lean }) => {
-    const t = trendSignal(v, prior([10, 10]), ASOF, side);
-    expect(t).toMatchObject({ direction, lean, days: 2 });
-  });
+  ] as const)(
+    "$side at $v: $direction, lean $lean (FLAT_PCT 0.25 on unrounded change)",
+    ({ side, v, direction, lean }) => {
+      const t = trendSignal(v, prior([10, 10]), ASOF, side);
+      expect(t).toMatchObject({ direction, lean, days: 2 });
+    },
+  );
   test("volatility is the population standard deviation of day-over-day % changes", () => {
     // 100 → 110 (+10 %) → 99 (−10 %): changes ±10, population sd 10.
     const t = trendSignal(99, prior([100, 110]), ASOF, "sell");
@@ -72,7 +109,10 @@ describe("official signal (tolerance 0.5 %)", () => {
 
 describe("global signal (notable at 2 %)", () => {
   test.each([
-    [102, true], [101.99, false], [98, true], [98.01, false],
+    [102, true],
+    [101.99, false],
+    [98, true],
+    [98.01, false],
   ])("%d against 100 → notable %s", (v, notable) => expect(globalSignal(v, 100)?.notable).toBe(notable));
   test("null without a global reference", () => expect(globalSignal(10, null)).toBeNull());
 });
@@ -96,26 +136,71 @@ describe("verdict", () => {
   ])("%j → %s", (signals, verdict) => expect(verdictOf(signals)).toBe(verdict));
 
   test("calibrating below 10 prior days, signals still computed", () => {
-    const d = assessDirection({ side: "sell", asOf: ASOF, v: 10, prior: prior([10, 10, 10, 10, 10, 10, 10, 10, 10]), official: 11, global: 10 });
-    expect(d).toMatchObject({ verdict: "calibrating", favorability: null, priorDays: 9, signals: { position: { lean: 0 }, official: { lean: 1 } } });
+    const d = assessDirection({
+      side: "sell",
+      asOf: ASOF,
+      v: 10,
+      prior: prior([10, 10, 10, 10, 10, 10, 10, 10, 10]),
+      official: 11,
+      global: 10,
+    });
+    expect(d).toMatchObject({
+      verdict: "calibrating",
+      favorability: null,
+      priorDays: 9,
+      signals: { position: { lean: 0 }, official: { lean: 1 } },
+    });
     expect(d.signals.trend).not.toBeNull();
   });
   test("ten prior days are enough", () => {
-    const d = assessDirection({ side: "sell", asOf: ASOF, v: 9, prior: prior(Array(10).fill(10)), official: null, global: null });
+    const d = assessDirection({
+      side: "sell",
+      asOf: ASOF,
+      v: 9,
+      prior: prior(Array(10).fill(10)),
+      official: null,
+      global: null,
+    });
     expect(d).toMatchObject({ verdict: "favorable", favorability: 1, priorDays: 10 });
   });
   test("calibrating when today has no value on the side", () => {
-    const d = assessDirection({ side: "buy", asOf: ASOF, v: null, prior: prior(Array(20).fill(10)), official: 10, global: 10 });
-    expect(d).toEqual({ verdict: "calibrating", favorability: null, priorDays: 20, signals: { position: { lean: 0 }, trend: null, official: null, global: null } });
+    const d = assessDirection({
+      side: "buy",
+      asOf: ASOF,
+      v: null,
+      prior: prior(Array(20).fill(10)),
+      official: 10,
+      global: 10,
+    });
+    expect(d).toEqual({
+      verdict: "calibrating",
+      favorability: null,
+      priorDays: 20,
+      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
+    });
   });
   test("favorability is published with 3 decimals", () => {
-    const d = assessDirection({ side: "sell", asOf: ASOF, v: 10, prior: prior([11, 11, 11, 11, 11, 11, 11, 9, 9, 9, 9]), official: null, global: null });
+    const d = assessDirection({
+      side: "sell",
+      asOf: ASOF,
+      v: 10,
+      prior: prior([11, 11, 11, 11, 11, 11, 11, 9, 9, 9, 9]),
+      official: null,
+      global: null,
+    });
     expect(d.favorability).toBe(0.636);
   });
 });
 
 describe("series and the prior window", () => {
-  const entry = (date: string, v: number | null): SeriesEntry => ({ date, buyLo: v, buyHi: v, sellLo: v, sellHi: v, bench: null });
+  const entry = (date: string, v: number | null): SeriesEntry => ({
+    date,
+    buyLo: v,
+    buyHi: v,
+    sellLo: v,
+    sellHi: v,
+    bench: null,
+  });
   test("the series holds the last 30 entries up to asOf, ascending", () => {
     const entries = Array.from({ length: 40 }, (_, i) => entry(addDays(ASOF, i - 38), i));
     const w = seriesWindow(entries, ASOF);
@@ -124,7 +209,12 @@ describe("series and the prior window", () => {
     expect(w[0]!.date).toBe(addDays(ASOF, -29));
   });
   test("P: at most 90 days with a value, strictly before asOf, not older than 365 days", () => {
-    const entries = [entry(addDays(ASOF, -366), 1), entry(addDays(ASOF, -365), 2), entry(addDays(ASOF, -5), null), entry(ASOF, 3)];
+    const entries = [
+      entry(addDays(ASOF, -366), 1),
+      entry(addDays(ASOF, -365), 2),
+      entry(addDays(ASOF, -5), null),
+      entry(ASOF, 3),
+    ];
     expect(priorBests(entries, ASOF, "sell").map((p) => p.value)).toEqual([2]);
     const many = Array.from({ length: 120 }, (_, i) => entry(addDays(ASOF, i - 120), i));
     const p = priorBests(many, ASOF, "buy");

@@ -30,7 +30,11 @@ describe("the sample market", () => {
     expect(ds.registry.length).toBeGreaterThanOrEqual(12);
     const out = path.join(data, "public");
     const { site } = await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
-    expect(Object.keys(site.report.rejectedByReason).sort()).toEqual(["crossed", "implausible-sell", "unlicensed-seller"]);
+    expect(Object.keys(site.report.rejectedByReason).sort()).toEqual([
+      "crossed",
+      "implausible-sell",
+      "unlicensed-seller",
+    ]);
     const feed = Feed.parse(JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")));
     expect(feed._about).toContain("SIMULATED");
     const usd = feed.assets.find((a) => a.id === "USD-EGP")!;
@@ -44,7 +48,8 @@ describe("the sample market", () => {
     expect(new Set(feed.assets.map((a) => a.confidence.level)).size).toBeGreaterThan(1);
     // Currencies trade Sunday to Thursday: no series entry on a Friday or a Saturday, none invented.
     for (const a of feed.assets.filter((x) => x.category === "currencies"))
-      for (const e of a.series) expect([5, 6], `${a.id} ${e.date}`).not.toContain(new Date(`${e.date}T12:00:00Z`).getUTCDay());
+      for (const e of a.series)
+        expect([5, 6], `${a.id} ${e.date}`).not.toContain(new Date(`${e.date}T12:00:00Z`).getUTCDay());
   });
 
   test("observations are hourly and inside trading sessions only", async () => {
@@ -57,7 +62,9 @@ describe("the sample market", () => {
         const hour = local.getUTCHours();
         expect(local.getUTCMinutes()).toBe(0);
         const metal = quote.asset.startsWith("XAU") || quote.asset.startsWith("GOLD");
-        expect(hour >= (metal ? 10 : 9) && hour < (metal ? 22 : 17), `${quote.asset} at ${quote.observedAt}`).toBe(true);
+        expect(hour >= (metal ? 10 : 9) && hour < (metal ? 22 : 17), `${quote.asset} at ${quote.observedAt}`).toBe(
+          true,
+        );
       }
   });
 });

@@ -18,7 +18,32 @@ import { HtmlSource, SourceConfig, XmlSource } from "../src/schema/sources.js";
 
 const FIXTURES = path.resolve("test/fixtures/sellers");
 const fixture = (f: string) => readFileSync(path.join(FIXTURES, f), "utf8");
-const CATALOG = new Set(["USD", "EUR", "GBP", "SAR", "AED", "KWD", "QAR", "BHD", "OMR", "JOD", "CHF", "JPY", "CNY", "CAD", "AUD", "SEK", "NOK", "DKK", "XAU24K", "XAU21K", "XAU18K", "GOLDPOUND"].map((c) => `${c}-EGP`));
+const CATALOG = new Set(
+  [
+    "USD",
+    "EUR",
+    "GBP",
+    "SAR",
+    "AED",
+    "KWD",
+    "QAR",
+    "BHD",
+    "OMR",
+    "JOD",
+    "CHF",
+    "JPY",
+    "CNY",
+    "CAD",
+    "AUD",
+    "SEK",
+    "NOK",
+    "DKK",
+    "XAU24K",
+    "XAU21K",
+    "XAU18K",
+    "GOLDPOUND",
+  ].map((c) => `${c}-EGP`),
+);
 const NOW = Date.parse("2016-12-04T15:30:00Z");
 const none = namingOf({});
 
@@ -119,7 +144,10 @@ describe("names", () => {
   });
 
   test("a source's own names and units come first, whatever their spelling", () => {
-    const naming = namingOf({ assets: { BAD: "BHD-EGP", QTR: "QAR-EGP", "Swidish Krone": "SEK-EGP", USD: "USD-EGP" }, units: { JPY: 100, "CHF-EGP": 10 } });
+    const naming = namingOf({
+      assets: { BAD: "BHD-EGP", QTR: "QAR-EGP", "Swidish Krone": "SEK-EGP", USD: "USD-EGP" },
+      units: { JPY: 100, "CHF-EGP": 10 },
+    });
     expect(resolveAsset("BAD", naming, CATALOG)).toMatchObject({ asset: "BHD-EGP", unit: 1 });
     expect(resolveAsset("QTR       ", naming, CATALOG)).toMatchObject({ asset: "QAR-EGP" });
     expect(resolveAsset("SWIDISH KRONE", naming, CATALOG)).toMatchObject({ asset: "SEK-EGP" });
@@ -128,11 +156,30 @@ describe("names", () => {
     expect(resolveAsset("100 Japan Yen", naming, CATALOG)).toMatchObject({ asset: "JPY-EGP", unit: 100 });
     expect(resolveAsset("Swiss Franc", naming, CATALOG)).toMatchObject({ asset: "CHF-EGP", unit: 10 });
     // A map to an asset the catalog does not have is still not in the catalog.
-    expect(resolveAsset("Omani", namingOf({ assets: { Omani: "OMR-XXX" } }), CATALOG)).toEqual({ reason: "asset not in the catalog" });
+    expect(resolveAsset("Omani", namingOf({ assets: { Omani: "OMR-XXX" } }), CATALOG)).toEqual({
+      reason: "asset not in the catalog",
+    });
   });
 
   test("the built-in table maps every code to itself and holds no name twice for two codes", () => {
-    for (const code of ["USD", "EUR", "GBP", "CHF", "JPY", "SAR", "AED", "KWD", "QAR", "BHD", "OMR", "JOD", "CNY", "XAU24K", "GOLDPOUND"]) expect(ALIASES.get(foldName(code))).toBe(code);
+    for (const code of [
+      "USD",
+      "EUR",
+      "GBP",
+      "CHF",
+      "JPY",
+      "SAR",
+      "AED",
+      "KWD",
+      "QAR",
+      "BHD",
+      "OMR",
+      "JOD",
+      "CNY",
+      "XAU24K",
+      "GOLDPOUND",
+    ])
+      expect(ALIASES.get(foldName(code))).toBe(code);
     expect(asciiDigits("٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹ ٤٧٫٨٥ ١٬٢٣٤")).toBe("0123456789 0123456789 47.85 1,234");
   });
 });
@@ -188,8 +235,16 @@ describe("times", () => {
   const cairo = (format: string | string[] | undefined, regex?: string) => ({ format, zone: "Africa/Cairo", regex });
   test.each<[string, ReturnType<typeof cairo>, string | null]>([
     // The recorded pages, Cairo local time without a zone; 2016: Egypt kept no daylight saving (UTC+2).
-    ["Latest update at : 04/12/2016 08:31:20", cairo("d/M/yyyy H:mm:ss", "Latest update at\\s*:\\s*(.+)"), "2016-12-04T06:31:20.000Z"],
-    ["Last Updated on: 04-12-2016 09:24:54 AM | Quotes: 11101", cairo("d-M-yyyy h:mm:ss a", "Last Updated on:\\s*(\\d{1,2}-\\d{1,2}-\\d{4} \\d{1,2}:\\d{2}:\\d{2} [AP]M)"), "2016-12-04T07:24:54.000Z"],
+    [
+      "Latest update at : 04/12/2016 08:31:20",
+      cairo("d/M/yyyy H:mm:ss", "Latest update at\\s*:\\s*(.+)"),
+      "2016-12-04T06:31:20.000Z",
+    ],
+    [
+      "Last Updated on: 04-12-2016 09:24:54 AM | Quotes: 11101",
+      cairo("d-M-yyyy h:mm:ss a", "Last Updated on:\\s*(\\d{1,2}-\\d{1,2}-\\d{4} \\d{1,2}:\\d{2}:\\d{2} [AP]M)"),
+      "2016-12-04T07:24:54.000Z",
+    ],
     ["12/4/2016 1:10:37 PM", cairo("M/d/yyyy h:mm:ss a"), "2016-12-04T11:10:37.000Z"],
     ["29/12/2016 - 02:25 PM", cairo("d/M/yyyy - h:mm a"), "2016-12-29T12:25:00.000Z"],
     ["2016-12-04 09:24:19", cairo("yyyy-MM-dd H:mm:ss"), "2016-12-04T07:24:19.000Z"],
@@ -203,7 +258,11 @@ describe("times", () => {
     ["19/11/2026 12:30", cairo("d/M/yyyy H:mm"), "2026-11-19T10:30:00.000Z"],
     // Arabic digits and ص / م for AM / PM
     ["٠٤/١٢/٢٠١٦ ١٠:٠٥ م", cairo("d/M/yyyy h:mm a"), "2016-12-04T20:05:00.000Z"],
-    ["آخر تحديث: ٠٤/١٢/٢٠١٦ ١٠:٠٥ ص", cairo("d/M/yyyy h:mm a", "(\\d{1,2}/\\d{1,2}/\\d{4} .+)$"), "2016-12-04T08:05:00.000Z"],
+    [
+      "آخر تحديث: ٠٤/١٢/٢٠١٦ ١٠:٠٥ ص",
+      cairo("d/M/yyyy h:mm a", "(\\d{1,2}/\\d{1,2}/\\d{4} .+)$"),
+      "2016-12-04T08:05:00.000Z",
+    ],
     // A date alone: the run's instant when it is today in Cairo, else the start of that Cairo day.
     ["4/12/2016", cairo("d/M/yyyy"), "2016-12-04T15:30:00.000Z"],
     ["04 December 2016", cairo("dd MMMM yyyy"), "2016-12-04T15:30:00.000Z"],
@@ -224,7 +283,9 @@ describe("times", () => {
   });
 
   test("another zone when the page names it", () => {
-    expect(new Date(parseTime("04/12/2016 08:31", { format: "d/M/yyyy H:mm", zone: "UTC" }, NOW)!).toISOString()).toBe("2016-12-04T08:31:00.000Z");
+    expect(new Date(parseTime("04/12/2016 08:31", { format: "d/M/yyyy H:mm", zone: "UTC" }, NOW)!).toISOString()).toBe(
+      "2016-12-04T08:31:00.000Z",
+    );
   });
 });
 
@@ -266,22 +327,53 @@ describe("bodies", () => {
       `<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>`,
       `<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e"></script>`,
     ];
-    for (const bit of realPageBits) expect(challengeOf(`<html><body>${bit}<table><tr><td>USD</td></tr></table></body></html>`, { contentMissing: false }), bit).toBeNull();
-    for (const file of ["nbe-rates-2016.html", "abk-egypt-rates-2016.html", "credit-agricole-egypt-rates-2016.html", "ta3weem-cib-2026-reduced-fixture.html", "cib-rates-2016.json"]) expect(challengeOf(fixture(file), { contentMissing: false }), file).toBeNull();
+    for (const bit of realPageBits)
+      expect(
+        challengeOf(`<html><body>${bit}<table><tr><td>USD</td></tr></table></body></html>`, { contentMissing: false }),
+        bit,
+      ).toBeNull();
+    for (const file of [
+      "nbe-rates-2016.html",
+      "abk-egypt-rates-2016.html",
+      "credit-agricole-egypt-rates-2016.html",
+      "ta3weem-cib-2026-reduced-fixture.html",
+      "cib-rates-2016.json",
+    ])
+      expect(challengeOf(fixture(file), { contentMissing: false }), file).toBeNull();
   });
 });
 
 describe("the html adapter", () => {
-  const page = (rows: string, head = "<tr><th>Currency</th><th>Buy</th><th>Sell</th></tr>") => `<html><body><p id="t">Latest update at : 04/12/2016 08:31:20</p><table id="r"><thead>${head}</thead><tbody>${rows}</tbody></table></body></html>`;
+  const page = (rows: string, head = "<tr><th>Currency</th><th>Buy</th><th>Sell</th></tr>") =>
+    `<html><body><p id="t">Latest update at : 04/12/2016 08:31:20</p><table id="r"><thead>${head}</thead><tbody>${rows}</tbody></table></body></html>`;
   const cfg = (over: object = {}) =>
-    HtmlSource.parse({ id: "bank", name: "Bank", adapter: "html", url: "https://bank.example/rates", seller: "bank", rows: "#r tbody tr", header: "#r thead tr", fields: { asset: { column: "Currency" }, buy: { column: "Buy" }, sell: { column: "Sell" } }, time: { selector: "#t", regex: "at\\s*:\\s*(.+)", format: "d/M/yyyy H:mm:ss" }, ...over });
+    HtmlSource.parse({
+      id: "bank",
+      name: "Bank",
+      adapter: "html",
+      url: "https://bank.example/rates",
+      seller: "bank",
+      rows: "#r tbody tr",
+      header: "#r thead tr",
+      fields: { asset: { column: "Currency" }, buy: { column: "Buy" }, sell: { column: "Sell" } },
+      time: { selector: "#t", regex: "at\\s*:\\s*(.+)", format: "d/M/yyyy H:mm:ss" },
+      ...over,
+    });
 
   test("two header rows, spans expanded: each column is named by its path", () => {
     const html = parseHtml(fixture("banquemisr-rates-2026-reduced-fixture.html"));
     const rows = html.querySelectorAll("thead tr");
     const cellsOf = (r: (typeof rows)[number]) => r.querySelectorAll("td");
-    expect(headerColumns(rows, cellsOf)).toEqual([["Currency"], ["Notes", "Buy"], ["Notes", "Sell"], ["Transfer", "Buy"], ["Transfer", "Sell"]]);
-    expect(textOf(parseHtml(fixture("ta3weem-cib-2026-reduced-fixture.html")).querySelectorAll("td")[3]!)).toBe("14:54 13/09/2026");
+    expect(headerColumns(rows, cellsOf)).toEqual([
+      ["Currency"],
+      ["Notes", "Buy"],
+      ["Notes", "Sell"],
+      ["Transfer", "Buy"],
+      ["Transfer", "Sell"],
+    ]);
+    expect(textOf(parseHtml(fixture("ta3weem-cib-2026-reduced-fixture.html")).querySelectorAll("td")[3]!)).toBe(
+      "14:54 13/09/2026",
+    );
   });
 
   test("cash or transfer, thousands separators, Arabic digits, not-dealt cells and the yen per 100", () => {
@@ -295,7 +387,13 @@ describe("the html adapter", () => {
        <tr><td></td><td></td><td></td><td></td><td></td></tr>`,
       `<tr><th rowspan="2">Currency</th><th colspan="2">Notes</th><th colspan="2">Transfer</th></tr><tr><th>Buy</th><th>Sell</th><th>Buy</th><th>Sell</th></tr>`,
     );
-    const fields = { asset: { column: "Currency" }, buy: { column: ["Notes", "Buy"] }, sell: { column: "Notes / Sell" }, transferBuy: { column: "transfer buy" }, transferSell: { column: ["TRANSFER", "SELL"] } };
+    const fields = {
+      asset: { column: "Currency" },
+      buy: { column: ["Notes", "Buy"] },
+      sell: { column: "Notes / Sell" },
+      transferBuy: { column: "transfer buy" },
+      transferSell: { column: ["TRANSFER", "SELL"] },
+    };
     const cash = htmlQuotes(html, cfg({ fields }), NOW, CATALOG);
     const at = "2016-12-04T06:31:20.000Z";
     expect(cash.quotes).toEqual([
@@ -307,7 +405,12 @@ describe("the html adapter", () => {
     expect(cash.fetched).toBe(6); // the blank row is not a row of rates
     expect(cash.skipped.map((s) => s.reason)).toEqual(["not dealt (cash)", "asset not in the catalog"]);
     const transfer = htmlQuotes(html, cfg({ fields, take: "transfer" }), NOW, CATALOG);
-    expect(transfer.quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([["USD-EGP", 47.71, 47.86], ["GBP-EGP", 60.1, 60.48], ["KWD-EGP", 155.2, 156.1], ["JPY-EGP", 0.309, 0.31]]);
+    expect(transfer.quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([
+      ["USD-EGP", 47.71, 47.86],
+      ["GBP-EGP", 60.1, 60.48],
+      ["KWD-EGP", 155.2, 156.1],
+      ["JPY-EGP", 0.309, 0.31],
+    ]);
   });
 
   test("an aggregator's rows name their seller; a row's own time is read per row", () => {
@@ -315,60 +418,216 @@ describe("the html adapter", () => {
       <tr><td>Banque Misr</td><td>USD</td><td>51.27</td><td>51.37</td><td><span>14:28</span><span>10/09/2026</span></td></tr>
       <tr><td>البنك الأهلى المصرى</td><td>USD</td><td>51.25</td><td>51.35</td><td><span>99:99</span><span>10/09/2026</span></td></tr></table>`;
     const agg = HtmlSource.parse({
-      id: "agg", name: "Aggregator", adapter: "html", kind: "aggregator", url: "https://agg.example/", rows: "#r tr", header: "#r tr:first-child",
-      fields: { seller: { column: "Bank" }, asset: { column: "Currency" }, buy: { column: "Buy" }, sell: { column: "Sell" }, time: { column: "Updated" } },
+      id: "agg",
+      name: "Aggregator",
+      adapter: "html",
+      kind: "aggregator",
+      url: "https://agg.example/",
+      rows: "#r tr",
+      header: "#r tr:first-child",
+      fields: {
+        seller: { column: "Bank" },
+        asset: { column: "Currency" },
+        buy: { column: "Buy" },
+        sell: { column: "Sell" },
+        time: { column: "Updated" },
+      },
       sellers: { "Banque Misr": "banque-misr", "البنك الأهلي المصري": "national-bank-of-egypt" },
       time: { format: "H:mm d/M/yyyy" },
     });
     const out = htmlQuotes(html, agg, NOW, CATALOG);
-    expect(out.quotes).toEqual([{ source: "agg", seller: "banque-misr", asset: "USD-EGP", buy: 51.27, sell: 51.37, observedAt: "2026-09-10T11:28:00.000Z" }]);
+    expect(out.quotes).toEqual([
+      {
+        source: "agg",
+        seller: "banque-misr",
+        asset: "USD-EGP",
+        buy: 51.27,
+        sell: 51.37,
+        observedAt: "2026-09-10T11:28:00.000Z",
+      },
+    ]);
     expect(out.skipped).toEqual([{ reason: "unreadable time", detail: "row 2: 99:99 10/09/2026" }]);
   });
 
   test.each<[string, string, object, RegExp]>([
-    ["the rows are gone", "<html><body><p id='t'>Latest update at : 04/12/2016 08:31:20</p><div id='rates-app'></div></body></html>", {}, /^no rows match "#r tbody tr": the page has changed shape$/],
-    ["the header is gone", page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace(/<thead>.*<\/thead>/, ""), {}, /^no header row matches "#r thead tr"/],
-    ["a column was renamed", page("<tr><td>USD</td><td>1</td><td>2</td></tr>", "<tr><th>Currency</th><th>We buy</th><th>Sell</th></tr>"), {}, /^no column headed "Buy" \(the headers are "Currency", "We buy", "Sell"\)$/],
-    ["two columns share the header", page("<tr><td>USD</td><td>1</td><td>2</td><td>1</td><td>2</td></tr>", "<tr><th>Currency</th><th>Buy</th><th>Sell</th><th>Buy</th><th>Sell</th></tr>"), {}, /^more than one column headed "Buy"/],
-    ["the time element is gone", page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace('id="t"', 'id="x"'), {}, /^no time element matches "#t"/],
-    ["the time changed its format", page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace("04/12/2016 08:31:20", "Sunday 4 December"), {}, /^the page's time "Latest update at : Sunday 4 December" does not read as d\/M\/yyyy H:mm:ss \(Africa\/Cairo\)/],
-    ["the prices are pictures", page("<tr><td>USD</td><td><img src='usd-buy.png'></td><td><img src='usd-sell.png'></td></tr><tr><td>EUR</td><td><img src='b.png'></td><td><img src='s.png'></td></tr>"), {}, /^the prices are drawn as images \(2 rows/],
-    ["no row gives a number", page("<tr><td>USD</td><td>call us</td><td>call us</td></tr>"), {}, /^none of the 1 rows matching "#r tbody tr" gives a price \(price is not a number; first: row 1: bank USD-EGP "call us"\)$/],
-    ["every row is not dealt", page("<tr><td>USD</td><td>-</td><td>-</td></tr>"), {}, /gives a price \(not dealt \(cash\)/],
-    ["a captcha stands where the rates were", "<html><body><div class='g-recaptcha'></div></body></html>", {}, /bot challenge or firewall page \(captcha page\)/],
+    [
+      "the rows are gone",
+      "<html><body><p id='t'>Latest update at : 04/12/2016 08:31:20</p><div id='rates-app'></div></body></html>",
+      {},
+      /^no rows match "#r tbody tr": the page has changed shape$/,
+    ],
+    [
+      "the header is gone",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace(/<thead>.*<\/thead>/, ""),
+      {},
+      /^no header row matches "#r thead tr"/,
+    ],
+    [
+      "a column was renamed",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>", "<tr><th>Currency</th><th>We buy</th><th>Sell</th></tr>"),
+      {},
+      /^no column headed "Buy" \(the headers are "Currency", "We buy", "Sell"\)$/,
+    ],
+    [
+      "two columns share the header",
+      page(
+        "<tr><td>USD</td><td>1</td><td>2</td><td>1</td><td>2</td></tr>",
+        "<tr><th>Currency</th><th>Buy</th><th>Sell</th><th>Buy</th><th>Sell</th></tr>",
+      ),
+      {},
+      /^more than one column headed "Buy"/,
+    ],
+    [
+      "the time element is gone",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace('id="t"', 'id="x"'),
+      {},
+      /^no time element matches "#t"/,
+    ],
+    [
+      "the time changed its format",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>").replace("04/12/2016 08:31:20", "Sunday 4 December"),
+      {},
+      /^the page's time "Latest update at : Sunday 4 December" does not read as d\/M\/yyyy H:mm:ss \(Africa\/Cairo\)/,
+    ],
+    [
+      "the prices are pictures",
+      page(
+        "<tr><td>USD</td><td><img src='usd-buy.png'></td><td><img src='usd-sell.png'></td></tr><tr><td>EUR</td><td><img src='b.png'></td><td><img src='s.png'></td></tr>",
+      ),
+      {},
+      /^the prices are drawn as images \(2 rows/,
+    ],
+    [
+      "no row gives a number",
+      page("<tr><td>USD</td><td>call us</td><td>call us</td></tr>"),
+      {},
+      /^none of the 1 rows matching "#r tbody tr" gives a price \(price is not a number; first: row 1: bank USD-EGP "call us"\)$/,
+    ],
+    [
+      "every row is not dealt",
+      page("<tr><td>USD</td><td>-</td><td>-</td></tr>"),
+      {},
+      /gives a price \(not dealt \(cash\)/,
+    ],
+    [
+      "a captcha stands where the rates were",
+      "<html><body><div class='g-recaptcha'></div></body></html>",
+      {},
+      /bot challenge or firewall page \(captcha page\)/,
+    ],
     ["the rows selector is not CSS", page(""), { rows: "tr[" }, /^the rows selector "tr\[" is not valid CSS/],
-    ["a field selector is not CSS", page("<tr><td>USD</td><td>1</td><td>2</td></tr>"), { fields: { asset: { column: "Currency" }, buy: { column: "Buy", selector: "span[" }, sell: { column: "Sell" } } }, /^the field selector "span\[" is not valid CSS/],
-    ["the time selector is not CSS", page("<tr><td>USD</td><td>1</td><td>2</td></tr>"), { time: { selector: "p[", format: "d/M/yyyy" } }, /^the time selector "p\[" is not valid CSS/],
+    [
+      "a field selector is not CSS",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>"),
+      {
+        fields: { asset: { column: "Currency" }, buy: { column: "Buy", selector: "span[" }, sell: { column: "Sell" } },
+      },
+      /^the field selector "span\[" is not valid CSS/,
+    ],
+    [
+      "the time selector is not CSS",
+      page("<tr><td>USD</td><td>1</td><td>2</td></tr>"),
+      { time: { selector: "p[", format: "d/M/yyyy" } },
+      /^the time selector "p\[" is not valid CSS/,
+    ],
   ])("%s: the source fails", (_what, html, over, error) => {
     expect(() => htmlQuotes(html, cfg(over), NOW, CATALOG)).toThrow(error);
   });
 
   test("an image beside a number (a flag, an arrow) is not a price drawn as an image", () => {
-    const out = htmlQuotes(fixture("ta3weem-cib-2026-reduced-fixture.html"), HtmlSource.parse({ id: "t", name: "t", adapter: "html", kind: "aggregator", url: "https://t.example/", seller: "commercial-international-bank", rows: "tbody tr", header: "thead tr", fields: { asset: { column: "Currency" }, buy: { column: "Buy Rate", selector: "span" }, sell: { column: "Sell Rate", selector: "span" } } }), NOW, CATALOG);
-    expect(out.quotes).toMatchObject([{ asset: "USD-EGP", buy: 51.34, sell: 51.44, observedAt: new Date(NOW).toISOString() }]);
+    const out = htmlQuotes(
+      fixture("ta3weem-cib-2026-reduced-fixture.html"),
+      HtmlSource.parse({
+        id: "t",
+        name: "t",
+        adapter: "html",
+        kind: "aggregator",
+        url: "https://t.example/",
+        seller: "commercial-international-bank",
+        rows: "tbody tr",
+        header: "thead tr",
+        fields: {
+          asset: { column: "Currency" },
+          buy: { column: "Buy Rate", selector: "span" },
+          sell: { column: "Sell Rate", selector: "span" },
+        },
+      }),
+      NOW,
+      CATALOG,
+    );
+    expect(out.quotes).toMatchObject([
+      { asset: "USD-EGP", buy: 51.34, sell: 51.44, observedAt: new Date(NOW).toISOString() },
+    ]);
   });
 });
 
 describe("the xml adapter", () => {
-  const edbe = XmlSource.parse({ id: "edbe", name: "EDBE", adapter: "xml", url: "https://edbe.example/rates.xml", seller: "export-development-bank-of-egypt", records: "Details.rates", fields: { asset: "{name}", buy: "@{name}Bbuy", sell: "@{name}Bsell", transferBuy: "@{name}Tbuy", transferSell: "@{name}Tsell", time: "@exchangeDate" }, time: { format: "d/M/yyyy" } });
+  const edbe = XmlSource.parse({
+    id: "edbe",
+    name: "EDBE",
+    adapter: "xml",
+    url: "https://edbe.example/rates.xml",
+    seller: "export-development-bank-of-egypt",
+    records: "Details.rates",
+    fields: {
+      asset: "{name}",
+      buy: "@{name}Bbuy",
+      sell: "@{name}Bsell",
+      transferBuy: "@{name}Tbuy",
+      transferSell: "@{name}Tsell",
+      time: "@exchangeDate",
+    },
+    time: { format: "d/M/yyyy" },
+  });
 
   test("rates in attributes, one row per currency the attributes name", () => {
     const records = xmlRecords(fixture("edbe-rates-2016.xml"), edbe, NOW);
     expect(records.map((r) => r.asset)).toEqual(["USD", "EUR", "GBP", "CHF", "JPY"]);
-    const out = xmlQuotes(fixture("edbe-rates-2016.xml"), { ...edbe, take: "transfer" }, Date.parse("2016-12-06T10:00:00Z"), CATALOG);
+    const out = xmlQuotes(
+      fixture("edbe-rates-2016.xml"),
+      { ...edbe, take: "transfer" },
+      Date.parse("2016-12-06T10:00:00Z"),
+      CATALOG,
+    );
     // Two days later, the file's date is the start of its own Cairo day.
-    expect(out.quotes[0]).toEqual({ source: "edbe", seller: "export-development-bank-of-egypt", asset: "USD-EGP", buy: 17.72, sell: 18, observedAt: "2016-12-03T22:00:00.000Z" });
+    expect(out.quotes[0]).toEqual({
+      source: "edbe",
+      seller: "export-development-bank-of-egypt",
+      asset: "USD-EGP",
+      buy: 17.72,
+      sell: 18,
+      observedAt: "2016-12-03T22:00:00.000Z",
+    });
   });
 
   test("records as elements with attributes or children", () => {
     const doc = `<?xml version="1.0" encoding="utf-8"?><rates updated="2026-11-19T12:00:00+02:00"><rate code="USD"><buy>47.70</buy><sell>47.85</sell></rate><rate code="EUR"><buy>-</buy><sell>55.1</sell></rate></rates>`;
-    const cfg = XmlSource.parse({ id: "x", name: "x", adapter: "xml", path: "x.xml", seller: "x", records: "rates.rate", fields: { asset: "@code", buy: "buy", sell: "sell" } });
-    expect(xmlQuotes(doc, cfg, NOW, CATALOG).quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([["USD-EGP", 47.7, 47.85], ["EUR-EGP", null, 55.1]]);
+    const cfg = XmlSource.parse({
+      id: "x",
+      name: "x",
+      adapter: "xml",
+      path: "x.xml",
+      seller: "x",
+      records: "rates.rate",
+      fields: { asset: "@code", buy: "buy", sell: "sell" },
+    });
+    expect(xmlQuotes(doc, cfg, NOW, CATALOG).quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([
+      ["USD-EGP", 47.7, 47.85],
+      ["EUR-EGP", null, 55.1],
+    ]);
   });
 
   test.each([
-    ["the records moved", `<Details><rate USDBbuy="1" USDBsell="2"/></Details>`, /^no element at "Details.rates": the document has changed shape$/],
-    ["the attributes were renamed", `<Details><rates USD_cash_buy="1" exchangeDate="04/12/2016"/></Details>`, /^record 1 at "Details.rates" has nothing that fits "@\{name\}Bbuy"/],
+    [
+      "the records moved",
+      `<Details><rate USDBbuy="1" USDBsell="2"/></Details>`,
+      /^no element at "Details.rates": the document has changed shape$/,
+    ],
+    [
+      "the attributes were renamed",
+      `<Details><rates USD_cash_buy="1" exchangeDate="04/12/2016"/></Details>`,
+      /^record 1 at "Details.rates" has nothing that fits "@\{name\}Bbuy"/,
+    ],
     ["not XML", `<html><body><p>Sorry<br></body>`, /^not well-formed XML/],
     ["a challenge page", fixture("challenge-access-denied.html"), /bot challenge or firewall page/],
   ])("%s: the source fails", (_what, text, error) => {
@@ -379,50 +638,137 @@ describe("the xml adapter", () => {
 describe("the seller-document adapter", () => {
   test("ASP.NET's d member, codes as names, no time: the run's instant", () => {
     const records = recordsOf(fixture("cib-rates-2016.json"), { format: "json", records: "" });
-    const out = sellerQuotes(records, { id: "cib", seller: "commercial-international-bank", fields: { asset: "CurrencyID", buy: "BuyRate", sell: "SellRate" } }, NOW, CATALOG);
+    const out = sellerQuotes(
+      records,
+      {
+        id: "cib",
+        seller: "commercial-international-bank",
+        fields: { asset: "CurrencyID", buy: "BuyRate", sell: "SellRate" },
+      },
+      NOW,
+      CATALOG,
+    );
     expect(out.quotes).toHaveLength(6);
-    expect(out.quotes[0]).toEqual({ source: "cib", seller: "commercial-international-bank", asset: "USD-EGP", buy: 17.5, sell: 17.75, observedAt: "2016-12-04T15:30:00.000Z" });
+    expect(out.quotes[0]).toEqual({
+      source: "cib",
+      seller: "commercial-international-bank",
+      asset: "USD-EGP",
+      buy: 17.5,
+      sell: 17.75,
+      observedAt: "2016-12-04T15:30:00.000Z",
+    });
   });
 
   test("a CSV with Arabic headers and gold names", () => {
     const records = recordsOf(fixture("isagha-market-prices.csv"), { format: "csv", records: "" });
-    const out = sellerQuotes(records, { id: "board", seller: "some-dealer", fields: { asset: "العيار", buy: "سعر الشراء", sell: "سعر البيع" } }, NOW, CATALOG);
-    expect(out.quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([["XAU24K-EGP", 5851.5, 5880], ["XAU21K-EGP", 5120, 5145], ["XAU18K-EGP", 4388.5, 4410], ["GOLDPOUND-EGP", 40960, 41160]]);
+    const out = sellerQuotes(
+      records,
+      { id: "board", seller: "some-dealer", fields: { asset: "العيار", buy: "سعر الشراء", sell: "سعر البيع" } },
+      NOW,
+      CATALOG,
+    );
+    expect(out.quotes.map((q) => [q.asset, q.buy, q.sell])).toEqual([
+      ["XAU24K-EGP", 5851.5, 5880],
+      ["XAU21K-EGP", 5120, 5145],
+      ["XAU18K-EGP", 4388.5, 4410],
+      ["GOLDPOUND-EGP", 40960, 41160],
+    ]);
     expect(out.skipped.filter((s) => s.reason === "no asset name")).toHaveLength(1);
   });
 
   test("a local time with a format, and the transfer rates", () => {
     const records = [{ c: "دولار أمريكي", b: "47.70", s: "47.85", tb: "47.72", ts: "47.86", t: "19/11/2026 12:30" }];
-    const out = sellerQuotes(records, { id: "d", seller: "bank", fields: { asset: "c", buy: "b", sell: "s", transferBuy: "tb", transferSell: "ts", time: "t" }, take: "transfer", time: { format: "d/M/yyyy H:mm", zone: "Africa/Cairo" } }, NOW, CATALOG);
-    expect(out.quotes).toEqual([{ source: "d", seller: "bank", asset: "USD-EGP", buy: 47.72, sell: 47.86, observedAt: "2026-11-19T10:30:00.000Z" }]);
+    const out = sellerQuotes(
+      records,
+      {
+        id: "d",
+        seller: "bank",
+        fields: { asset: "c", buy: "b", sell: "s", transferBuy: "tb", transferSell: "ts", time: "t" },
+        take: "transfer",
+        time: { format: "d/M/yyyy H:mm", zone: "Africa/Cairo" },
+      },
+      NOW,
+      CATALOG,
+    );
+    expect(out.quotes).toEqual([
+      {
+        source: "d",
+        seller: "bank",
+        asset: "USD-EGP",
+        buy: 47.72,
+        sell: 47.86,
+        observedAt: "2026-11-19T10:30:00.000Z",
+      },
+    ]);
   });
 
   test("a document none of whose records gives a price fails, and a challenge read as CSV names the challenge", () => {
-    const csv = SourceConfig.parse({ id: "c", name: "c", adapter: "seller-document", path: "x.csv", format: "csv", seller: "bank", fields: { asset: "currency", buy: "buy", sell: "sell" } });
+    const csv = SourceConfig.parse({
+      id: "c",
+      name: "c",
+      adapter: "seller-document",
+      path: "x.csv",
+      format: "csv",
+      seller: "bank",
+      fields: { asset: "currency", buy: "buy", sell: "sell" },
+    });
     if (csv.adapter !== "seller-document") throw new Error("unreachable");
-    expect(() => documentQuotes("currency,buy,sell\nUSD,call,call\n", csv, NOW, CATALOG)).toThrow(/^none of the 1 records gives a price \(price is not a number; first: record 1: bank USD-EGP "call"\)$/);
+    expect(() => documentQuotes("currency,buy,sell\nUSD,call,call\n", csv, NOW, CATALOG)).toThrow(
+      /^none of the 1 records gives a price \(price is not a number; first: record 1: bank USD-EGP "call"\)$/,
+    );
     expect(() => documentQuotes("currency,buy,sell\n", csv, NOW, CATALOG)).toThrow(/^the document has no records$/);
-    expect(() => documentQuotes(fixture("challenge-captcha.html").replace(/\n/g, " "), csv, NOW, CATALOG)).toThrow(/bot challenge or firewall page \(captcha page\)/);
+    expect(() => documentQuotes(fixture("challenge-captcha.html").replace(/\n/g, " "), csv, NOW, CATALOG)).toThrow(
+      /bot challenge or firewall page \(captcha page\)/,
+    );
   });
 
   test("a challenge page where JSON was expected names the challenge", () => {
     expect(() => recordsOf(fixture("challenge-incapsula.html"), { format: "json", records: "" })).toThrow(/Incapsula/);
-    expect(() => recordsOf("<html><body>Service unavailable</body></html>", { format: "json", records: "" })).toThrow(/^not JSON/);
+    expect(() => recordsOf("<html><body>Service unavailable</body></html>", { format: "json", records: "" })).toThrow(
+      /^not JSON/,
+    );
   });
 });
 
 describe("the sources file", () => {
-  const html = { id: "b", name: "B", adapter: "html", url: "https://b.example/", rows: "tr", fields: { asset: { cell: 0 }, buy: { cell: 1 }, sell: { cell: 2 } } };
+  const html = {
+    id: "b",
+    name: "B",
+    adapter: "html",
+    url: "https://b.example/",
+    rows: "tr",
+    fields: { asset: { cell: 0 }, buy: { cell: 1 }, sell: { cell: 2 } },
+  };
   test.each<[string, object, RegExp]>([
     ["neither seller nor fields.seller", html, /exactly one of seller/],
-    ["both seller and fields.seller", { ...html, seller: "b", fields: { ...html.fields, seller: { cell: 3 } } }, /exactly one of seller/],
+    [
+      "both seller and fields.seller",
+      { ...html, seller: "b", fields: { ...html.fields, seller: { cell: 3 } } },
+      /exactly one of seller/,
+    ],
     ["transfer without transfer fields", { ...html, seller: "b", take: "transfer" }, /take "transfer" needs/],
-    ["a column without a header", { ...html, seller: "b", fields: { ...html.fields, buy: { column: "Buy" } } }, /need a header selector/],
-    ["a bad regex", { ...html, seller: "b", fields: { ...html.fields, buy: { cell: 1, regex: "([" } } }, /not a valid regular expression/],
-    ["an unknown zone", { ...html, seller: "b", time: { selector: "p", format: "d/M/yyyy", zone: "Cairo/Nowhere" } }, /not a known time zone/],
+    [
+      "a column without a header",
+      { ...html, seller: "b", fields: { ...html.fields, buy: { column: "Buy" } } },
+      /need a header selector/,
+    ],
+    [
+      "a bad regex",
+      { ...html, seller: "b", fields: { ...html.fields, buy: { cell: 1, regex: "([" } } },
+      /not a valid regular expression/,
+    ],
+    [
+      "an unknown zone",
+      { ...html, seller: "b", time: { selector: "p", format: "d/M/yyyy", zone: "Cairo/Nowhere" } },
+      /not a known time zone/,
+    ],
     ["both a url and a path", { ...html, seller: "b", path: "x.html" }, /exactly one of url and path/],
     ["an unknown kind", { ...html, seller: "b", kind: "bank" }, /^kind: /],
-    ["a cell and a column", { ...html, seller: "b", header: "th", fields: { ...html.fields, buy: { cell: 1, column: "Buy" } } }, /at most one of cell and column/],
+    [
+      "a cell and a column",
+      { ...html, seller: "b", header: "th", fields: { ...html.fields, buy: { cell: 1, column: "Buy" } } },
+      /at most one of cell and column/,
+    ],
   ])("%s is refused when the file is read", (_what, src, error) => {
     const r = SourceConfig.safeParse(src);
     expect(r.success).toBe(false);

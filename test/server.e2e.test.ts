@@ -20,7 +20,16 @@ afterAll(async () => {
 });
 
 async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await startServer({ dir: out, port: 0, host: "127.0.0.1", nowMs: BUILT_AT + 60_000, limits: { window: 240, windowSeconds: 60, daily: 1000 }, trustProxy: false, log: (l) => logs.push(l), ...o });
+  const s = await startServer({
+    dir: out,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: BUILT_AT + 60_000,
+    limits: { window: 240, windowSeconds: 60, daily: 1000 },
+    trustProxy: false,
+    log: (l) => logs.push(l),
+    ...o,
+  });
   servers.push(s);
   return s;
 }
@@ -29,7 +38,9 @@ describe("price-feed serve over real HTTP", () => {
   test("feed, 304 revalidation, HEAD, preflight, pages and one log line per request", async () => {
     const logs: string[] = [];
     const s = await server({}, logs);
-    const res = await fetch(`${s.url}/api/v1/feed.json?asset=us-dollar`, { headers: { "X-Contact": "dev@app.example" } });
+    const res = await fetch(`${s.url}/api/v1/feed.json?asset=us-dollar`, {
+      headers: { "X-Contact": "dev@app.example" },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).assets[0].id).toBe("USD-EGP");
     const etag = res.headers.get("etag")!;
@@ -37,12 +48,21 @@ describe("price-feed serve over real HTTP", () => {
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
     expect(again.headers.get("ratelimit-remaining")).toBe("238");
-    const ims = await fetch(`${s.url}/api/v1/feed.json`, { headers: { "If-Modified-Since": res.headers.get("last-modified")! } });
+    const ims = await fetch(`${s.url}/api/v1/feed.json`, {
+      headers: { "If-Modified-Since": res.headers.get("last-modified")! },
+    });
     expect(ims.status).toBe(304);
     const head = await fetch(`${s.url}/api/v1/feed.json`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-    const pre = await fetch(`${s.url}/api/v1/feed.json`, { method: "OPTIONS", headers: { Origin: "http://127.0.0.2:9999", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" } });
+    const pre = await fetch(`${s.url}/api/v1/feed.json`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: "http://127.0.0.2:9999",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match",
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toContain("If-None-Match");
     const readyz = await fetch(`${s.url}/readyz`);
@@ -54,23 +74,34 @@ describe("price-feed serve over real HTTP", () => {
   test("small limits: 429 past the window, per socket address unless --trust-proxy", async () => {
     const s = await server({ limits: { window: 2, windowSeconds: 60, daily: 100 } });
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await fetch(`${s.url}/api/v1`, { headers: { "X-Forwarded-For": `198.51.100.${i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      codes.push((await fetch(`${s.url}/api/v1`, { headers: { "X-Forwarded-For": `198.51.100.${i}` } })).status);
     expect(codes).toEqual([200, 200, 429]);
     // Behind a proxy, the client is the hop the proxy appended (the rightmost), whatever the client wrote before it.
     const t = await server({ limits: { window: 2, windowSeconds: 60, daily: 100 }, trustProxy: true });
     const trusted = [];
-    for (let i = 0; i < 3; i++) trusted.push((await fetch(`${t.url}/api/v1`, { headers: { "X-Forwarded-For": `192.0.2.66, 198.51.100.${i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      trusted.push(
+        (await fetch(`${t.url}/api/v1`, { headers: { "X-Forwarded-For": `192.0.2.66, 198.51.100.${i}` } })).status,
+      );
     expect(trusted).toEqual([200, 200, 200]);
   });
 
   test("a raw request target with traversal and bad encoding gets a 4xx problem", async () => {
     const s = await server();
-    for (const target of ["/api/v1/../../package.json", "/%2e%2e/%2e%2e/etc/passwd", "/api/v1/feed.json?asset=%zz", "/..%2f..%2fpackage.json"]) {
+    for (const target of [
+      "/api/v1/../../package.json",
+      "/%2e%2e/%2e%2e/etc/passwd",
+      "/api/v1/feed.json?asset=%zz",
+      "/..%2f..%2fpackage.json",
+    ]) {
       const status = await new Promise<number>((resolve, reject) => {
-        http.get({ host: "127.0.0.1", port: s.port, path: target }, (r) => {
-          r.resume();
-          resolve(r.statusCode ?? 0);
-        }).on("error", reject);
+        http
+          .get({ host: "127.0.0.1", port: s.port, path: target }, (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          })
+          .on("error", reject);
       });
       expect(status, target).toBeGreaterThanOrEqual(400);
       expect(status, target).toBeLessThan(500);
@@ -81,7 +112,11 @@ describe("price-feed serve over real HTTP", () => {
 describe("the serve command", () => {
   test.each(["SIGTERM", "SIGINT"] as const)("shuts down cleanly on %s", async (signal) => {
     const { spawn } = await import("node:child_process");
-    const child = spawn("node", ["dist/cli/bin.js", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      "node",
+      ["dist/cli/bin.js", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (d: Buffer) => {

@@ -8,7 +8,16 @@ import { z } from "zod";
 import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, SOURCES_PATH, TERMS_PATH } from "../feed/paths.js";
+import {
+  CHANGELOG_PATH,
+  DOCS_PATH,
+  FEED_PATH,
+  INDEX_PATH,
+  OPENAPI_PATH,
+  READYZ_PATH,
+  SOURCES_PATH,
+  TERMS_PATH,
+} from "../feed/paths.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
 import { SECURITY_HEADERS } from "../edge/handler.js";
 import type { Feed } from "../schema/outputs.js";
@@ -17,7 +26,21 @@ import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../s
 export const OPENAPI_VERSION = "1.0";
 
 /** The public documents of the API, in the order they appear in `components.schemas`. */
-const PUBLIC_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem", "Index", "Changelog", "Readiness", "SourceHealth", "SourceStatus"];
+const PUBLIC_SCHEMAS = [
+  "Feed",
+  "Asset",
+  "Direction",
+  "BestSeller",
+  "Signals",
+  "SeriesEntry",
+  "SellerRow",
+  "Problem",
+  "Index",
+  "Changelog",
+  "Readiness",
+  "SourceHealth",
+  "SourceStatus",
+];
 
 export interface OpenApiExamples {
   /** A feed answer filtered to one asset, as the build wrote it. */
@@ -53,42 +76,83 @@ export function componentSchemas(): Record<string, Json> {
     const { $schema: _s, $id: _i, ...rest } = s;
     out[name] = rest;
   }
-  const dangling = JSON.stringify(out).match(/#\/components\/schemas\/(\w+)/g)?.map((r) => r.split("/").pop()!).filter((n) => !out[n]);
+  const dangling = JSON.stringify(out)
+    .match(/#\/components\/schemas\/(\w+)/g)
+    ?.map((r) => r.split("/").pop()!)
+    .filter((n) => !out[n]);
   if (dangling?.length) throw new Error(`public schemas refer to unlisted ones: ${[...new Set(dangling)].join(", ")}`);
   return out;
 }
 
-const int = (description: string, example?: number): Json => ({ description, schema: { type: "integer", minimum: 0 }, ...(example === undefined ? {} : { example }) });
-const str = (description: string, example?: string): Json => ({ description, schema: { type: "string" }, ...(example === undefined ? {} : { example }) });
+const int = (description: string, example?: number): Json => ({
+  description,
+  schema: { type: "integer", minimum: 0 },
+  ...(example === undefined ? {} : { example }),
+});
+const str = (description: string, example?: string): Json => ({
+  description,
+  schema: { type: "string" },
+  ...(example === undefined ? {} : { example }),
+});
 
 /** Response headers (RFC 9110, RFC 9111, the IETF RateLimit draft, RFC 9745, RFC 8594). */
 function headers(about: About): Record<string, Json> {
   return {
-    "ETag": str("Strong validator of the body without generatedAt; send it back as If-None-Match.", about.etagExample),
-    "Last-Modified": str("HTTP-date of the last change of the data (moves exactly when the ETag does).", about.lastModifiedExample),
-    "Cache-Control": str(`Caching rule: documents may be cached for ${CACHE_MAX_AGE_SECONDS} seconds; errors and /readyz are no-store.`, `public, max-age=${CACHE_MAX_AGE_SECONDS}`),
+    ETag: str("Strong validator of the body without generatedAt; send it back as If-None-Match.", about.etagExample),
+    "Last-Modified": str(
+      "HTTP-date of the last change of the data (moves exactly when the ETag does).",
+      about.lastModifiedExample,
+    ),
+    "Cache-Control": str(
+      `Caching rule: documents may be cached for ${CACHE_MAX_AGE_SECONDS} seconds; errors and /readyz are no-store.`,
+      `public, max-age=${CACHE_MAX_AGE_SECONDS}`,
+    ),
     "Access-Control-Allow-Origin": str("Open CORS: any origin may read the answer.", "*"),
     "RateLimit-Limit": int("Requests allowed per window.", WINDOW_LIMIT),
-    "RateLimit-Remaining": int("Requests left in the current window (absent when the counters are unreachable and limits are not enforced).", WINDOW_LIMIT - 1),
+    "RateLimit-Remaining": int(
+      "Requests left in the current window (absent when the counters are unreachable and limits are not enforced).",
+      WINDOW_LIMIT - 1,
+    ),
     "RateLimit-Reset": int("Seconds until the current window resets.", WINDOW_SECONDS),
     "RateLimit-Policy": str("The quota: limit;w=window seconds.", `${WINDOW_LIMIT};w=${WINDOW_SECONDS}`),
     "Daily-Limit": int("Requests allowed per address per Cairo day.", DAILY_LIMIT),
     "Daily-Used": int("Requests this address has made today, Cairo time.", 1),
     "Daily-Reset": int("Seconds until midnight Africa/Cairo, when the daily allowance resets.", 3600),
     "Retry-After": int("Seconds to wait before retrying.", 30),
-    "Allow": str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
-    "Deprecation": str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
-    "Sunset": str("Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).", "Thu, 01 Jul 2027 00:00:00 GMT"),
-    "X-Content-Type-Options": str("Always nosniff: the body is only ever what Content-Type says.", SECURITY_HEADERS["X-Content-Type-Options"]),
+    Allow: str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
+    Deprecation: str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
+    Sunset: str(
+      "Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).",
+      "Thu, 01 Jul 2027 00:00:00 GMT",
+    ),
+    "X-Content-Type-Options": str(
+      "Always nosniff: the body is only ever what Content-Type says.",
+      SECURITY_HEADERS["X-Content-Type-Options"],
+    ),
     "Referrer-Policy": str("Always no-referrer.", SECURITY_HEADERS["Referrer-Policy"]),
-    "Cross-Origin-Resource-Policy": str("Always cross-origin: any origin may load the answer, as CORS allows it to read it.", SECURITY_HEADERS["Cross-Origin-Resource-Policy"]),
-    "Content-Security-Policy": str("The answers are data, not documents: nothing may load from them or frame them.", SECURITY_HEADERS["Content-Security-Policy"]),
+    "Cross-Origin-Resource-Policy": str(
+      "Always cross-origin: any origin may load the answer, as CORS allows it to read it.",
+      SECURITY_HEADERS["Cross-Origin-Resource-Policy"],
+    ),
+    "Content-Security-Policy": str(
+      "The answers are data, not documents: nothing may load from them or frame them.",
+      SECURITY_HEADERS["Content-Security-Policy"],
+    ),
   };
 }
 
 /** Headers every answer carries: CORS, the rate-limit state and the security headers. */
 const COMMON = [
-  "Access-Control-Allow-Origin", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset",
+  "Access-Control-Allow-Origin",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "RateLimit-Policy",
+  "Daily-Limit",
+  "Daily-Used",
+  "Daily-Reset",
+  "Deprecation",
+  "Sunset",
   ...Object.keys(SECURITY_HEADERS),
 ];
 
@@ -97,19 +161,36 @@ function headerRefs(...keys: string[]): Json {
 }
 
 function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["problems"]): Json {
-  const ex = Object.fromEntries(slugs.filter((s) => examples[s]).map((s) => [s, { summary: PROBLEM_TYPES[s].title, value: examples[s] }]));
-  return { "application/problem+json": { schema: ref("schemas", "Problem"), ...(Object.keys(ex).length ? { examples: ex } : {}) } };
+  const ex = Object.fromEntries(
+    slugs.filter((s) => examples[s]).map((s) => [s, { summary: PROBLEM_TYPES[s].title, value: examples[s] }]),
+  );
+  return {
+    "application/problem+json": {
+      schema: ref("schemas", "Problem"),
+      ...(Object.keys(ex).length ? { examples: ex } : {}),
+    },
+  };
 }
 
-function problemResponse(description: string, slugs: ProblemSlug[], examples: OpenApiExamples["problems"], ...extraHeaders: string[]): Json {
-  return { description, headers: headerRefs("Cache-Control", ...extraHeaders), content: problemContent(slugs, examples) };
+function problemResponse(
+  description: string,
+  slugs: ProblemSlug[],
+  examples: OpenApiExamples["problems"],
+  ...extraHeaders: string[]
+): Json {
+  return {
+    description,
+    headers: headerRefs("Cache-Control", ...extraHeaders),
+    content: problemContent(slugs, examples),
+  };
 }
 
 function responses(ex: OpenApiExamples): Record<string, Json> {
   const p = ex.problems;
   return {
     NotModified: {
-      description: "The client's copy is current (If-None-Match matched, or nothing changed since If-Modified-Since). No body.",
+      description:
+        "The client's copy is current (If-None-Match matched, or nothing changed since If-Modified-Since). No body.",
       headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
     },
     BadRequest: problemResponse(
@@ -118,7 +199,11 @@ function responses(ex: OpenApiExamples): Record<string, Json> {
       p,
     ),
     // Every path reads the query's bounds and encoding, and the server refuses what is not HTTP.
-    MalformedRequest: problemResponse("The query or the request itself is malformed: too many parameters, a filter parameter that is not UTF-8, or a request target or Host the server cannot read.", ["too-many-parameters", "invalid-encoding", "malformed-request"], p),
+    MalformedRequest: problemResponse(
+      "The query or the request itself is malformed: too many parameters, a filter parameter that is not UTF-8, or a request target or Host the server cannot read.",
+      ["too-many-parameters", "invalid-encoding", "malformed-request"],
+      p,
+    ),
     NotFound: problemResponse("Nothing is published at this path.", ["not-found"], p),
     MethodNotAllowed: problemResponse(
       "Sent for any method other than GET, HEAD and OPTIONS: the API is read-only. (OpenAPI lists responses per operation, so it is listed under GET.)",
@@ -127,13 +212,29 @@ function responses(ex: OpenApiExamples): Record<string, Json> {
       "Allow",
     ),
     UriTooLong: problemResponse("The request target is too long.", ["uri-too-long"], p),
-    TooManyRequests: problemResponse("The per-minute window or the daily allowance of this address is used up.", ["rate-limited", "daily-limit"], p, "Retry-After"),
+    TooManyRequests: problemResponse(
+      "The per-minute window or the daily allowance of this address is used up.",
+      ["rate-limited", "daily-limit"],
+      p,
+      "Retry-After",
+    ),
     Unavailable: problemResponse("The published files could not be read; retry shortly.", ["unavailable"], p),
   };
 }
 
-const ERRORS = { "400": ref("responses", "MalformedRequest"), "404": ref("responses", "NotFound"), "405": ref("responses", "MethodNotAllowed"), "414": ref("responses", "UriTooLong"), "429": ref("responses", "TooManyRequests"), "503": ref("responses", "Unavailable") };
-const CONDITIONAL = [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince"), ref("parameters", "XContact")];
+const ERRORS = {
+  "400": ref("responses", "MalformedRequest"),
+  "404": ref("responses", "NotFound"),
+  "405": ref("responses", "MethodNotAllowed"),
+  "414": ref("responses", "UriTooLong"),
+  "429": ref("responses", "TooManyRequests"),
+  "503": ref("responses", "Unavailable"),
+};
+const CONDITIONAL = [
+  ref("parameters", "IfNoneMatch"),
+  ref("parameters", "IfModifiedSince"),
+  ref("parameters", "XContact"),
+];
 
 function jsonDocument(operationId: string, summary: string, description: string, schema: Json, example: unknown): Json {
   return {
@@ -171,7 +272,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     info: {
       title: "Price Feed API",
       version: OPENAPI_VERSION,
-      summary: "Indicative prices of Egypt's licensed money market: currencies and gold, from licensed banks and dealers.",
+      summary:
+        "Indicative prices of Egypt's licensed money market: currencies and gold, from licensed banks and dealers.",
       description: `${about.description}\n\nRead-only and open: no key, no sign-up, CORS open to every origin. Poll about every 5 minutes with If-None-Match; the data changes at most about once an hour. Clients must ignore members they do not know: fields are added backwards-compatibly. Human documentation: ${DOCS_PATH}. Terms: ${TERMS_PATH}.`,
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
@@ -193,7 +295,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
           parameters: [ref("parameters", "Category"), ref("parameters", "Asset"), ...CONDITIONAL],
           responses: {
             "200": {
-              description: "The feed. Its members are in canonical (sorted) key order; the body's _self is the exact request.",
+              description:
+                "The feed. Its members are in canonical (sorted) key order; the body's _self is the exact request.",
               headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
               content: { "application/json": { schema: ref("schemas", "Feed"), example: ex.feed } },
             },
@@ -203,7 +306,13 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
           },
         },
       },
-      [INDEX_PATH]: jsonDocument("getIndex", "What the API offers", "Endpoints, the values the filters accept, the limits and links.", ref("schemas", "Index"), ex.index),
+      [INDEX_PATH]: jsonDocument(
+        "getIndex",
+        "What the API offers",
+        "Endpoints, the values the filters accept, the limits and links.",
+        ref("schemas", "Index"),
+        ex.index,
+      ),
       [OPENAPI_PATH]: jsonDocument(
         "getOpenApi",
         "This description",
@@ -211,7 +320,12 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         {
           type: "object",
           description: "An OpenAPI 3.1 document (this one).",
-          properties: { openapi: { const: "3.1.0" }, info: { type: "object" }, paths: { type: "object" }, components: { type: "object" } },
+          properties: {
+            openapi: { const: "3.1.0" },
+            info: { type: "object" },
+            paths: { type: "object" },
+            components: { type: "object" },
+          },
           required: ["openapi", "info", "paths"],
         },
         { openapi: "3.1.0", info: { title: "Price Feed API", version: OPENAPI_VERSION }, paths: {} },
@@ -223,20 +337,40 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         ref("schemas", "SourceHealth"),
         ex.sources,
       ),
-      [CHANGELOG_PATH]: jsonDocument("getChangelog", "Changelog of the API", "One entry per release, newest first: version, date, summary and changes by kind.", ref("schemas", "Changelog"), ex.changelog),
+      [CHANGELOG_PATH]: jsonDocument(
+        "getChangelog",
+        "Changelog of the API",
+        "One entry per release, newest first: version, date, summary and changes by kind.",
+        ref("schemas", "Changelog"),
+        ex.changelog,
+      ),
       [READYZ_PATH]: {
         get: {
           operationId: "getReadiness",
           summary: "Is the data fresh?",
-          description: "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
+          description:
+            "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
           tags: ["Operations"],
           responses: {
-            "200": { description: "Ready.", headers: headerRefs("Cache-Control"), content: { "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}) } } },
-            "503": {
-              description: "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
+            "200": {
+              description: "Ready.",
               headers: headerRefs("Cache-Control"),
               content: {
-                "application/json": { schema: ref("schemas", "Readiness"), ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}) },
+                "application/json": {
+                  schema: ref("schemas", "Readiness"),
+                  ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}),
+                },
+              },
+            },
+            "503": {
+              description:
+                "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
+              headers: headerRefs("Cache-Control"),
+              content: {
+                "application/json": {
+                  schema: ref("schemas", "Readiness"),
+                  ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}),
+                },
                 ...problemContent(["unavailable"], ex.problems),
               },
             },
@@ -254,7 +388,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         Category: {
           name: "category",
           in: "query",
-          description: "Comma-separated category slugs to include. An unknown or empty value (`?category=`) gives 400 with validCategories.",
+          description:
+            "Comma-separated category slugs to include. An unknown or empty value (`?category=`) gives 400 with validCategories.",
           schema: { type: "array", minItems: 1, items: { type: "string", enum: ex.index.filters.category } },
           style: "form",
           explode: false,
@@ -263,7 +398,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         Asset: {
           name: "asset",
           in: "query",
-          description: "Comma-separated asset slugs or ids, any letter case. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.",
+          description:
+            "Comma-separated asset slugs or ids, any letter case. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.",
           schema: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
           style: "form",
           explode: false,
@@ -272,7 +408,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         IfNoneMatch: {
           name: "If-None-Match",
           in: "header",
-          description: "An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2).",
+          description:
+            "An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2).",
           schema: { type: "string" },
         },
         IfModifiedSince: {
@@ -284,7 +421,8 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         XContact: {
           name: "X-Contact",
           in: "header",
-          description: "Optional: a URL or e-mail address identifying a production caller (or put it in User-Agent). Anonymous heavy traffic is limited first.",
+          description:
+            "Optional: a URL or e-mail address identifying a production caller (or put it in User-Agent). Anonymous heavy traffic is limited first.",
           schema: { type: "string" },
         },
       },

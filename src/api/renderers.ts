@@ -5,7 +5,16 @@
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
 import { canonical, strongEtag } from "../core/canonical.js";
-import { API, FEED_PATH, SOURCES_PAGE_PATH, TERMS_PATH, assetPagePath, files, localized, type PageLang } from "../feed/paths.js";
+import {
+  API,
+  FEED_PATH,
+  SOURCES_PAGE_PATH,
+  TERMS_PATH,
+  assetPagePath,
+  files,
+  localized,
+  type PageLang,
+} from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
 import { httpDate } from "../edge/conditional.js";
 import { selectAssets } from "../edge/filters.js";
@@ -67,19 +76,33 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
     problems: list,
   };
   // Header examples belong to the example asset, so the description changes only when it does.
-  return { ex, etag: await strongEtag(feedFile.etagInput), observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs };
+  return {
+    ex,
+    etag: await strongEtag(feedFile.etagInput),
+    observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs,
+  };
 }
 
 export const openapiRenderer: Renderer = async (ctx) => {
   const { ex, etag, observedAt } = await examples(ctx);
-  const doc = buildOpenApi(ex, { description: ctx.input.dataset.site.about, license: ctx.input.dataset.site.license, etagExample: etag, lastModifiedExample: httpDate(observedAt) });
+  const doc = buildOpenApi(ex, {
+    description: ctx.input.dataset.site.about,
+    license: ctx.input.dataset.site.license,
+    etagExample: etag,
+    lastModifiedExample: httpDate(observedAt),
+  });
   const body = canonical(doc);
   // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
   // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
   return [{ path: files.openapi, body, contentType: JSON_TYPE, etagInput: body.split(ctx.feed.generatedAt).join("") }];
 };
 
-const page = (path: string, body: string, etagInput = body): SiteFile => ({ path, body, contentType: HTML_TYPE, etagInput });
+const page = (path: string, body: string, etagInput = body): SiteFile => ({
+  path,
+  body,
+  contentType: HTML_TYPE,
+  etagInput,
+});
 const LANGS: readonly PageLang[] = ["en", "ar"];
 
 export const pageRenderer: Renderer = (ctx) => {
@@ -87,9 +110,14 @@ export const pageRenderer: Renderer = (ctx) => {
   return [
     ...LANGS.flatMap((lang) => [
       page(files.page(localized("/", lang)), renderHome(ctx, lang)),
-      ...ctx.feed.assets.map((a) => page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang))),
+      ...ctx.feed.assets.map((a) =>
+        page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang)),
+      ),
       page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang)),
-      page(files.page(localized(SOURCES_PAGE_PATH, lang)), renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang)),
+      page(
+        files.page(localized(SOURCES_PAGE_PATH, lang)),
+        renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang),
+      ),
     ]),
     // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
     // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.

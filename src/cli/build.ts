@@ -11,9 +11,18 @@ export function buildCommand(program: Command): void {
     .option("--out <dir>", "the output folder, replaced atomically", "public")
     .addOption(nowOption())
     .option("--force", "publish even over a site built at a later --now (a rollback)", false)
-    .option("--no-state", "read <data>/state/published.json (the ETags and Last-Modified last published) but do not rewrite it: a local build that leaves data/ as it was (npm run build)")
+    .option(
+      "--no-state",
+      "read <data>/state/published.json (the ETags and Last-Modified last published) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
+    )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
-      const { site, reportFile } = await runBuild({ dataDir: o.data, outDir: o.out, nowMs: o.now ?? Date.now(), force: o.force, saveState: o.state });
+      const { site, reportFile } = await runBuild({
+        dataDir: o.data,
+        outDir: o.out,
+        nowMs: o.now ?? Date.now(),
+        force: o.force,
+        saveState: o.state,
+      });
       const r = site.report;
       const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
       console.log(
@@ -21,7 +30,10 @@ export function buildCommand(program: Command): void {
           `quotes: ${r.quotes.read} read on ${r.rawDays.length} raw days, ${r.quotes.accepted} accepted, ${r.quotes.rejected} rejected` +
           `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days`,
       );
-      for (const d of r.disagreements.slice(-5)) console.log(`disagreement: ${d.date} ${d.asset} ${d.seller}: ${d.sources.join(" vs ")} ${d.side} ${d.diffPct}%`);
+      for (const d of r.disagreements.slice(-5))
+        console.log(
+          `disagreement: ${d.date} ${d.asset} ${d.seller}: ${d.sources.join(" vs ")} ${d.side} ${d.diffPct}%`,
+        );
       for (const w of r.warnings) console.log(`warning: ${w}`);
       console.log(`report: ${reportFile}`);
     });

@@ -11,6 +11,8 @@ export function compactCommand(program: Command): void {
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
       const days = await runCompact(o.data, o.now ?? Date.now());
-      console.log(days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact");
+      console.log(
+        days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",
+      );
     });
 }

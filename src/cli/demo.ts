@@ -12,7 +12,20 @@ import { cairoDate, isoUtc } from "../core/cairo.js";
 import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Limits } from "../edge/handler.js";
-import { catchUp, checkWork, demoPaths, freshnessSummary, hourlyRun, hourOf, HOUR_MS, lockWork, prepareCopy, type CatchUp, type DemoPaths, type HourlyRun } from "../io/demo.js";
+import {
+  catchUp,
+  checkWork,
+  demoPaths,
+  freshnessSummary,
+  hourlyRun,
+  hourOf,
+  HOUR_MS,
+  lockWork,
+  prepareCopy,
+  type CatchUp,
+  type DemoPaths,
+  type HourlyRun,
+} from "../io/demo.js";
 import { startServer } from "../server/serve.js";
 import { parseNow, port } from "./options.js";
 
@@ -87,7 +100,13 @@ async function assertPortFree(host: string, p: number): Promise<void> {
     const probe = net.createServer();
     probe.once("error", (e: NodeJS.ErrnoException) => {
       if (e.code === "EADDRINUSE")
-        reject(new UsageError(`port ${p} on ${host} is already in use (another demo or server?)`, "stop the other server, or take any free port: `npm start -- --port 0` (or --port N)", { cause: e }));
+        reject(
+          new UsageError(
+            `port ${p} on ${host} is already in use (another demo or server?)`,
+            "stop the other server, or take any free port: `npm start -- --port 0` (or --port N)",
+            { cause: e },
+          ),
+        );
       else resolve(); // anything else is for the real listen to report
     });
     probe.listen(p, host, () => probe.close(() => resolve()));
@@ -98,7 +117,8 @@ function describeCatchUp(c: CatchUp, p: DemoPaths, ms: number): string {
   const took = `${(ms / 1000).toFixed(1)} s`;
   if (c.how === "regenerated")
     return `generated the simulated market afresh in ${shown(p.data)}, ending ${minute(c.toMs)} (the data ${c.fromMs === null ? "had no logs" : `was more than a month behind`}) in ${took}`;
-  if (c.fromMs === null || c.fromMs > c.toMs) return `nothing to catch up: the data in ${shown(p.data)} already reaches ${c.fromMs === null ? "the clock" : cairoDate(c.fromMs)}, past the clock (${minute(c.toMs)})`;
+  if (c.fromMs === null || c.fromMs > c.toMs)
+    return `nothing to catch up: the data in ${shown(p.data)} already reaches ${c.fromMs === null ? "the clock" : cairoDate(c.fromMs)}, past the clock (${minute(c.toMs)})`;
   return `caught the simulated market up to ${minute(c.toMs)}: ingested the demo sources for ${plural(c.hours, "hour")} from ${minute(c.fromMs)} into ${shown(p.data)} in ${took}`;
 }
 
@@ -126,7 +146,9 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     await prepareCopy(o.data, p);
-    log(`price-feed demo: the simulated market (fictional sellers), on a copy of ${shown(path.resolve(o.data))}/ in ${shown(p.work)}/ (git-ignored; ${shown(path.resolve(o.data))}/ is only read)`);
+    log(
+      `price-feed demo: the simulated market (fictional sellers), on a copy of ${shown(path.resolve(o.data))}/ in ${shown(p.work)}/ (git-ignored; ${shown(path.resolve(o.data))}/ is only read)`,
+    );
     const started = performance.now();
     caughtUp = await catchUp(p.data, o.clock.now());
     log(describeCatchUp(caughtUp, p, performance.now() - started));
@@ -169,7 +191,9 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
         o.onRun?.(run);
       } catch (e) {
         // The previous build stays served; the next hour tries again.
-        log(`${hhmm(o.clock.now())} hourly run failed, still serving the previous build: ${e instanceof PriceFeedError ? e.message : messageOf(e)}`);
+        log(
+          `${hhmm(o.clock.now())} hourly run failed, still serving the previous build: ${e instanceof PriceFeedError ? e.message : messageOf(e)}`,
+        );
         o.onRunError?.(e);
       }
     }
@@ -208,7 +232,12 @@ export function demoCommand(program: Command): void {
     .option("--work <dir>", "the working folder: the copy and the built site (replaced at each start)", ".demo")
     .addOption(new Option("--port <n>", "the port (0: any free port)").argParser(port).default(8888).env("PORT"))
     .option("--host <host>", "the address to listen on", "127.0.0.1")
-    .addOption(new Option("--now <iso>", "start the demo's clock at this instant, ISO 8601 with an offset; it advances in real time, and builds and the server share it (default: the real clock)").argParser(parseNow))
+    .addOption(
+      new Option(
+        "--now <iso>",
+        "start the demo's clock at this instant, ISO 8601 with an offset; it advances in real time, and builds and the server share it (default: the real clock)",
+      ).argParser(parseNow),
+    )
     .action(async (o: DemoFlags) => {
       const demo = await startDemo({ data: o.data, work: o.work, port: o.port, host: o.host, clock: realClock(o.now) });
       await new Promise<void>((resolve) => {

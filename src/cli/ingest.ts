@@ -9,16 +9,36 @@ export const SOURCES_FAILED = 2;
 export function ingestCommand(program: Command, exit: (status: number) => void): void {
   program
     .command("ingest")
-    .description("run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 2 if a source failed (the others still land)")
+    .description(
+      "run each enabled source once and append what it returns to data/ (quotes/, official/, global/); exit 2 if a source failed (the others still land)",
+    )
     .option("--data <dir>", "the dataset", "data")
     .option("--sources <file>", "the sources file (default: <data>/sources.json)")
-    .option("--timeout <ms>", "per-request timeout in milliseconds (connecting, redirects and the whole body)", positiveInt, 20_000)
-    .option("--max-bytes <n>", "the largest answer read from a source, in bytes; a longer one fails that source", positiveInt, MAX_BODY_BYTES)
+    .option(
+      "--timeout <ms>",
+      "per-request timeout in milliseconds (connecting, redirects and the whole body)",
+      positiveInt,
+      20_000,
+    )
+    .option(
+      "--max-bytes <n>",
+      "the largest answer read from a source, in bytes; a longer one fails that source",
+      positiveInt,
+      MAX_BODY_BYTES,
+    )
     .addOption(nowOption())
     .action(async (o: { data: string; sources?: string; timeout: number; maxBytes: number; now?: number }) => {
-      const { reports, files } = await runIngest({ dataDir: o.data, ...(o.sources ? { sourcesFile: o.sources } : {}), nowMs: o.now ?? Date.now(), timeoutMs: o.timeout, maxBytes: o.maxBytes });
+      const { reports, files } = await runIngest({
+        dataDir: o.data,
+        ...(o.sources ? { sourcesFile: o.sources } : {}),
+        nowMs: o.now ?? Date.now(),
+        timeoutMs: o.timeout,
+        maxBytes: o.maxBytes,
+      });
       for (const r of reports) {
-        const skipped = Object.entries(r.skipped).map(([k, v]) => `${k} ${v}`).join(", ");
+        const skipped = Object.entries(r.skipped)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ");
         console.log(
           r.ok
             ? `${r.id} (${r.adapter}): fetched ${r.fetched}, appended ${r.appended}, already logged ${r.duplicates}${skipped ? `, skipped ${skipped}` : ""} in ${r.ms} ms`
@@ -27,7 +47,9 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
         for (const x of r.examples) console.log(`  ${x}`);
       }
       const failed = reports.filter((r) => !r.ok).length;
-      console.log(`${files.length} files appended to; ${reports.length - failed} of ${reports.length} sources succeeded`);
+      console.log(
+        `${files.length} files appended to; ${reports.length - failed} of ${reports.length} sources succeeded`,
+      );
       if (failed) exit(SOURCES_FAILED);
     });
 }

@@ -36,7 +36,9 @@ function optionDescription(option: Option): string {
   const extra: string[] = [];
   const v: unknown = option.defaultValue;
   if (v !== undefined && v !== false && !option.negate)
-    extra.push(`default: ${option.defaultValueDescription ?? (typeof v === "string" || typeof v === "number" ? String(v) : JSON.stringify(v))}`);
+    extra.push(
+      `default: ${option.defaultValueDescription ?? (typeof v === "string" || typeof v === "number" ? String(v) : JSON.stringify(v))}`,
+    );
   if (option.envVar !== undefined) extra.push(`env: ${option.envVar}`);
   return extra.length ? `${option.description} (${extra.join(", ")})` : option.description;
 }
@@ -48,14 +50,25 @@ async function assertFolder(dir: string, flag: string): Promise<void> {
   const st = await fs.stat(dir).catch((e: NodeJS.ErrnoException) => e);
   if (st instanceof Error) {
     if (st.code === "ENOENT" || st.code === "ENOTDIR")
-      throw new UsageError(`${dir}: no such folder (--${flag})`, `run from the project's root (where data/ is), or pass the folder with --${flag} DIR`);
-    throw new UsageError(`${dir}: cannot be read (--${flag}: ${st.code ?? st.message})`, "check the folder's permissions, then run the command again");
+      throw new UsageError(
+        `${dir}: no such folder (--${flag})`,
+        `run from the project's root (where data/ is), or pass the folder with --${flag} DIR`,
+      );
+    throw new UsageError(
+      `${dir}: cannot be read (--${flag}: ${st.code ?? st.message})`,
+      "check the folder's permissions, then run the command again",
+    );
   }
-  if (!st.isDirectory()) throw new UsageError(`${dir} is a file, not a folder (--${flag})`, `pass the dataset's folder with --${flag} DIR`);
+  if (!st.isDirectory())
+    throw new UsageError(`${dir} is a file, not a folder (--${flag})`, `pass the dataset's folder with --${flag} DIR`);
   try {
     await fs.readdir(dir);
   } catch (e) {
-    throw new UsageError(`${dir}: the folder cannot be read by this user (--${flag}: ${(e as NodeJS.ErrnoException).code ?? "error"})`, "check its permissions, then run the command again", { cause: e });
+    throw new UsageError(
+      `${dir}: the folder cannot be read by this user (--${flag}: ${(e as NodeJS.ErrnoException).code ?? "error"})`,
+      "check its permissions, then run the command again",
+      { cause: e },
+    );
   }
 }
 
@@ -76,7 +89,8 @@ export function program(exit: (status: number) => void = () => {}): Command {
   for (const c of cli.commands) c.exitOverride();
   cli.hook("preAction", async (_cli, command) => {
     const opts = command.opts<Record<string, unknown>>();
-    for (const flag of FOLDERS[command.name()] ?? []) if (typeof opts[flag] === "string") await assertFolder(opts[flag], flag);
+    for (const flag of FOLDERS[command.name()] ?? [])
+      if (typeof opts[flag] === "string") await assertFolder(opts[flag], flag);
   });
   return cli;
 }
@@ -94,7 +108,10 @@ export function explain(e: PriceFeedError, command = "build"): string {
   const lines = [`price-feed: ${e.message}`];
   const unchanged = UNCHANGED[command];
   if ((e.kind === "data" || e.kind === "output") && unchanged) lines.push(unchanged);
-  if (e.kind === "not-built") lines.push("build it first: `npm run build` (or `npx price-feed build --out DIR`), or run the live demo: `npm start`.");
+  if (e.kind === "not-built")
+    lines.push(
+      "build it first: `npm run build` (or `npx price-feed build --out DIR`), or run the live demo: `npm start`.",
+    );
   if (e instanceof UsageError && e.hint) lines.push(e.hint);
   return lines.join("\n");
 }
@@ -120,7 +137,14 @@ export async function main(argv: string[]): Promise<number> {
 function unexpected(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === "string" && typeof err.path === "string") {
-    const what: Record<string, string> = { ENOENT: "does not exist", EACCES: "is not readable or writable by this user", EPERM: "is not permitted", EISDIR: "is a folder, not a file", ENOTDIR: "is not a folder", ENOSPC: "is on a full disk" };
+    const what: Record<string, string> = {
+      ENOENT: "does not exist",
+      EACCES: "is not readable or writable by this user",
+      EPERM: "is not permitted",
+      EISDIR: "is a folder, not a file",
+      ENOTDIR: "is not a folder",
+      ENOSPC: "is on a full disk",
+    };
     return `price-feed: ${err.path} ${what[err.code] ?? `failed (${err.code})`}\ncheck the path and its permissions, then run the command again.`;
   }
   if (process.env["PRICE_FEED_DEBUG"]) return `price-feed: unexpected error\n${err?.stack ?? String(e)}`;

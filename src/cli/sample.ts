@@ -14,8 +14,18 @@ export function sampleCommand(program: Command): void {
     .option("--sellers <n>", "licensed sellers (14 fictional ones, then synthetic)", positiveInt, 14)
     .option("--seed <s>", "seed of the simulation", "price-feed")
     .option("--compact", "write days older than the retention as daily closes, as `compact` would", false)
-    .action(async (o: { out: string; now?: number; days: number; assets: number; sellers: number; seed: string; compact: boolean }) => {
-      const r = await writeSample({ ...o, nowMs: o.now ?? Date.now() });
-      console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
-    });
+    .action(
+      async (o: {
+        out: string;
+        now?: number;
+        days: number;
+        assets: number;
+        sellers: number;
+        seed: string;
+        compact: boolean;
+      }) => {
+        const r = await writeSample({ ...o, nowMs: o.now ?? Date.now() });
+        console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
+      },
+    );
 }

@@ -34,9 +34,24 @@ export function serveCommand(program: Command): void {
     )
     .option("--daily-limit <n>", "requests per Cairo day per client address", positiveInt, DAILY_LIMIT)
     .option("--redis-url <url>", "share the counters through Redis (default: in memory)")
-    .option("--trust-proxy", "the socket's peer is a proxy: the client is the rightmost X-Forwarded-For hop that is not a trusted proxy", false)
-    .option("--trusted-proxies <list>", "with --trust-proxy: further proxies (addresses or CIDR blocks, comma-separated) whose hops are skipped", (v: string) => v.split(",").map((x) => x.trim()).filter(Boolean))
-    .option("--client-ip-header <name>", "with --trust-proxy: read the client address from this header the proxy sets (e.g. x-real-ip) instead of X-Forwarded-For")
+    .option(
+      "--trust-proxy",
+      "the socket's peer is a proxy: the client is the rightmost X-Forwarded-For hop that is not a trusted proxy",
+      false,
+    )
+    .option(
+      "--trusted-proxies <list>",
+      "with --trust-proxy: further proxies (addresses or CIDR blocks, comma-separated) whose hops are skipped",
+      (v: string) =>
+        v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+    )
+    .option(
+      "--client-ip-header <name>",
+      "with --trust-proxy: read the client address from this header the proxy sets (e.g. x-real-ip) instead of X-Forwarded-For",
+    )
     .action(async (o: ServeFlags) => {
       const server = await startServer({
         dir: o.dir,
@@ -49,7 +64,9 @@ export function serveCommand(program: Command): void {
         ...(o.now === undefined ? {} : { nowMs: o.now }),
         ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
       });
-      console.log(`serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`);
+      console.log(
+        `serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`,
+      );
       const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined);
       if (warning) console.log(warning);
       await new Promise<void>((resolve) => {

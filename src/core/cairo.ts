@@ -17,7 +17,16 @@ const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?
 export function parseInstant(s: string): number | null {
   const m = INSTANT.exec(s);
   if (!m) return null;
-  const [y, mo, d, h, mi, sec, oh, om] = m.slice(1).map((x) => x ?? "0") as [string, string, string, string, string, string, string, string];
+  const [y, mo, d, h, mi, sec, oh, om] = m.slice(1).map((x) => x ?? "0") as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
   if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysInMonth) return null;
   if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59 || Number(oh) > 23 || Number(om) > 59) return null;

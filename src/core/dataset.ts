@@ -1,5 +1,15 @@
 /** The whole input of a build, as loaded from `data/` (see src/io/data.ts), before any rule runs. */
-import type { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
+import type {
+  Calendar,
+  Catalog,
+  DayClose,
+  GlobalRate,
+  OfficialRate,
+  Quote,
+  Registry,
+  Site,
+  Sources,
+} from "../schema/inputs.js";
 import { loHi } from "./stats.js";
 
 export interface Located<T> {

@@ -97,7 +97,9 @@ export class NotBuiltError extends PriceFeedError {
 }
 
 /** A zod error as one readable line: `path.to.field: message; …`. */
-export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+export function describeZodIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): string {
   return issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? `${i.path.map(String).join(".")}: ` : ""}${i.message}`)

@@ -34,7 +34,9 @@ function parseV6(s: string): number[] | null {
   if (![...head, ...rest].every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return null;
   const fill = 8 - head.length - rest.length;
   if (halves.length === 2 ? fill < 1 : fill !== 0) return null;
-  const words = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...rest].map((g) => parseInt(g, 16));
+  const words = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...rest].map((g) =>
+    parseInt(g, 16),
+  );
   return words.flatMap((w) => [w >> 8, w & 255]);
 }
 
@@ -65,7 +67,7 @@ function formatV6(bytes: number[]): string {
   const words = Array.from({ length: 8 }, (_, i) => (bytes[2 * i]! << 8) | bytes[2 * i + 1]!);
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== 0) {
       i++;
       continue;

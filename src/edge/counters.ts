@@ -32,7 +32,11 @@ if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
 return {w, ttl, d}
 `;
 
-export function scriptInputs(client: string, nowMs: number, windowMs: number): { keys: [string, string]; args: [string, string] } {
+export function scriptInputs(
+  client: string,
+  nowMs: number,
+  windowMs: number,
+): { keys: [string, string]; args: [string, string] } {
   return {
     keys: [`pf:w:${client}`, `pf:d:${cairoDate(nowMs)}:${client}`],
     args: [String(windowMs), String(Math.max(1, nextCairoMidnight(nowMs) - nowMs))],
@@ -40,7 +44,8 @@ export function scriptInputs(client: string, nowMs: number, windowMs: number): {
 }
 
 export function hitFromReply(reply: unknown): Hit {
-  if (!Array.isArray(reply) || reply.length !== 3 || !reply.every((x) => Number.isFinite(Number(x)))) throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
+  if (!Array.isArray(reply) || reply.length !== 3 || !reply.every((x) => Number.isFinite(Number(x))))
+    throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
   const [w, ttl, d] = reply.map(Number) as [number, number, number];
   return { windowCount: w, windowResetMs: ttl, dayCount: d };
 }
@@ -75,12 +80,18 @@ export class FailOpen {
     if (this.down) this.nextProbe = this.clock() + PROBE_INTERVAL_MS;
     try {
       const hit = await fn();
-      if (this.down) this.log(`${this.name} reachable again: rate limits enforced (${this.unlimited} requests were served without limits)`);
+      if (this.down)
+        this.log(
+          `${this.name} reachable again: rate limits enforced (${this.unlimited} requests were served without limits)`,
+        );
       this.down = false;
       this.unlimited = 0;
       return hit;
     } catch (e) {
-      if (!this.down) this.log(`${this.name} unreachable (${(e as Error).message}): serving without rate limits (fail open), probing once a second`);
+      if (!this.down)
+        this.log(
+          `${this.name} unreachable (${(e as Error).message}): serving without rate limits (fail open), probing once a second`,
+        );
       if (!this.down) this.nextProbe = this.clock() + PROBE_INTERVAL_MS;
       this.down = true;
       this.unlimited++;

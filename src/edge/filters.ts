@@ -26,7 +26,12 @@ export function selectAssets(params: URLSearchParams, catalog: CatalogView): str
     const bad = cats.find((c) => !validCategories.includes(c));
     if (bad !== undefined) {
       const what = bad === "" ? "an empty category" : `unknown category "${bad.slice(0, 64)}"`;
-      throw new HttpProblem("unknown-category", `The category filter has ${what}. Use one of: ${validCategories.join(", ")}.`, what, { validCategories });
+      throw new HttpProblem(
+        "unknown-category",
+        `The category filter has ${what}. Use one of: ${validCategories.join(", ")}.`,
+        what,
+        { validCategories },
+      );
     }
   }
   if (assets) {
@@ -34,10 +39,19 @@ export function selectAssets(params: URLSearchParams, catalog: CatalogView): str
     const bad = assets.find((a) => !known.has(a));
     if (bad !== undefined) {
       const what = bad === "" ? "an empty asset" : `unknown asset "${bad.slice(0, 64)}"`;
-      throw new HttpProblem("unknown-asset", `The asset filter has ${what}. Use a slug or an id of: ${validAssets.join(", ")}.`, what, { validAssets });
+      throw new HttpProblem(
+        "unknown-asset",
+        `The asset filter has ${what}. Use a slug or an id of: ${validAssets.join(", ")}.`,
+        what,
+        { validAssets },
+      );
     }
   }
   return catalog.assets
-    .filter((a) => (!cats || cats.includes(a.category)) && (!assets || assets.includes(a.slug) || assets.includes(a.id.toLowerCase())))
+    .filter(
+      (a) =>
+        (!cats || cats.includes(a.category)) &&
+        (!assets || assets.includes(a.slug) || assets.includes(a.id.toLowerCase())),
+    )
     .map((a) => a.slug);
 }

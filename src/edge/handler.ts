@@ -52,7 +52,8 @@ const ALLOW = ALLOWED_METHODS.join(", ");
  * The pages are static HTML with inline styles and inline SVG, and no script at all; the same
  * policy is set for them in netlify.toml, where the CDN serves them.
  */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /**
  * The API's own answers (JSON, problems, 304s, preflights) are data, never a document to render:
  * nothing may load from them or frame them. HTML pages served by the handler get PAGE_CSP instead.
@@ -70,8 +71,19 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": API_CSP,
 };
 const EXPOSE = [
-  "ETag", "Last-Modified", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy",
-  "Daily-Limit", "Daily-Used", "Daily-Reset", "Deprecation", "Sunset", "Link",
+  "ETag",
+  "Last-Modified",
+  "Retry-After",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "RateLimit-Policy",
+  "Daily-Limit",
+  "Daily-Used",
+  "Daily-Reset",
+  "Deprecation",
+  "Sunset",
+  "Link",
 ].join(", ");
 
 /** Per build: the feed's header and each asset's canonical JSON, for answers composed on request. */
@@ -135,7 +147,11 @@ export class FeedCache {
 }
 
 function baseHeaders(): Headers {
-  return new Headers({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE, ...SECURITY_HEADERS });
+  return new Headers({
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSE,
+    ...SECURITY_HEADERS,
+  });
 }
 
 function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number): void {
@@ -171,7 +187,9 @@ export function refusal(request: Request, p: HttpProblem): Response {
  * characters a URI may not hold are percent-encoded in `instance`.
  */
 export function bareProblem(p: HttpProblem, target: string | undefined, head = false): Response {
-  const instance = (target ?? "").slice(0, MAX_URL_LENGTH).replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => encodeURIComponent(c));
+  const instance = (target ?? "")
+    .slice(0, MAX_URL_LENGTH)
+    .replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => encodeURIComponent(c));
   return problemResponse(p, instance || "/", baseHeaders(), head);
 }
 
@@ -219,14 +237,23 @@ async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps):
   const meta = entryOf(m, file);
   const body = await deps.readFile(file);
   if (body === null) throw problems.fileMissing();
-  return { body: () => body, etag: meta.etag, lastModifiedMs: Date.parse(meta.lastModified), contentType: meta.contentType, cacheControl: FEED_CACHE };
+  return {
+    body: () => body,
+    etag: meta.etag,
+    lastModifiedMs: Date.parse(meta.lastModified),
+    contentType: meta.contentType,
+    cacheControl: FEED_CACHE,
+  };
 }
 
 async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cache: FeedCache): Promise<Representation> {
   const self = url.pathname + url.search;
   const selected = selectAssets(url.searchParams, m);
   const variant = (file: string) =>
-    fileRepresentation(file, m, deps).then((r) => ({ ...r, body: () => withSelf(r.body() as string, `/${file}`, self) }));
+    fileRepresentation(file, m, deps).then((r) => ({
+      ...r,
+      body: () => withSelf(r.body() as string, `/${file}`, self),
+    }));
   if (selected === null || selected.length === m.assets.length) return variant(F.feed);
   if (selected.length === 1) return variant(F.asset(selected[0]!));
   for (const c of m.categories) {
@@ -261,20 +288,19 @@ async function feedRepresentation(url: URL, m: Manifest, deps: HandlerDeps, cach
   };
   const feedEntry = entryOf(m, F.feed);
   const parts = selected.length ? selected.map((s) => entryOf(m, F.asset(s))) : [feedEntry];
-  const etag = await cache.etag(selected.join(",") || "-", () => strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`));
+  const etag = await cache.etag(selected.join(",") || "-", () =>
+    strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`),
+  );
   const lastModifiedMs = Math.max(...parts.map((p) => Date.parse(p.lastModified)));
   return { body, etag, lastModifiedMs, contentType: feedEntry.contentType, cacheControl: FEED_CACHE };
 }
 
 function validateTarget(url: URL): void {
-  if (url.href.length > MAX_URL_LENGTH)
-    throw problems.uriTooLong();
+  if (url.href.length > MAX_URL_LENGTH) throw problems.uriTooLong();
   let n = 0;
-  for (const _ of url.searchParams) if (++n > MAX_PARAMS)
-    throw problems.tooManyParameters();
+  for (const _ of url.searchParams) if (++n > MAX_PARAMS) throw problems.tooManyParameters();
   for (const [k, v] of url.searchParams)
-    if ((k === "category" || k === "asset") && v.includes("\uFFFD"))
-      throw problems.invalidEncoding(k);
+    if ((k === "category" || k === "asset") && v.includes("\uFFFD")) throw problems.invalidEncoding(k);
 }
 
 const sharedCache = new FeedCache();
@@ -314,8 +340,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
       headers.set("Allow", ALLOW);
       return new Response(null, { status: 204, headers });
     }
-    if (request.method !== "GET" && !head)
-      throw problems.methodNotAllowed();
+    if (request.method !== "GET" && !head) throw problems.methodNotAllowed();
     validateTarget(url);
 
     const manifest = await deps.manifest();
@@ -329,8 +354,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, cache);
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
-      if (file === null)
-        throw problems.notFound(API);
+      if (file === null) throw problems.notFound(API);
       rep = await fileRepresentation(file, manifest, deps);
     }
     headers.set("ETag", rep.etag);
@@ -339,7 +363,8 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     // Before the 304: a cache updates its stored headers from a 304's (RFC 9111 §4.3.4), so a
     // page's 304 must carry the page's policy, not the API's.
     if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
-    if (notModified(request.headers, rep.etag, rep.lastModifiedMs, nowMs)) return new Response(null, { status: 304, headers });
+    if (notModified(request.headers, rep.etag, rep.lastModifiedMs, nowMs))
+      return new Response(null, { status: 304, headers });
     headers.set("Content-Type", rep.contentType);
     if (head) return new Response(null, { status: 200, headers });
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);

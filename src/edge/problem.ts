@@ -13,17 +13,72 @@ export interface ProblemExtras {
 }
 
 export const PROBLEM_TYPES = {
-  "unknown-category": { status: 400, title: "Unknown category", when: "A value of ?category= is not a published category slug.", fix: "Use a value from validCategories, or drop the filter." },
-  "unknown-asset": { status: 400, title: "Unknown asset", when: "A value of ?asset= is neither a published slug nor an id.", fix: "Use a value from validAssets (slugs; ids work too)." },
-  "too-many-parameters": { status: 400, title: "Too many parameters", when: `The query has more than ${MAX_PARAMS} parameters.`, fix: "Send comma-separated values in one parameter." },
-  "invalid-encoding": { status: 400, title: "Invalid encoding", when: "A filter value is not valid percent-encoded UTF-8.", fix: "Percent-encode the value as UTF-8." },
-  "malformed-request": { status: 400, title: "Malformed request", when: "The request could not be read as HTTP: a character a request target may not hold (a raw backslash, a space, a control character), or a missing or invalid Host header.", fix: "Percent-encode the path and query, and send the host name in Host." },
-  "not-found": { status: 404, title: "Not found", when: "Nothing is published at the path.", fix: "Start from the index at /api/v1." },
-  "method-not-allowed": { status: 405, title: "Method not allowed", when: "A method other than GET, HEAD or OPTIONS: the API is read-only.", fix: "Use GET; the allow member and the Allow header list the methods." },
-  "uri-too-long": { status: 414, title: "URI too long", when: `The request target is longer than ${MAX_URL_LENGTH} characters.`, fix: "Filter by category, or by fewer assets." },
-  "rate-limited": { status: 429, title: "Too many requests", when: "More requests than the per-minute window allows from one address.", fix: "Wait Retry-After seconds; poll with If-None-Match and space the calls." },
-  "daily-limit": { status: 429, title: "Daily allowance used", when: "The address has used its daily allowance of the Cairo day.", fix: "Wait Retry-After seconds, until midnight Africa/Cairo." },
-  unavailable: { status: 503, title: "Service unavailable", when: "The published files could not be read (for example during a deployment).", fix: "Retry shortly." },
+  "unknown-category": {
+    status: 400,
+    title: "Unknown category",
+    when: "A value of ?category= is not a published category slug.",
+    fix: "Use a value from validCategories, or drop the filter.",
+  },
+  "unknown-asset": {
+    status: 400,
+    title: "Unknown asset",
+    when: "A value of ?asset= is neither a published slug nor an id.",
+    fix: "Use a value from validAssets (slugs; ids work too).",
+  },
+  "too-many-parameters": {
+    status: 400,
+    title: "Too many parameters",
+    when: `The query has more than ${MAX_PARAMS} parameters.`,
+    fix: "Send comma-separated values in one parameter.",
+  },
+  "invalid-encoding": {
+    status: 400,
+    title: "Invalid encoding",
+    when: "A filter value is not valid percent-encoded UTF-8.",
+    fix: "Percent-encode the value as UTF-8.",
+  },
+  "malformed-request": {
+    status: 400,
+    title: "Malformed request",
+    when: "The request could not be read as HTTP: a character a request target may not hold (a raw backslash, a space, a control character), or a missing or invalid Host header.",
+    fix: "Percent-encode the path and query, and send the host name in Host.",
+  },
+  "not-found": {
+    status: 404,
+    title: "Not found",
+    when: "Nothing is published at the path.",
+    fix: "Start from the index at /api/v1.",
+  },
+  "method-not-allowed": {
+    status: 405,
+    title: "Method not allowed",
+    when: "A method other than GET, HEAD or OPTIONS: the API is read-only.",
+    fix: "Use GET; the allow member and the Allow header list the methods.",
+  },
+  "uri-too-long": {
+    status: 414,
+    title: "URI too long",
+    when: `The request target is longer than ${MAX_URL_LENGTH} characters.`,
+    fix: "Filter by category, or by fewer assets.",
+  },
+  "rate-limited": {
+    status: 429,
+    title: "Too many requests",
+    when: "More requests than the per-minute window allows from one address.",
+    fix: "Wait Retry-After seconds; poll with If-None-Match and space the calls.",
+  },
+  "daily-limit": {
+    status: 429,
+    title: "Daily allowance used",
+    when: "The address has used its daily allowance of the Cairo day.",
+    fix: "Wait Retry-After seconds, until midnight Africa/Cairo.",
+  },
+  unavailable: {
+    status: 503,
+    title: "Service unavailable",
+    when: "The published files could not be read (for example during a deployment).",
+    fix: "Retry shortly.",
+  },
 } as const satisfies Record<string, { status: number; title: string; when: string; fix: string }>;
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;
 
@@ -48,7 +103,15 @@ export class HttpProblem extends PriceFeedError {
   }
 
   body(instance: string): Record<string, unknown> {
-    return { type: problemTypeUri(this.slug), title: this.title, status: this.status, detail: this.detail, error: this.error, instance, ...this.extras };
+    return {
+      type: problemTypeUri(this.slug),
+      title: this.title,
+      status: this.status,
+      detail: this.detail,
+      error: this.error,
+      instance,
+      ...this.extras,
+    };
   }
 }
 
@@ -59,17 +122,45 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"] as const;
 
 /** The handler's problems, made in one place so the OpenAPI examples are the very bodies it sends. */
 export const problems = {
-  fileMissing: () => new HttpProblem("not-found", "This file is listed but missing; the site is being republished.", "not found"),
-  notFound: (index: string) => new HttpProblem("not-found", `Nothing is published at this path. The API's index is at ${index}.`, "not found"),
-  uriTooLong: () => new HttpProblem("uri-too-long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long"),
-  tooManyParameters: () => new HttpProblem("too-many-parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters"),
-  invalidEncoding: (param: string) => new HttpProblem("invalid-encoding", `The ${param} parameter is not valid percent-encoded UTF-8.`, "invalid encoding"),
+  fileMissing: () =>
+    new HttpProblem("not-found", "This file is listed but missing; the site is being republished.", "not found"),
+  notFound: (index: string) =>
+    new HttpProblem("not-found", `Nothing is published at this path. The API's index is at ${index}.`, "not found"),
+  uriTooLong: () =>
+    new HttpProblem("uri-too-long", `Request targets are limited to ${MAX_URL_LENGTH} characters.`, "uri too long"),
+  tooManyParameters: () =>
+    new HttpProblem("too-many-parameters", `At most ${MAX_PARAMS} query parameters are read.`, "too many parameters"),
+  invalidEncoding: (param: string) =>
+    new HttpProblem(
+      "invalid-encoding",
+      `The ${param} parameter is not valid percent-encoded UTF-8.`,
+      "invalid encoding",
+    ),
   dailyLimit: (daily: number, retry: number) =>
-    new HttpProblem("daily-limit", `This address has used its ${daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`, "daily allowance exceeded", {}, { "Retry-After": String(retry) }),
+    new HttpProblem(
+      "daily-limit",
+      `This address has used its ${daily} requests of the Cairo day; the allowance resets at midnight Africa/Cairo, in ${retry} s.`,
+      "daily allowance exceeded",
+      {},
+      { "Retry-After": String(retry) },
+    ),
   rateLimited: (window: number, windowSeconds: number, retry: number) =>
-    new HttpProblem("rate-limited", `At most ${window} requests per ${windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`, "rate limit exceeded", {}, { "Retry-After": String(retry) }),
+    new HttpProblem(
+      "rate-limited",
+      `At most ${window} requests per ${windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`,
+      "rate limit exceeded",
+      {},
+      { "Retry-After": String(retry) },
+    ),
   methodNotAllowed: (allow: readonly string[] = ALLOWED_METHODS) =>
-    new HttpProblem("method-not-allowed", `The API is read-only: ${allow.join(", ")}.`, "method not allowed", { allow: [...allow] }, { Allow: allow.join(", ") }),
+    new HttpProblem(
+      "method-not-allowed",
+      `The API is read-only: ${allow.join(", ")}.`,
+      "method not allowed",
+      { allow: [...allow] },
+      { Allow: allow.join(", ") },
+    ),
   unavailable: () => new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"),
-  malformed: (why: string) => new HttpProblem("malformed-request", `The request could not be read: ${why}.`, "malformed request"),
+  malformed: (why: string) =>
+    new HttpProblem("malformed-request", `The request could not be read: ${why}.`, "malformed request"),
 };

@@ -12,7 +12,11 @@ import type { CategoryCalendar } from "../schema/inputs.js";
  * `rateLimiting` is what the request found: "fail-open" when the counter store could not count it
  * (README "What can go wrong"); it is reported, and does not by itself make the feed unready.
  */
-export function readiness(manifest: Manifest, nowMs: number, rateLimiting: Readiness["rateLimiting"] = "enforced"): { status: 200 | 503; body: Readiness } {
+export function readiness(
+  manifest: Manifest,
+  nowMs: number,
+  rateLimiting: Readiness["rateLimiting"] = "enforced",
+): { status: 200 | 503; body: Readiness } {
   const builtMs = Date.parse(manifest.generatedAt);
   const buildAgeSeconds = Math.max(0, Math.round((nowMs - builtMs) / 1000));
   const assets = manifest.assets.map((a) => {
@@ -36,7 +40,14 @@ export function readiness(manifest: Manifest, nowMs: number, rateLimiting: Readi
       assets: Object.fromEntries(assets.map((a) => [a.slug, a.state])),
       rateLimiting,
       staleSince: Object.fromEntries(assets.filter((a) => a.state === "stale").map((a) => [a.slug, a.observedAt])),
-      action: ready ? null : advice(manifest.generatedAt, buildAgeSeconds, buildTooOld, assets.filter((a) => a.state === "stale")),
+      action: ready
+        ? null
+        : advice(
+            manifest.generatedAt,
+            buildAgeSeconds,
+            buildTooOld,
+            assets.filter((a) => a.state === "stale"),
+          ),
     },
   };
 }
@@ -54,7 +65,12 @@ export function humanAge(seconds: number): string {
  * What the operator reads in a 503: the cause, then what to do. A stale asset means its sources
  * stopped delivering (or the job stopped running); a build too old means the job stopped publishing.
  */
-function advice(generatedAt: string, ageSeconds: number, buildTooOld: boolean, stale: Array<{ slug: string; observedAt: string | null }>): string {
+function advice(
+  generatedAt: string,
+  ageSeconds: number,
+  buildTooOld: boolean,
+  stale: Array<{ slug: string; observedAt: string | null }>,
+): string {
   const parts: string[] = [];
   if (buildTooOld)
     parts.push(
@@ -62,7 +78,9 @@ function advice(generatedAt: string, ageSeconds: number, buildTooOld: boolean, s
         "Look at its last run's log, and run it again (ingest, compact, build, publish).",
     );
   if (stale.length) {
-    const shown = stale.slice(0, 5).map((a) => `${a.slug} (${a.observedAt === null ? "never observed" : `last observed ${a.observedAt}`})`);
+    const shown = stale
+      .slice(0, 5)
+      .map((a) => `${a.slug} (${a.observedAt === null ? "never observed" : `last observed ${a.observedAt}`})`);
     parts.push(
       `${stale.length} asset${stale.length === 1 ? " has" : "s have"} had no new observation for more than ${humanAge(DELAYED_MAX_MS / 1000)} of trading time: ` +
         `${shown.join(", ")}${stale.length > shown.length ? `, and ${stale.length - shown.length} more` : ""}. ` +

@@ -2,7 +2,15 @@
  * Rate-limit counters in Upstash Redis over its REST API, for the Netlify edge (no TCP there):
  * `POST <url>` with a JSON array command and a bearer token; the answer is `{"result": …}`.
  */
-import { FailOpen, HIT_SCRIPT, STORE_BUDGET_MS, hitFromReply, scriptInputs, type CounterStore, type Hit } from "./counters.js";
+import {
+  FailOpen,
+  HIT_SCRIPT,
+  STORE_BUDGET_MS,
+  hitFromReply,
+  scriptInputs,
+  type CounterStore,
+  type Hit,
+} from "./counters.js";
 
 export class UpstashStore implements CounterStore {
   private readonly guard: FailOpen;

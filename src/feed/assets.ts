@@ -65,10 +65,18 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
     if (!cal) throw new Error(`calendar.json has no sessions for category "${asset.category}"`); // checked on load
     const officialDays = official.get(asset.id);
     const ctx: AssetContext = {
-      asset, cal, nowMs, today, officialDays, globalDays: global.get(asset.id),
+      asset,
+      cal,
+      nowMs,
+      today,
+      officialDays,
+      globalDays: global.get(asset.id),
       benchOn: new Map((officialDays ?? []).map((d) => [d.date, d.value])),
     };
-    const published = asset.market === "reference" ? referenceAsset(ctx) : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
+    const published =
+      asset.market === "reference"
+        ? referenceAsset(ctx)
+        : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
     fedBy.set(asset.id, published.sources);
     return published.asset;
   });
@@ -88,15 +96,37 @@ export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
 
 function staticFields(a: CatalogAsset) {
   return {
-    id: a.id, slug: a.slug, name: a.name, nameAr: a.nameAr, category: a.category, kind: a.kind,
-    market: a.market, unit: a.unit, decimals: a.decimals, defaultSide: a.defaultSide,
+    id: a.id,
+    slug: a.slug,
+    name: a.name,
+    nameAr: a.nameAr,
+    category: a.category,
+    kind: a.kind,
+    market: a.market,
+    unit: a.unit,
+    decimals: a.decimals,
+    defaultSide: a.defaultSide,
   };
 }
 
-function directions(asOf: string, entries: SeriesEntry[], v: Record<Side, number | null>, official: Record<Side, number | null>, global: number | null, best: Record<Side, Asset["directions"]["sell"]["best"]>) {
+function directions(
+  asOf: string,
+  entries: SeriesEntry[],
+  v: Record<Side, number | null>,
+  official: Record<Side, number | null>,
+  global: number | null,
+  best: Record<Side, Asset["directions"]["sell"]["best"]>,
+) {
   const one = (side: Side) => ({
     best: best[side],
-    ...assessDirection({ side, asOf, v: v[side], prior: priorBests(entries, asOf, side), official: official[side], global }),
+    ...assessDirection({
+      side,
+      asOf,
+      v: v[side],
+      prior: priorBests(entries, asOf, side),
+      official: official[side],
+      global,
+    }),
   });
   return { sell: one("sell"), buy: one("buy") };
 }
@@ -107,20 +137,24 @@ interface Published {
   sources: string[];
 }
 
-const sourcesBehind = (...lists: Array<readonly string[] | undefined>) => [...new Set(lists.flatMap((l) => l ?? []))].sort();
+const sourcesBehind = (...lists: Array<readonly string[] | undefined>) =>
+  [...new Set(lists.flatMap((l) => l ?? []))].sort();
 
 function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings: string[]): Published {
   const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const todayRecord = days.at(-1) ?? null; // every record has at least one close
-  if (todayRecord && !todayRecord.close) throw new Error(`${asset.id}: the closes of ${todayRecord.date} were not kept (load with upTo)`);
+  if (todayRecord && !todayRecord.close)
+    throw new Error(`${asset.id}: the closes of ${todayRecord.date} were not kept (load with upTo)`);
   const todayClose = todayRecord?.close ?? null;
   const asOf = todayClose?.date ?? today;
   const entries = days.map((d) => sellerEntry(d, benchOn.get(d.date) ?? null));
   const rows = todayClose ? sellerTable(todayClose.closes, asset, maps.sellers) : [];
   if (todayClose) {
     const n = todayClose.closes.length;
-    if (asset.market === "sole" && n !== 1) warnings.push(`${asset.id}: declared sole but ${n} sellers quote it on ${asOf}`);
-    if (asset.market === "competitive" && n < 2) warnings.push(`${asset.id}: declared competitive but ${n} seller quotes it on ${asOf}`);
+    if (asset.market === "sole" && n !== 1)
+      warnings.push(`${asset.id}: declared sole but ${n} sellers quote it on ${asOf}`);
+    if (asset.market === "competitive" && n < 2)
+      warnings.push(`${asset.id}: declared competitive but ${n} seller quotes it on ${asOf}`);
   }
   const off = refInForce(officialDays, asOf);
   const glob = refInForce(globalDays, asOf);
@@ -135,15 +169,25 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
   const disagree = (todayClose?.disagreements.length ?? 0) > 0;
   const { buy: bb, sell: bs } = bestRow;
   const inverted = bb !== null && bs !== null && isInverted(bb.buy, bs.sell);
-  if (inverted) // §8: the report names the cause of a lowered confidence; the values stay as published
-    warnings.push(`${asset.id}: inverted market on ${asOf}: best buy ${bb.buy} (${bb.seller}) above best sell ${bs.sell} (${bs.seller}); confidence lowered one step`);
+  if (inverted)
+    // §8: the report names the cause of a lowered confidence; the values stay as published
+    warnings.push(
+      `${asset.id}: inverted market on ${asOf}: best buy ${bb.buy} (${bb.seller}) above best sell ${bs.sell} (${bs.seller}); confidence lowered one step`,
+    );
   const published: Asset = {
     ...staticFields(asset),
     asOf,
     observedAt: observedAtMs === null ? null : new Date(observedAtMs).toISOString(),
     freshness: freshness(observedAtMs, nowMs, cal),
     confidence: confidence(todayClose?.sources.length ?? 0, disagree, inverted),
-    directions: directions(asOf, entries, v, { sell: off?.sell ?? null, buy: off?.buy ?? null }, glob?.value ?? null, best),
+    directions: directions(
+      asOf,
+      entries,
+      v,
+      { sell: off?.sell ?? null, buy: off?.buy ?? null },
+      glob?.value ?? null,
+      best,
+    ),
     benchmark: off ? { buy: off.buy, sell: off.sell } : null,
     global: glob ? { value: glob.value } : null,
     series: seriesWindow(entries, asOf),
@@ -175,7 +219,10 @@ function referenceAsset(ctx: AssetContext): Published {
     observedAt: observedAtMs === null ? null : new Date(observedAtMs).toISOString(),
     freshness: freshness(observedAtMs, nowMs, cal),
     confidence: confidence(todayRef?.sources.length ?? 0, false),
-    directions: directions(asOf, entries, { sell: price, buy: price }, { sell: null, buy: null }, null, { sell: null, buy: null }),
+    directions: directions(asOf, entries, { sell: price, buy: price }, { sell: null, buy: null }, null, {
+      sell: null,
+      buy: null,
+    }),
     benchmark: off ? { buy: off.buy, sell: off.sell } : null,
     global: glob ? { value: glob.value } : null,
     series: seriesWindow(entries, asOf),
@@ -183,5 +230,3 @@ function referenceAsset(ctx: AssetContext): Published {
   };
   return { asset: published, sources: sourcesBehind(todayRef?.sources, off?.sources, glob?.sources) };
 }
-
-

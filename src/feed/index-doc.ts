@@ -15,11 +15,26 @@ export function buildIndex(catalog: Catalog): IndexDoc {
     version: "v1",
     schemaVersion: 1,
     endpoints: [
-      { method: "GET", path: FEED_PATH, description: "Every asset, or the subset chosen by the filters.", parameters: ["category", "asset"] },
+      {
+        method: "GET",
+        path: FEED_PATH,
+        description: "Every asset, or the subset chosen by the filters.",
+        parameters: ["category", "asset"],
+      },
       { method: "GET", path: INDEX_PATH, description: "This index.", parameters: [] },
-      { method: "GET", path: OPENAPI_PATH, description: "OpenAPI 3.1 description of every field and response.", parameters: [] },
+      {
+        method: "GET",
+        path: OPENAPI_PATH,
+        description: "OpenAPI 3.1 description of every field and response.",
+        parameters: [],
+      },
       { method: "GET", path: CHANGELOG_PATH, description: "Changelog of the API.", parameters: [] },
-      { method: "GET", path: READYZ_PATH, description: "200 when the data is fresh, 503 when it is not.", parameters: [] },
+      {
+        method: "GET",
+        path: READYZ_PATH,
+        description: "200 when the data is fresh, 503 when it is not.",
+        parameters: [],
+      },
     ],
     filters: {
       category: [...new Set(catalog.map((a) => a.category))],

@@ -86,7 +86,13 @@ export function feedFiles(ds: Dataset, feed: Feed): SiteFile[] {
   const categories = [...new Set(feed.assets.map((a) => a.category))];
   for (const c of categories) {
     const path = files.category(c);
-    out.push(feedFile(path, head(path), json.filter((_, i) => feed.assets[i]!.category === c)));
+    out.push(
+      feedFile(
+        path,
+        head(path),
+        json.filter((_, i) => feed.assets[i]!.category === c),
+      ),
+    );
   }
   feed.assets.forEach((a, i) => {
     const path = files.asset(a.slug);
@@ -130,10 +136,21 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
     const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
     if (!prev || prev.etag !== etag) changed.push(f.path);
     state.files[f.path] = { etag, lastModified };
-    manifestFiles[f.path] = { etag, lastModified, contentType: f.contentType, bytes: new TextEncoder().encode(f.body).length };
+    manifestFiles[f.path] = {
+      etag,
+      lastModified,
+      contentType: f.contentType,
+      bytes: new TextEncoder().encode(f.body).length,
+    };
   }
   const manifest: Manifest = { ...manifestHead(ds, feed), files: manifestFiles };
-  return { files: siteFiles, manifest, state, report: buildReport(result, generatedAt, siteFiles.length, changed), feed };
+  return {
+    files: siteFiles,
+    manifest,
+    state,
+    report: buildReport(result, generatedAt, siteFiles.length, changed),
+    feed,
+  };
 }
 
 function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, changedFiles: string[]): BuildReport {
@@ -145,11 +162,24 @@ function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, ch
     compactedDays: r.compactedDays,
     quotes: { read: r.readCount, accepted: r.acceptedCount, rejected: r.rejections.length },
     rejectedByReason: byReason,
-    rejections: r.rejections.map((x) => ({ file: x.file, line: x.line, source: x.quote.source, seller: x.quote.seller, asset: x.quote.asset, reason: x.reason })),
-    disagreements: r.disagreements.map((d) => ({ date: d.date, asset: d.asset, seller: d.seller, sources: [...d.sources], side: d.side, diffPct: d.diffPct })),
+    rejections: r.rejections.map((x) => ({
+      file: x.file,
+      line: x.line,
+      source: x.quote.source,
+      seller: x.quote.seller,
+      asset: x.quote.asset,
+      reason: x.reason,
+    })),
+    disagreements: r.disagreements.map((d) => ({
+      date: d.date,
+      asset: d.asset,
+      seller: d.seller,
+      sources: [...d.sources],
+      side: d.side,
+      diffPct: d.diffPct,
+    })),
     warnings: [...r.warnings, ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`)],
     files: fileCount,
     changedFiles,
   };
 }
-

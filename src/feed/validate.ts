@@ -9,7 +9,6 @@ import { Changelog, IndexDoc, Manifest, SourceHealth } from "../schema/documents
 import { MANIFEST_FILE, files } from "./paths.js";
 import type { SiteFile } from "./site.js";
 
-
 export function schemaFor(path: string): z.ZodType | "html" | "openapi" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return Feed;
   if (path === files.index) return IndexDoc;

@@ -18,7 +18,6 @@
  */
 import { SourceError } from "../core/errors.js";
 
-
 export interface HttpOptions {
   userAgent: string;
   timeoutMs: number;
@@ -121,14 +120,31 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       const location = res.headers.get("location");
       if (!REDIRECTS.has(res.status) || location === null) break;
       void res.body?.cancel().catch(() => {});
-      if (hops >= maxRedirects) return { error: new SourceError(`more than ${maxRedirects} redirects (the last to ${location.slice(0, 200)})`, url, res.status), retry: false };
+      if (hops >= maxRedirects)
+        return {
+          error: new SourceError(
+            `more than ${maxRedirects} redirects (the last to ${location.slice(0, 200)})`,
+            url,
+            res.status,
+          ),
+          retry: false,
+        };
       let next: URL;
       try {
         next = new URL(location, current);
       } catch (e) {
-        return { error: new SourceError(`a redirect to an unreadable Location "${location.slice(0, 200)}"`, url, res.status, { cause: e }), retry: false };
+        return {
+          error: new SourceError(`a redirect to an unreadable Location "${location.slice(0, 200)}"`, url, res.status, {
+            cause: e,
+          }),
+          retry: false,
+        };
       }
-      if (next.protocol !== "http:" && next.protocol !== "https:") return { error: new SourceError(`a redirect to ${next.protocol} is not followed`, url, res.status), retry: false };
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        return {
+          error: new SourceError(`a redirect to ${next.protocol} is not followed`, url, res.status),
+          retry: false,
+        };
       // RFC 9110 §15.4.4 (303), and §15.4.2–3 as browsers do: a POST redirected by 301/302/303 becomes a GET without its body.
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
         if (method !== "HEAD") method = "GET";
@@ -151,22 +167,39 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       if (after === null) return { error, retry: true };
       const maxWait = o.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
       if (after > maxWait)
-        return { error: new SourceError(`${error.message}: asked to retry after ${Math.ceil(after / 1000)} s, more than the ${Math.round(maxWait / 1000)} s we wait; next run`, url, res.status), retry: false };
+        return {
+          error: new SourceError(
+            `${error.message}: asked to retry after ${Math.ceil(after / 1000)} s, more than the ${Math.round(maxWait / 1000)} s we wait; next run`,
+            url,
+            res.status,
+          ),
+          retry: false,
+        };
       return { error, retry: true, waitMs: after };
     }
     const length = Number(res.headers.get("content-length") ?? NaN);
     if (Number.isFinite(length) && length > maxBytes) {
       void res.body?.cancel().catch(() => {});
-      return { error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, url, res.status), retry: false };
+      return {
+        error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, url, res.status),
+        retry: false,
+      };
     }
     phase = "while reading the body";
     const bytes = await readCapped(res, maxBytes);
-    if (bytes === "too-large") return { error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, url, res.status), retry: false };
+    if (bytes === "too-large")
+      return {
+        error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, url, res.status),
+        retry: false,
+      };
     return { ok: { url: current, status: res.status, statusText: res.statusText, headers: res.headers, bytes } };
   } catch (e) {
     const name = (e as Error)?.name;
     if (name === "TimeoutError" || (name === "AbortError" && signal.aborted))
-      return { error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, url, null, { cause: e }), retry: true };
+      return {
+        error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, url, null, { cause: e }),
+        retry: true,
+      };
     return { error: new SourceError(`network error ${phase}: ${describe(e)}`, url, null, { cause: e }), retry: true };
   }
 }
@@ -175,7 +208,11 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
  * A successful answer with its whole body, read within the timeout and the size cap; retried as
  * the module says. Throws a SourceError otherwise.
  */
-export async function requestBytes(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<Fetched> {
+export async function requestBytes(
+  url: string,
+  init: RequestInit & { accept: string },
+  o: HttpOptions,
+): Promise<Fetched> {
   const sleep = o.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const { accept, ...rest } = init;
   const headers = new Headers(rest.headers);
@@ -195,7 +232,11 @@ export async function requestBytes(url: string, init: RequestInit & { accept: st
 }
 
 /** The body as text (UTF-8 unless the answer's charset says otherwise). */
-export async function requestText(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<{ text: string; fetched: Fetched }> {
+export async function requestText(
+  url: string,
+  init: RequestInit & { accept: string },
+  o: HttpOptions,
+): Promise<{ text: string; fetched: Fetched }> {
   const fetched = await requestBytes(url, init, o);
   const charset = /charset="?([\w-]+)"?/i.exec(fetched.headers.get("content-type") ?? "")?.[1] ?? "utf-8";
   let decoder: TextDecoder;

@@ -13,7 +13,14 @@ export type LogKind = "quotes" | "official" | "global";
 export function lineOf(kind: LogKind, o: Quote | OfficialRate | GlobalRate): string {
   if (kind === "quotes") {
     const q = o as Quote;
-    return JSON.stringify({ source: q.source, seller: q.seller, asset: q.asset, buy: q.buy, sell: q.sell, observedAt: q.observedAt });
+    return JSON.stringify({
+      source: q.source,
+      seller: q.seller,
+      asset: q.asset,
+      buy: q.buy,
+      sell: q.sell,
+      observedAt: q.observedAt,
+    });
   }
   if (kind === "official") {
     const r = o as OfficialRate;
@@ -47,7 +54,12 @@ export interface Planned {
  * `known` are the catalog's asset ids; `existing(file)` gives the lines a file holds;
  * `compacted(date)` says a quote day is compacted (its raw log is gone).
  */
-export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet<string>, existing: (file: string) => ReadonlySet<string>, compacted: (date: string) => boolean): Planned {
+export function planAppends(
+  obs: Pick<Observations, LogKind>,
+  known: ReadonlySet<string>,
+  existing: (file: string) => ReadonlySet<string>,
+  compacted: (date: string) => boolean,
+): Planned {
   const plan: Planned = { appends: new Map(), appended: 0, duplicates: 0, skipped: [] };
   const planned = new Map<string, Set<string>>();
   for (const kind of LOG_KINDS) {
@@ -55,7 +67,10 @@ export function planAppends(obs: Pick<Observations, LogKind>, known: ReadonlySet
       const parsed = SCHEMAS[kind].safeParse(o);
       const place = logPlace(kind, o);
       if (!parsed.success || place === null) {
-        plan.skipped.push({ reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`, detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message });
+        plan.skipped.push({
+          reason: `not a valid ${kind === "quotes" ? "quote" : `${kind} rate`}`,
+          detail: parsed.success ? `observedAt ${o.observedAt}` : parsed.error.issues[0]!.message,
+        });
         continue;
       }
       if (!known.has(o.asset)) {

@@ -47,7 +47,11 @@ async function readOwner(file: string): Promise<{ owner: Owner | null; ageMs: nu
 }
 
 /** Takes the lock of `outDir` for a build at `nowMs`; resolves to its release. */
-export async function acquireBuildLock(outDir: string, nowMs: number, waitMs = LOCK_WAIT_MS): Promise<() => Promise<void>> {
+export async function acquireBuildLock(
+  outDir: string,
+  nowMs: number,
+  waitMs = LOCK_WAIT_MS,
+): Promise<() => Promise<void>> {
   const file = lockPath(outDir);
   await fs.mkdir(path.dirname(file), { recursive: true });
   const me: Owner = { pid: process.pid, now: instantString(nowMs), startedAt: new Date().toISOString() };
@@ -75,12 +79,16 @@ export async function acquireBuildLock(outDir: string, nowMs: number, waitMs = L
       const again = await readOwner(file);
       if (again && again.owner?.pid === held.owner?.pid && again.owner?.startedAt === held.owner?.startedAt) {
         await fs.rm(file, { force: true });
-        console.error(`price-feed: removed ${file}, left by a build (process ${held.owner?.pid ?? "unknown"}) that no longer runs`);
+        console.error(
+          `price-feed: removed ${file}, left by a build (process ${held.owner?.pid ?? "unknown"}) that no longer runs`,
+        );
       }
       continue;
     }
     if (Date.now() >= deadline) {
-      const who = held.owner ? `process ${held.owner.pid}, building at --now ${held.owner.now}, since ${held.owner.startedAt}` : "a process that has not said who it is";
+      const who = held.owner
+        ? `process ${held.owner.pid}, building at --now ${held.owner.now}, since ${held.owner.startedAt}`
+        : "a process that has not said who it is";
       throw new UsageError(
         `another build is writing into ${path.resolve(outDir)} (${who}); waited ${Math.round(waitMs / 1000)} s`,
         `run the builds one after the other; if no build runs, delete ${file}`,
@@ -128,6 +136,7 @@ export async function cleanPublishLeftovers(outDir: string): Promise<void> {
     const full = path.join(dir, name);
     const st = await fs.lstat(full).catch(() => null);
     if (!st) continue;
-    if (!processAlive(Number(m[1])) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS) await fs.rm(full, { recursive: true, force: true });
+    if (!processAlive(Number(m[1])) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS)
+      await fs.rm(full, { recursive: true, force: true });
   }
 }

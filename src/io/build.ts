@@ -53,7 +53,10 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
     fs.readFile(METHODOLOGY_FILE, "utf8"),
     loadSourceRuns(o.dataDir),
   ]);
-  const site = await composeSite({ dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns }, o.renderers ?? apiRenderers);
+  const site = await composeSite(
+    { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
+    o.renderers ?? apiRenderers,
+  );
   await publishSite(o.outDir, site);
   if (o.saveState !== false) await writeState(dataPaths(o.dataDir).state, site);
   const reportFile = await writeReport(o.outDir, site);

@@ -6,7 +6,17 @@ import path from "node:path";
 import { promises as fs } from "node:fs";
 import { DataError } from "../core/errors.js";
 import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
-import { Calendar, Catalog, DayClose, GlobalRate, OfficialRate, Quote, Registry, Site, Sources } from "../schema/inputs.js";
+import {
+  Calendar,
+  Catalog,
+  DayClose,
+  GlobalRate,
+  OfficialRate,
+  Quote,
+  Registry,
+  Site,
+  Sources,
+} from "../schema/inputs.js";
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
 import { assertInside, dayFiles, parseNdjson, readDayText, readJson } from "./files.js";
@@ -45,7 +55,10 @@ export interface LoadOptions {
  * add newer records, which can only make fewer old records needed, so the bound is safe.
  */
 class HistoryNeeds {
-  private readonly pending = new Map<string, { newest: string | null; oldest: string; n: number; sell: number; buy: number }>();
+  private readonly pending = new Map<
+    string,
+    { newest: string | null; oldest: string; n: number; sell: number; buy: number }
+  >();
 
   constructor(assets: readonly string[]) {
     for (const a of assets) this.pending.set(a, { newest: null, oldest: "", n: 0, sell: 0, buy: 0 });
@@ -85,12 +98,14 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     readJson(p.sources, Sources, dir),
   ]);
   for (const a of catalog)
-    if (!calendar.categories[a.category]) throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
+    if (!calendar.categories[a.category])
+      throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
 
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<{ date: string; file: string; rows: Array<{ value: T; line: number }> }> = [];
-    for (const d of await dayFiles(folder)) out.push({ ...d, rows: parseNdjson(d.file, await readDayText(d.file, dir), schema, fast) });
+    for (const d of await dayFiles(folder))
+      out.push({ ...d, rows: parseNdjson(d.file, await readDayText(d.file, dir), schema, fast) });
     return out;
   };
 
@@ -102,7 +117,8 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const readHistoryDay = async (d: { date: string; file: string }) => {
     const records: DayRecord[] = [];
     for (const r of parseNdjson(d.file, await readDayText(d.file, dir, true), DayClose, isDayClose)) {
-      if (r.value.date !== d.date) throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
+      if (r.value.date !== d.date)
+        throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
       records.push(recordOf(r.value));
     }
     return { date: d.date, file: d.file, records };
@@ -155,8 +171,16 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     }
   }
   return {
-    catalog, registry, calendar, site, sources,
-    quoteDays: quoteDays.map((d) => ({ date: d.date, file: d.file, quotes: d.rows.map((r) => ({ quote: r.value, file: d.file, line: r.line })) })),
+    catalog,
+    registry,
+    calendar,
+    site,
+    sources,
+    quoteDays: quoteDays.map((d) => ({
+      date: d.date,
+      file: d.file,
+      quotes: d.rows.map((r) => ({ quote: r.value, file: d.file, line: r.line })),
+    })),
     historyDays,
     historyDates: historyFiles.map((d) => d.date),
     official: official.flatMap((d) => d.rows.map((r) => ({ value: r.value, file: d.file, line: r.line }))),

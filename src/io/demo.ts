@@ -76,7 +76,8 @@ export async function lockWork(p: DemoPaths): Promise<() => Promise<void>> {
  */
 export async function prepareCopy(from: string, p: DemoPaths): Promise<void> {
   const names = await checkWork(from, p);
-  for (const name of names) if (name !== path.basename(p.pid)) await fs.rm(path.join(p.work, name), { recursive: true, force: true });
+  for (const name of names)
+    if (name !== path.basename(p.pid)) await fs.rm(path.join(p.work, name), { recursive: true, force: true });
   await fs.cp(from, p.data, { recursive: true });
 }
 
@@ -87,11 +88,18 @@ export async function prepareCopy(from: string, p: DemoPaths): Promise<void> {
  */
 export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
   const st = await fs.stat(from).catch(() => null);
-  if (!st?.isDirectory()) throw new UsageError(`${from}: no such folder (--data)`, "run from the project's root, where data/ is, or pass the dataset with --data DIR");
+  if (!st?.isDirectory())
+    throw new UsageError(
+      `${from}: no such folder (--data)`,
+      "run from the project's root, where data/ is, or pass the dataset with --data DIR",
+    );
   const source = path.resolve(from);
   const work = path.resolve(p.work);
   if (source === work || source.startsWith(work + path.sep) || work.startsWith(source + path.sep))
-    throw new UsageError(`the working folder ${p.work} and the dataset ${from} overlap`, "give the demo a folder of its own: --work DIR (default: .demo)");
+    throw new UsageError(
+      `the working folder ${p.work} and the dataset ${from} overlap`,
+      "give the demo a folder of its own: --work DIR (default: .demo)",
+    );
   // The demo replaces what is in its working folder: only ever what a demo put there.
   const names = await fs.readdir(work).catch(() => [] as string[]);
   const foreign = names.filter((n) => !DEMO_FILES.test(n));
@@ -155,8 +163,17 @@ export async function catchUp(dataDir: string, nowMs: number): Promise<CatchUp> 
   const toMs = hourOf(nowMs);
   const fromMs = newest === null ? null : DateTime.fromISO(newest, { zone: CAIRO }).toMillis();
   if (fromMs === null || toMs - fromMs > CATCH_UP_MAX_DAYS * 24 * HOUR_MS) {
-    for (const dir of ["quotes", "official", "global", "history", "state"]) await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
-    await writeSample({ out: dataDir, nowMs, days: SAMPLE_DAYS, compact: true, seed: market.seed, assets: market.assets, sellers: market.sellers });
+    for (const dir of ["quotes", "official", "global", "history", "state"])
+      await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
+    await writeSample({
+      out: dataDir,
+      nowMs,
+      days: SAMPLE_DAYS,
+      compact: true,
+      seed: market.seed,
+      assets: market.assets,
+      sellers: market.sellers,
+    });
     return { how: "regenerated", hours: 0, fromMs, toMs };
   }
   let hours = 0;
@@ -168,7 +185,12 @@ async function ingestOrFail(dataDir: string, nowMs: number): Promise<SourceRepor
   const { reports } = await runIngest({ dataDir, nowMs });
   const failed = reports.filter((r) => !r.ok);
   // The demo sources read no network: a failure is a broken copy, not a flaky source.
-  if (failed.length) throw new DataError(dataPaths(dataDir).sources, null, `demo source ${failed[0]!.id} failed at ${isoUtc(nowMs)}: ${failed[0]!.error}`);
+  if (failed.length)
+    throw new DataError(
+      dataPaths(dataDir).sources,
+      null,
+      `demo source ${failed[0]!.id} failed at ${isoUtc(nowMs)}: ${failed[0]!.error}`,
+    );
   return reports;
 }
 
@@ -194,7 +216,8 @@ export async function hourlyRun(p: DemoPaths, nowMs: number, sinceMs: number | n
   let appended = 0;
   let hours = 0;
   const start = sinceMs === null ? hourOf(nowMs) : Math.min(hourOf(nowMs), hourOf(sinceMs) + HOUR_MS);
-  for (let h = start; h < hourOf(nowMs); h += HOUR_MS, hours++) for (const r of await ingestOrFail(p.data, h)) appended += r.appended;
+  for (let h = start; h < hourOf(nowMs); h += HOUR_MS, hours++)
+    for (const r of await ingestOrFail(p.data, h)) appended += r.appended;
   for (const r of await ingestOrFail(p.data, nowMs)) appended += r.appended;
   hours++;
   const compacted = await runCompact(p.data, nowMs);
@@ -217,5 +240,10 @@ export function freshnessSummary(assets: Record<string, FreshnessState>): string
   const order: FreshnessState[] = ["fresh", "closed", "delayed", "stale"];
   const counts = new Map<FreshnessState, number>();
   for (const s of Object.values(assets)) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}`).join(", ") || "no assets";
+  return (
+    order
+      .filter((s) => counts.has(s))
+      .map((s) => `${counts.get(s)} ${s}`)
+      .join(", ") || "no assets"
+  );
 }

@@ -27,7 +27,11 @@ export async function assertInside(root: string, file: string): Promise<void> {
     throw new DataError(file, null, errnoReason(e), { cause: e });
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep))
-    throw new DataError(file, null, "is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)");
+    throw new DataError(
+      file,
+      null,
+      "is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)",
+    );
 }
 
 function errnoReason(e: unknown): string {
@@ -58,7 +62,11 @@ export async function readText(file: string, within?: string): Promise<string> {
 export async function readDayText(file: string, within: string, allowEmpty = false): Promise<string> {
   const text = await readText(file, within);
   if (!allowEmpty && text.trim() === "")
-    throw new DataError(file, null, "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)");
+    throw new DataError(
+      file,
+      null,
+      "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)",
+    );
   return text;
 }
 
@@ -96,7 +104,12 @@ export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: s
  * `fast`, when given, is an exact hand check of the schema (src/schema/fast-inputs.ts): a row it
  * accepts is the schema's; any other goes through the schema, which gives the message.
  */
-export function parseNdjson<T>(file: string, text: string, schema: z.ZodType<T>, fast?: (v: unknown) => boolean): Array<{ value: T; line: number }> {
+export function parseNdjson<T>(
+  file: string,
+  text: string,
+  schema: z.ZodType<T>,
+  fast?: (v: unknown) => boolean,
+): Array<{ value: T; line: number }> {
   const out: Array<{ value: T; line: number }> = [];
   const whole = parseWhole(text);
   if (whole) {
@@ -197,7 +210,11 @@ async function cleanTemp(file: string, pid: number): Promise<void> {
   const st = await fs.lstat(file);
   const abandoned = !processAlive(pid) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS;
   if (!st.isFile() || !abandoned)
-    throw new DataError(file, null, `a temporary file of process ${pid}, which is still running: wait for it to finish (or delete the file if no price-feed command runs)`);
+    throw new DataError(
+      file,
+      null,
+      `a temporary file of process ${pid}, which is still running: wait for it to finish (or delete the file if no price-feed command runs)`,
+    );
   await fs.rm(file);
   console.error(`price-feed: removed ${file}, left by an interrupted write of process ${pid}`);
 }
@@ -224,7 +241,12 @@ export async function dayFiles(dir: string): Promise<Array<{ date: string; file:
     }
     const m = DAY_FILE.exec(name);
     if (!m) throw new DataError(path.join(dir, name), null, "unexpected file: day files are named YYYY-MM-DD.ndjson");
-    if (!isCalendarDate(m[1]!)) throw new DataError(path.join(dir, name), null, `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.ndjson after a real day`);
+    if (!isCalendarDate(m[1]!))
+      throw new DataError(
+        path.join(dir, name),
+        null,
+        `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.ndjson after a real day`,
+      );
     out.push({ date: m[1]!, file: path.join(dir, name) });
   }
   return out;

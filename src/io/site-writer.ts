@@ -31,10 +31,13 @@ export async function publishSite(outDir: string, site: Site): Promise<void> {
     for (const d of [...dirs].sort()) await fs.mkdir(d, { recursive: true });
     await Promise.all(site.files.map((f) => fs.writeFile(path.join(tmp, f.path), f.body)));
     await fs.writeFile(path.join(tmp, MANIFEST_FILE), manifestBody);
-    const hadOld = await fs.rename(out, old).then(() => true, (e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT") return false;
-      throw e;
-    });
+    const hadOld = await fs.rename(out, old).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT") return false;
+        throw e;
+      },
+    );
     await fs.rename(tmp, out);
     if (hadOld) await fs.rm(old, { recursive: true, force: true });
   } catch (e) {

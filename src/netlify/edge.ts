@@ -36,7 +36,8 @@ function limitsFromEnv(): Limits {
     if (m && Number(m[1]) >= 1 && (m[2] === undefined || Number(m[2]) >= 1)) {
       limits.window = Number(m[1]);
       if (m[2] !== undefined) limits.windowSeconds = Number(m[2]);
-    } else console.error(`PRICE_FEED_RATE_LIMIT="${rate}" is not N or N/SECONDS: using ${WINDOW_LIMIT}/${WINDOW_SECONDS}`);
+    } else
+      console.error(`PRICE_FEED_RATE_LIMIT="${rate}" is not N or N/SECONDS: using ${WINDOW_LIMIT}/${WINDOW_SECONDS}`);
   }
   const daily = env("PRICE_FEED_DAILY_LIMIT");
   if (daily !== undefined) {
@@ -50,7 +51,8 @@ const limits = limitsFromEnv();
 const upstashUrl = env("UPSTASH_REDIS_REST_URL");
 const upstashToken = env("UPSTASH_REDIS_REST_TOKEN");
 // Without Upstash each edge node counts alone: better than nothing, and said in the log.
-const counters: CounterStore = upstashUrl && upstashToken ? new UpstashStore(upstashUrl, upstashToken) : new MemoryStore();
+const counters: CounterStore =
+  upstashUrl && upstashToken ? new UpstashStore(upstashUrl, upstashToken) : new MemoryStore();
 if (!upstashUrl) console.error("UPSTASH_REDIS_REST_URL is not set: rate limits are counted per edge node");
 const cache = new FeedCache();
 let manifest: { at: number; value: Promise<Manifest> } | null = null;
@@ -59,7 +61,9 @@ export default async function edge(request: Request, context: Context): Promise<
   if (secret === undefined) {
     if (!refusalLogged) {
       refusalLogged = true;
-      console.error("PRICE_FEED_INTERNAL_TOKEN is not set: the API answers 503 to every request until it is (set it to a long random string)");
+      console.error(
+        "PRICE_FEED_INTERNAL_TOKEN is not set: the API answers 503 to every request until it is (set it to a long random string)",
+      );
     }
     return refusal(request, notConfigured());
   }

@@ -58,7 +58,12 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
             if (a === null || b === null) continue;
             const diffPct = disagreementPct(a, b);
             if (diffPct > SOURCE_DISAGREE_PCT)
-              disagreements.push({ seller, sources: [list[i]!.source, list[j]!.source], side, diffPct: Math.round(diffPct * 100) / 100 });
+              disagreements.push({
+                seller,
+                sources: [list[i]!.source, list[j]!.source],
+                side,
+                diffPct: Math.round(diffPct * 100) / 100,
+              });
           }
     }
     out.push({

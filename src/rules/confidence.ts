@@ -7,7 +7,11 @@ import type { ConfidenceLevel } from "../schema/outputs.js";
 
 const LEVELS: readonly ConfidenceLevel[] = ["none", "low", "medium", "high"];
 
-export function confidence(checks: number, sourcesDisagree: boolean, inverted = false): { level: ConfidenceLevel; checks: number } {
+export function confidence(
+  checks: number,
+  sourcesDisagree: boolean,
+  inverted = false,
+): { level: ConfidenceLevel; checks: number } {
   let i = Math.min(checks, 3);
   // Each cause drops one step, but never below "low" while a source saw the asset.
   for (const cause of [sourcesDisagree, inverted]) if (cause && i > 1) i -= 1;

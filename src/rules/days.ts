@@ -58,7 +58,8 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
       read += day.quotes.length;
       accepted += r.accepted;
       rejections.push(...r.rejected);
-      for (const c of r.closes) for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
+      for (const c of r.closes)
+        for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
       return r.closes.map(recordOf);
     });
   }
@@ -67,7 +68,13 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
 }
 
 /** One raw day through acceptance to its closes: what the build does, and what `compact` keeps. */
-export function closeRawDay(day: Dataset["quoteDays"][number], nowMs: number, maps: Maps, official: Map<string, DayRef[]>, order: SourceOrder) {
+export function closeRawDay(
+  day: Dataset["quoteDays"][number],
+  nowMs: number,
+  maps: Maps,
+  official: Map<string, DayRef[]>,
+  order: SourceOrder,
+) {
   const r = acceptDay(day.quotes, {
     date: day.date,
     nowMs,
@@ -88,4 +95,3 @@ export interface Maps {
   assets: ReadonlyMap<string, CatalogAsset>;
   sellers: ReadonlyMap<string, RegistrySeller>;
 }
-

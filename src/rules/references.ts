@@ -43,8 +43,10 @@ export function dailyRefs(
     let reason: string | null = null;
     if (!asset) reason = "unknown-asset";
     else if (ms === null) reason = "invalid-observedAt";
-    else if (ms > nowMs + CLOCK_SKEW_MS) continue; // not yet observed at this build instant
-    else if (prices.some((p) => p !== null && !(Number.isFinite(p) && p > 0)) || prices.every((p) => p === null)) reason = "non-positive-price";
+    else if (ms > nowMs + CLOCK_SKEW_MS)
+      continue; // not yet observed at this build instant
+    else if (prices.some((p) => p !== null && !(Number.isFinite(p) && p > 0)) || prices.every((p) => p === null))
+      reason = "non-positive-price";
     else if ("buy" in r && r.buy !== null && r.sell !== null && r.buy > r.sell) reason = "crossed";
     if (reason || !asset || ms === null) {
       issues.push({ file, line, reason: reason ?? "invalid" });
@@ -55,7 +57,12 @@ export function dailyRefs(
     const d = asset.decimals;
     const buy = "value" in r ? null : r.buy === null ? null : roundHalfAway(r.buy, d);
     const sell = "value" in r ? null : r.sell === null ? null : roundHalfAway(r.sell, d);
-    const value = "value" in r ? roundHalfAway(r.value, d) : buy !== null && sell !== null ? roundHalfAway((buy + sell) / 2, d) : null;
+    const value =
+      "value" in r
+        ? roundHalfAway(r.value, d)
+        : buy !== null && sell !== null
+          ? roundHalfAway((buy + sell) / 2, d)
+          : null;
     let days = byAsset.get(r.asset);
     if (!days) byAsset.set(r.asset, (days = new Map()));
     const cur = days.get(date);

@@ -6,7 +6,6 @@ import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs
 import type { SellerRow } from "../schema/outputs.js";
 import type { Side } from "./acceptance.js";
 
-
 const byName = (a: SellerRow, b: SellerRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
 
 /** Better for the customer first: lower `sell`, higher `buy`; a missing value ranks last. */
@@ -19,7 +18,11 @@ export function betterFirst(side: Side) {
   };
 }
 
-export function sellerTable(closes: readonly SellerClose[], asset: CatalogAsset, sellers: ReadonlyMap<string, RegistrySeller>): SellerRow[] {
+export function sellerTable(
+  closes: readonly SellerClose[],
+  asset: CatalogAsset,
+  sellers: ReadonlyMap<string, RegistrySeller>,
+): SellerRow[] {
   const rows = closes.map((c) => {
     const s = sellers.get(c.seller);
     return {

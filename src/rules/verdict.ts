@@ -3,8 +3,16 @@
  * Comparisons use unrounded values; only what is published is rounded.
  */
 import {
-  FAVORABILITY_DECIMALS, FLAT_PCT, GLOBAL_NOTABLE_PCT, HIGH_POSITION, LOW_POSITION, MIN_PRIOR_DAYS,
-  OFFICIAL_TOL_PCT, PCT_DECIMALS, TREND_DAYS, TREND_MIN_VALUES,
+  FAVORABILITY_DECIMALS,
+  FLAT_PCT,
+  GLOBAL_NOTABLE_PCT,
+  HIGH_POSITION,
+  LOW_POSITION,
+  MIN_PRIOR_DAYS,
+  OFFICIAL_TOL_PCT,
+  PCT_DECIMALS,
+  TREND_DAYS,
+  TREND_MIN_VALUES,
 } from "../core/methodology.js";
 import { roundHalfAway } from "../core/round.js";
 import { pctDiff, stdDevPop } from "../core/stats.js";
@@ -41,7 +49,13 @@ export function trendSignal(v: number, prior: readonly DatedValue[], asOf: strin
   for (let i = 1; i < window.length; i++) steps.push(pctDiff(window[i]!.value, window[i - 1]!.value));
   const direction = Math.abs(change) < FLAT_PCT ? "flat" : change > 0 ? "up" : "down";
   const lean: Lean = direction === "flat" ? 0 : (direction === "up") === (side === "buy") ? 1 : -1;
-  return { lean, direction, changePct: pct(change), volatilityPct: pct(stdDevPop(steps)), days: daysBetween(first.date, asOf) };
+  return {
+    lean,
+    direction,
+    changePct: pct(change),
+    volatilityPct: pct(stdDevPop(steps)),
+    days: daysBetween(first.date, asOf),
+  };
 }
 
 export function officialSignal(v: number, official: number | null, side: Side): Signals["official"] {
@@ -74,10 +88,20 @@ export interface DirectionInput {
   global: number | null; // null for a reference asset
 }
 
-export function assessDirection(d: DirectionInput): { verdict: Verdict; favorability: number | null; priorDays: number; signals: Signals } {
+export function assessDirection(d: DirectionInput): {
+  verdict: Verdict;
+  favorability: number | null;
+  priorDays: number;
+  signals: Signals;
+} {
   const priorDays = d.prior.length;
   if (d.v === null) {
-    return { verdict: "calibrating", favorability: null, priorDays, signals: { position: { lean: 0 }, trend: null, official: null, global: null } };
+    return {
+      verdict: "calibrating",
+      favorability: null,
+      priorDays,
+      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
+    };
   }
   const signalsBase = {
     trend: trendSignal(d.v, d.prior, d.asOf, d.side),
@@ -85,9 +109,18 @@ export function assessDirection(d: DirectionInput): { verdict: Verdict; favorabi
     global: globalSignal(d.v, d.global),
   };
   if (priorDays < MIN_PRIOR_DAYS) {
-    return { verdict: "calibrating", favorability: null, priorDays, signals: { position: { lean: 0 }, ...signalsBase } };
+    return {
+      verdict: "calibrating",
+      favorability: null,
+      priorDays,
+      signals: { position: { lean: 0 }, ...signalsBase },
+    };
   }
-  const fav = favorability(d.v, d.prior.map((p) => p.value), d.side);
+  const fav = favorability(
+    d.v,
+    d.prior.map((p) => p.value),
+    d.side,
+  );
   const signals: Signals = { position: { lean: positionLean(fav) }, ...signalsBase };
   return { verdict: verdictOf(signals), favorability: roundHalfAway(fav, FAVORABILITY_DECIMALS), priorDays, signals };
 }

@@ -13,14 +13,44 @@ export interface SampleAsset extends CatalogAsset {
   goldGrams?: number;
 }
 
-const currency = (code: string, slug: string, name: string, nameAr: string, level: number, dailyVol: number, market: CatalogAsset["market"] = "competitive", decimals = 2): SampleAsset => ({
-  id: `${code}-EGP`, slug, category: "currencies", kind: "currency", market, unit: `EGP/${code}`, decimals,
-  defaultSide: "sell", name, nameAr, level, dailyVol,
+const currency = (
+  code: string,
+  slug: string,
+  name: string,
+  nameAr: string,
+  level: number,
+  dailyVol: number,
+  market: CatalogAsset["market"] = "competitive",
+  decimals = 2,
+): SampleAsset => ({
+  id: `${code}-EGP`,
+  slug,
+  category: "currencies",
+  kind: "currency",
+  market,
+  unit: `EGP/${code}`,
+  decimals,
+  defaultSide: "sell",
+  name,
+  nameAr,
+  level,
+  dailyVol,
 });
 
 const gold = (id: string, slug: string, name: string, nameAr: string, unit: string, grams: number): SampleAsset => ({
-  id, slug, category: "metals", kind: "metal", market: "competitive", unit, decimals: 0, defaultSide: "sell",
-  name, nameAr, level: 0, dailyVol: 0.009, goldGrams: grams,
+  id,
+  slug,
+  category: "metals",
+  kind: "metal",
+  market: "competitive",
+  unit,
+  decimals: 0,
+  defaultSide: "sell",
+  name,
+  nameAr,
+  level: 0,
+  dailyVol: 0.009,
+  goldGrams: grams,
 });
 
 /** Global gold, USD per troy ounce, and the grams in a troy ounce. */
@@ -45,9 +75,30 @@ export const BASE_ASSETS: SampleAsset[] = [
   gold("GOLDPOUND-EGP", "gold-pound", "Gold pound (8 g, 21 karat)", "جنيه ذهب (٨ جرام عيار ٢١)", "EGP/coin", 8 * 0.875),
 ];
 
-const bank = (id: string, name: string, nameAr: string): RegistrySeller => ({ id, name, nameAr, kind: "bank", licensedBy: "Central Bank of Egypt", categories: ["currencies"] });
-const exchange = (id: string, name: string, nameAr: string): RegistrySeller => ({ id, name, nameAr, kind: "exchange-house", licensedBy: "Central Bank of Egypt", categories: ["currencies"] });
-const dealer = (id: string, name: string, nameAr: string): RegistrySeller => ({ id, name, nameAr, kind: "gold-dealer", licensedBy: "Egyptian Gold Chamber (simulated)", categories: ["metals"] });
+const bank = (id: string, name: string, nameAr: string): RegistrySeller => ({
+  id,
+  name,
+  nameAr,
+  kind: "bank",
+  licensedBy: "Central Bank of Egypt",
+  categories: ["currencies"],
+});
+const exchange = (id: string, name: string, nameAr: string): RegistrySeller => ({
+  id,
+  name,
+  nameAr,
+  kind: "exchange-house",
+  licensedBy: "Central Bank of Egypt",
+  categories: ["currencies"],
+});
+const dealer = (id: string, name: string, nameAr: string): RegistrySeller => ({
+  id,
+  name,
+  nameAr,
+  kind: "gold-dealer",
+  licensedBy: "Egyptian Gold Chamber (simulated)",
+  categories: ["metals"],
+});
 
 /** Fictional: any likeness to a real institution's name is accidental. */
 export const BASE_SELLERS: RegistrySeller[] = [
@@ -79,22 +130,69 @@ export const QUOTE_SOURCES = [
   { id: "rates-aggregator", name: "Rates aggregator (simulated)", kind: "aggregator" },
   { id: "market-watch", name: "Market watch aggregator (simulated)", kind: "aggregator" },
 ] as const;
-export const OFFICIAL_SOURCE = { id: "cbe-official", name: "Central Bank of Egypt official rates (simulated)", kind: "official" } as const;
-export const GLOBAL_SOURCE = { id: "global-mid", name: "Global mid-market reference (simulated)", kind: "reference" } as const;
+export const OFFICIAL_SOURCE = {
+  id: "cbe-official",
+  name: "Central Bank of Egypt official rates (simulated)",
+  kind: "official",
+} as const;
+export const GLOBAL_SOURCE = {
+  id: "global-mid",
+  name: "Global mid-market reference (simulated)",
+  kind: "reference",
+} as const;
 
 /** Egypt's public holidays on which banks close (approximate lunar dates; simulated data). */
 const BANK_HOLIDAYS = [
-  "2025-01-07", "2025-01-25", "2025-03-31", "2025-04-01", "2025-04-21", "2025-04-25", "2025-05-01", "2025-06-05", "2025-06-06",
-  "2025-06-26", "2025-06-30", "2025-07-23", "2025-09-04", "2025-10-06",
-  "2026-01-07", "2026-01-25", "2026-03-19", "2026-03-22", "2026-04-13", "2026-04-25", "2026-05-01", "2026-05-26", "2026-05-27",
-  "2026-06-16", "2026-06-30", "2026-07-23", "2026-08-25", "2026-10-06",
-  "2027-01-07", "2027-01-25", "2027-03-09", "2027-03-10", "2027-04-25", "2027-05-03", "2027-05-16", "2027-06-30", "2027-07-23", "2027-10-06",
+  "2025-01-07",
+  "2025-01-25",
+  "2025-03-31",
+  "2025-04-01",
+  "2025-04-21",
+  "2025-04-25",
+  "2025-05-01",
+  "2025-06-05",
+  "2025-06-06",
+  "2025-06-26",
+  "2025-06-30",
+  "2025-07-23",
+  "2025-09-04",
+  "2025-10-06",
+  "2026-01-07",
+  "2026-01-25",
+  "2026-03-19",
+  "2026-03-22",
+  "2026-04-13",
+  "2026-04-25",
+  "2026-05-01",
+  "2026-05-26",
+  "2026-05-27",
+  "2026-06-16",
+  "2026-06-30",
+  "2026-07-23",
+  "2026-08-25",
+  "2026-10-06",
+  "2027-01-07",
+  "2027-01-25",
+  "2027-03-09",
+  "2027-03-10",
+  "2027-04-25",
+  "2027-05-03",
+  "2027-05-16",
+  "2027-06-30",
+  "2027-07-23",
+  "2027-10-06",
 ];
 
 export const CALENDAR: Calendar = {
   timezone: "Africa/Cairo",
   categories: {
-    currencies: { sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }], holidays: BANK_HOLIDAYS },
-    metals: { sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }], holidays: [] },
+    currencies: {
+      sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
+      holidays: BANK_HOLIDAYS,
+    },
+    metals: {
+      sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }],
+      holidays: [],
+    },
   },
 };

@@ -8,7 +8,16 @@ import { DateTime } from "luxon";
 import { addDays, CAIRO, cairoDate, daysBetween, instantString, sessionsOn } from "../core/cairo.js";
 import { roundHalfAway } from "../core/round.js";
 import type { GlobalRate, OfficialRate, Quote, RegistrySeller } from "../schema/inputs.js";
-import { BASE_ASSETS, BASE_SELLERS, CALENDAR, GLOBAL_SOURCE, GOLD_USD_OZ, OFFICIAL_SOURCE, TROY_OUNCE_G, type SampleAsset } from "./catalog.js";
+import {
+  BASE_ASSETS,
+  BASE_SELLERS,
+  CALENDAR,
+  GLOBAL_SOURCE,
+  GOLD_USD_OZ,
+  OFFICIAL_SOURCE,
+  TROY_OUNCE_G,
+  type SampleAsset,
+} from "./catalog.js";
 import { normal, uniform } from "./random.js";
 
 const EPOCH = "2024-01-01";
@@ -32,17 +41,40 @@ export interface HourObservations {
 function syntheticAsset(i: number): SampleAsset {
   const code = `X${String(i).padStart(3, "0")}`;
   return {
-    id: `${code}-EGP`, slug: `synthetic-${code.toLowerCase()}`, category: "currencies", kind: "currency", market: "competitive",
-    unit: `EGP/${code}`, decimals: 2, defaultSide: "sell", name: `Synthetic currency ${code}`, nameAr: `عملة تجريبية ${code}`,
-    level: 5 + 150 * uniform(`level:${code}`), dailyVol: 0.002 + 0.004 * uniform(`vol:${code}`),
+    id: `${code}-EGP`,
+    slug: `synthetic-${code.toLowerCase()}`,
+    category: "currencies",
+    kind: "currency",
+    market: "competitive",
+    unit: `EGP/${code}`,
+    decimals: 2,
+    defaultSide: "sell",
+    name: `Synthetic currency ${code}`,
+    nameAr: `عملة تجريبية ${code}`,
+    level: 5 + 150 * uniform(`level:${code}`),
+    dailyVol: 0.002 + 0.004 * uniform(`vol:${code}`),
   };
 }
 
 function syntheticSeller(i: number): RegistrySeller {
   const n = String(i).padStart(3, "0");
   return i % 4 === 0
-    ? { id: `synthetic-dealer-${n}`, name: `Synthetic Gold Dealer ${n}`, nameAr: `تاجر ذهب تجريبي ${n}`, kind: "gold-dealer", licensedBy: "Egyptian Gold Chamber (simulated)", categories: ["metals"] }
-    : { id: `synthetic-bank-${n}`, name: `Synthetic Bank ${n}`, nameAr: `بنك تجريبي ${n}`, kind: "bank", licensedBy: "Central Bank of Egypt", categories: ["currencies"] };
+    ? {
+        id: `synthetic-dealer-${n}`,
+        name: `Synthetic Gold Dealer ${n}`,
+        nameAr: `تاجر ذهب تجريبي ${n}`,
+        kind: "gold-dealer",
+        licensedBy: "Egyptian Gold Chamber (simulated)",
+        categories: ["metals"],
+      }
+    : {
+        id: `synthetic-bank-${n}`,
+        name: `Synthetic Bank ${n}`,
+        nameAr: `بنك تجريبي ${n}`,
+        kind: "bank",
+        licensedBy: "Central Bank of Egypt",
+        categories: ["currencies"],
+      };
 }
 
 export class SampleMarket {
@@ -72,7 +104,8 @@ export class SampleMarket {
     let path = this.paths.get(name);
     if (!path) this.paths.set(name, (path = [0]));
     const t = Math.max(0, daysBetween(EPOCH, date));
-    for (let i = path.length; i <= t; i++) path.push(path[i - 1]! * (1 - MEAN_REVERSION) + vol * this.draw("walk", name, i));
+    for (let i = path.length; i <= t; i++)
+      path.push(path[i - 1]! * (1 - MEAN_REVERSION) + vol * this.draw("walk", name, i));
     return path[t]!;
   }
 
@@ -116,7 +149,10 @@ export class SampleMarket {
       const premium = asset.id === "GOLDPOUND-EGP" ? 0.012 : 0;
       const up = 0.004 + 0.004 * this.u("gs", seller.id, asset.id) + premium;
       const down = 0.003 + 0.003 * this.u("gb", seller.id, asset.id) - premium / 2;
-      return { sell: roundHalfAway(mid * (1 + up), asset.decimals), buy: roundHalfAway(mid * (1 - down), asset.decimals) };
+      return {
+        sell: roundHalfAway(mid * (1 + up), asset.decimals),
+        buy: roundHalfAway(mid * (1 - down), asset.decimals),
+      };
     }
     const bias = 0.0012 * (this.u("bias", seller.id, asset.id) - 0.5);
     const half = (seller.kind === "exchange-house" ? 0.002 : 0.0008) + 0.002 * this.u("half", seller.id, asset.id);
@@ -132,7 +168,8 @@ export class SampleMarket {
     let out = this.hoursCache.get(key);
     if (out) return out;
     out = [];
-    for (const [open, close] of sessionsOn(date, CALENDAR.categories[asset.category]!)) for (let t = open; t < close; t += 3_600_000) out.push(t);
+    for (const [open, close] of sessionsOn(date, CALENDAR.categories[asset.category]!))
+      for (let t = open; t < close; t += 3_600_000) out.push(t);
     this.hoursCache.set(key, out);
     return out;
   }
@@ -158,19 +195,38 @@ export class SampleMarket {
           let q = this.sellerQuote(seller, asset, lagged ? ms - 3_600_000 : ms);
           // Now and then the market watch misreads a seller for the whole day by ~1.6 %.
           if (source === "market-watch" && this.u("glitch", seller.id, asset.id, date) < 0.03)
-            q = { buy: roundHalfAway(q.buy * 1.016, asset.decimals), sell: roundHalfAway(q.sell * 1.016, asset.decimals) };
+            q = {
+              buy: roundHalfAway(q.buy * 1.016, asset.decimals),
+              sell: roundHalfAway(q.sell * 1.016, asset.decimals),
+            };
           quotes.push({ source, seller: seller.id, asset: asset.id, buy: q.buy, sell: q.sell, observedAt: at });
         }
       }
       if (opts.only) continue; // only this asset's quotes are asked for
       if (asset.category === "currencies" && first) {
         const cbe = this.mid(asset, ms + 3_600_000); // the central bank's morning fixing
-        official.push({ source: OFFICIAL_SOURCE.id, asset: asset.id, buy: roundHalfAway(cbe * 0.9989, 4), sell: roundHalfAway(cbe * 1.0011, 4), observedAt: at });
+        official.push({
+          source: OFFICIAL_SOURCE.id,
+          asset: asset.id,
+          buy: roundHalfAway(cbe * 0.9989, 4),
+          sell: roundHalfAway(cbe * 1.0011, 4),
+          observedAt: at,
+        });
       }
       if (asset.market === "reference" || first)
-        global.push({ source: GLOBAL_SOURCE.id, asset: asset.id, value: roundHalfAway(this.mid(asset, ms) * (1 + 0.0008 * this.draw("g", asset.id, ms)), 4), observedAt: at });
+        global.push({
+          source: GLOBAL_SOURCE.id,
+          asset: asset.id,
+          value: roundHalfAway(this.mid(asset, ms) * (1 + 0.0008 * this.draw("g", asset.id, ms)), 4),
+          observedAt: at,
+        });
     }
-    if (opts.quotes !== false && !opts.only && this.localHour(ms) === BAD_QUOTE_HOUR && this.sessionHours(this.assets[0]!, date).includes(ms))
+    if (
+      opts.quotes !== false &&
+      !opts.only &&
+      this.localHour(ms) === BAD_QUOTE_HOUR &&
+      this.sessionHours(this.assets[0]!, date).includes(ms)
+    )
       quotes.push(...this.badQuotes(at));
     return { quotes, official, global };
   }
@@ -186,9 +242,27 @@ export class SampleMarket {
     const a = quoting[0];
     const b = quoting[1];
     const mid = roundHalfAway(this.mid(asset, Date.parse(at)), asset.decimals);
-    const out: Quote[] = [{ source: "market-watch", seller: UNLICENSED_SELLER, asset: asset.id, buy: mid, sell: mid, observedAt: at }];
-    if (a) out.push({ source: "market-watch", seller: a.id, asset: asset.id, buy: roundHalfAway(mid * 1.01, asset.decimals), sell: mid, observedAt: at });
-    if (b) out.push({ source: "market-watch", seller: b.id, asset: asset.id, buy: roundHalfAway(mid * 1.6, asset.decimals), sell: roundHalfAway(mid * 1.62, asset.decimals), observedAt: at });
+    const out: Quote[] = [
+      { source: "market-watch", seller: UNLICENSED_SELLER, asset: asset.id, buy: mid, sell: mid, observedAt: at },
+    ];
+    if (a)
+      out.push({
+        source: "market-watch",
+        seller: a.id,
+        asset: asset.id,
+        buy: roundHalfAway(mid * 1.01, asset.decimals),
+        sell: mid,
+        observedAt: at,
+      });
+    if (b)
+      out.push({
+        source: "market-watch",
+        seller: b.id,
+        asset: asset.id,
+        buy: roundHalfAway(mid * 1.6, asset.decimals),
+        sell: roundHalfAway(mid * 1.62, asset.decimals),
+        observedAt: at,
+      });
     return out;
   }
 }

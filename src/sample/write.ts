@@ -32,7 +32,8 @@ export const SIMULATED_SITE: Site = {
 };
 
 const line = (o: object) => `${JSON.stringify(o)}\n`;
-const quoteLine = (q: Quote) => line({ source: q.source, seller: q.seller, asset: q.asset, buy: q.buy, sell: q.sell, observedAt: q.observedAt });
+const quoteLine = (q: Quote) =>
+  line({ source: q.source, seller: q.seller, asset: q.asset, buy: q.buy, sell: q.sell, observedAt: q.observedAt });
 
 /** Top-of-hour instants of a Cairo date up to `nowMs` (23 or 25 on daylight-saving days). */
 function hoursOf(date: string, nowMs: number): number[] {
@@ -45,7 +46,13 @@ function hoursOf(date: string, nowMs: number): number[] {
 
 export function sampleSources(cfg: SampleConfig): Sources {
   return {
-    sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({ id: s.id, name: s.name, adapter: "demo", kind: s.kind, enabled: true })),
+    sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({
+      id: s.id,
+      name: s.name,
+      adapter: "demo",
+      kind: s.kind,
+      enabled: true,
+    })),
     demo: { seed: cfg.seed, assets: cfg.assets, sellers: cfg.sellers },
   };
 }
@@ -57,7 +64,14 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   const compactBefore = o.compact ? retentionStart(o.nowMs) : first;
   const files = new Map<string, string>();
   const put = (name: string, text: string) => text && files.set(name, text);
-  put("assets.json", `${JSON.stringify(market.assets.map(({ level: _l, dailyVol: _v, goldGrams: _g, ...a }) => a), null, 2)}\n`);
+  put(
+    "assets.json",
+    `${JSON.stringify(
+      market.assets.map(({ level: _l, dailyVol: _v, goldGrams: _g, ...a }) => a),
+      null,
+      2,
+    )}\n`,
+  );
   put("sellers.json", `${JSON.stringify(market.sellers, null, 2)}\n`);
   put("calendar.json", `${JSON.stringify(CALENDAR, null, 2)}\n`);
   put("site.json", `${JSON.stringify(SIMULATED_SITE, null, 2)}\n`);
@@ -83,7 +97,10 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   }
 
   // Pass 2: seller quotes, raw for recent days; compacted days need only each source's last hour.
-  const maps: Maps = { assets: new Map(market.assets.map((a) => [a.id, a])), sellers: new Map(market.sellers.map((s) => [s.id, s])) };
+  const maps: Maps = {
+    assets: new Map(market.assets.map((a) => [a.id, a])),
+    sellers: new Map(market.sellers.map((s) => [s.id, s])),
+  };
   const official = dailyRefs(officialRows, maps.assets, o.nowMs, []);
   const order = sourceOrder(sampleSources(o).sources);
   for (const date of dates) {
@@ -108,7 +125,8 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   const superseded: string[] = dates.filter((d) => d >= compactBefore).map((d) => `history/${d}.ndjson`);
   if (o.compact)
     for (const name of await fs.readdir(path.join(o.out, "quotes")).catch(() => [] as string[]))
-      if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore) superseded.push(`quotes/${name}`);
+      if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore)
+        superseded.push(`quotes/${name}`);
   for (const name of superseded) await fs.rm(path.join(o.out, name), { force: true });
 
   let bytes = 0;

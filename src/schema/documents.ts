@@ -10,14 +10,25 @@ import { FreshnessState, IsoInstant } from "./outputs.js";
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
   .looseObject({
-    type: z.string().meta({ description: "Relative URI of the documentation's section on this problem.", examples: ["/docs/#problem-unknown-asset"] }),
+    type: z
+      .string()
+      .meta({
+        description: "Relative URI of the documentation's section on this problem.",
+        examples: ["/docs/#problem-unknown-asset"],
+      }),
     title: z.string().meta({ description: "Short summary of the problem type." }),
     status: z.int().min(400).max(599).meta({ description: "The HTTP status." }),
     detail: z.string().meta({ description: "What went wrong with this request and how to correct it." }),
     error: z.string().meta({ description: "Short machine-friendly statement of the error." }),
     instance: z.string().optional().meta({ description: "The request path." }),
-    validCategories: z.array(z.string()).optional().meta({ description: "On an unknown category: the accepted values." }),
-    validAssets: z.array(z.string()).optional().meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
+    validCategories: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "On an unknown category: the accepted values." }),
+    validAssets: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
     allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details (application/problem+json)." });
@@ -77,7 +88,14 @@ export const BuildReport = z.strictObject({
   rejectedByReason: z.record(z.string(), z.int()),
   rejections: z.array(Rejection),
   disagreements: z.array(
-    z.strictObject({ date: DateString, asset: z.string(), seller: z.string(), sources: z.array(z.string()), side: Side, diffPct: z.number() }),
+    z.strictObject({
+      date: DateString,
+      asset: z.string(),
+      seller: z.string(),
+      sources: z.array(z.string()),
+      side: Side,
+      diffPct: z.number(),
+    }),
   ),
   warnings: z.array(z.string()),
   files: z.int(),
@@ -112,10 +130,25 @@ export const IndexDoc = z
     _terms: z.string(),
     version: z.literal("v1"),
     schemaVersion: z.literal(1),
-    endpoints: z.array(z.strictObject({ method: z.literal("GET"), path: z.string(), description: z.string(), parameters: z.array(z.string()) })),
+    endpoints: z.array(
+      z.strictObject({
+        method: z.literal("GET"),
+        path: z.string(),
+        description: z.string(),
+        parameters: z.array(z.string()),
+      }),
+    ),
     filters: z.strictObject({
       category: z.array(z.string()),
-      asset: z.array(z.strictObject({ id: z.string(), slug: z.string(), name: z.string(), nameAr: z.string(), category: z.string() })),
+      asset: z.array(
+        z.strictObject({
+          id: z.string(),
+          slug: z.string(),
+          name: z.string(),
+          nameAr: z.string(),
+          category: z.string(),
+        }),
+      ),
     }),
     limits: z.strictObject({
       window: z.strictObject({ limit: z.int(), seconds: z.int() }),
@@ -144,26 +177,44 @@ export const Readiness = z
     buildAgeSeconds: z.int().min(0),
     buildMaxAgeSeconds: z.int().meta({ description: "Oldest a build may be before the feed is not ready (2 hours)." }),
     buildTooOld: z.boolean(),
-    staleAssets: z.array(z.string()).meta({ description: "Slugs of the assets that are stale at the request instant." }),
-    assets: z.record(z.string(), FreshnessState).meta({ description: "Every asset's freshness state at the request instant, by slug." }),
+    staleAssets: z
+      .array(z.string())
+      .meta({ description: "Slugs of the assets that are stale at the request instant." }),
+    assets: z
+      .record(z.string(), FreshnessState)
+      .meta({ description: "Every asset's freshness state at the request instant, by slug." }),
     staleSince: z
       .record(z.string(), IsoInstant.nullable())
-      .meta({ description: "For each stale asset, by slug, its newest observation (null: it has none): nothing newer has reached the feed since then." }),
+      .meta({
+        description:
+          "For each stale asset, by slug, its newest observation (null: it has none): nothing newer has reached the feed since then.",
+      }),
     action: z
       .string()
       .nullable()
-      .meta({ description: "Why the feed is not ready and what its operator does about it, in one paragraph; null when ready." }),
+      .meta({
+        description:
+          "Why the feed is not ready and what its operator does about it, in one paragraph; null when ready.",
+      }),
     rateLimiting: z
       .enum(["enforced", "fail-open"])
-      .meta({ description: "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does." }),
+      .meta({
+        description:
+          "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does.",
+      }),
   })
-  .meta({ id: "Readiness", description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which." });
+  .meta({
+    id: "Readiness",
+    description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which.",
+  });
 export type Readiness = z.infer<typeof Readiness>;
 
 /** What ingest last saw of one source: kept in data/state/sources.json, published in /api/v1/sources.json. */
 export const SourceRun = z.strictObject({
   lastRunAt: IsoInstant.meta({ description: "When ingest last asked this source." }),
-  lastSuccessAt: IsoInstant.nullable().meta({ description: "When the source last answered something usable; null if never." }),
+  lastSuccessAt: IsoInstant.nullable().meta({
+    description: "When the source last answered something usable; null if never.",
+  }),
   lastFailure: z
     .strictObject({ at: IsoInstant, reason: z.string().meta({ description: "Why it failed, as ingest reported it." }) })
     .nullable()
@@ -186,16 +237,25 @@ export const SourceHealth = z
           id: z.string(),
           name: z.string(),
           kind: SourceKindName.meta({
-            description: "seller: a licensed seller's own publication; aggregator: relays many sellers (the quotes are the sellers'); official: the central bank; reference: the global mid-market rate.",
+            description:
+              "seller: a licensed seller's own publication; aggregator: relays many sellers (the quotes are the sellers'); official: the central bank; reference: the global mid-market rate.",
           }),
           enabled: z.boolean(),
-          assets: z.array(z.string()).meta({ description: "Ids of the assets whose published values this source fed on their business dates." }),
+          assets: z
+            .array(z.string())
+            .meta({ description: "Ids of the assets whose published values this source fed on their business dates." }),
           lastRunAt: IsoInstant.nullable(),
           lastSuccessAt: IsoInstant.nullable(),
           lastFailure: SourceRun.shape.lastFailure,
         })
-        .meta({ id: "SourceStatus", description: "One source: what it feeds, when it last succeeded, why it last failed." }),
+        .meta({
+          id: "SourceStatus",
+          description: "One source: what it feeds, when it last succeeded, why it last failed.",
+        }),
     ),
   })
-  .meta({ id: "SourceHealth", description: "Which sources fed which assets, when each last succeeded and why it last failed." });
+  .meta({
+    id: "SourceHealth",
+    description: "Which sources fed which assets, when each last succeeded and why it last failed.",
+  });
 export type SourceHealth = z.infer<typeof SourceHealth>;

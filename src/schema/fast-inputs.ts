@@ -30,24 +30,53 @@ function keys(o: Obj, n: number, allowed: (k: string) => boolean): boolean {
 
 const QUOTE_KEYS = new Set(["source", "seller", "asset", "buy", "sell", "observedAt"]);
 export function isQuote(v: unknown): boolean {
-  return isObj(v) && str1(v["source"]) && str1(v["seller"]) && str1(v["asset"]) && price(v["buy"]) && price(v["sell"]) && instant(v["observedAt"]) &&
-    keys(v, 6, (k) => QUOTE_KEYS.has(k));
+  return (
+    isObj(v) &&
+    str1(v["source"]) &&
+    str1(v["seller"]) &&
+    str1(v["asset"]) &&
+    price(v["buy"]) &&
+    price(v["sell"]) &&
+    instant(v["observedAt"]) &&
+    keys(v, 6, (k) => QUOTE_KEYS.has(k))
+  );
 }
 
 const OFFICIAL_KEYS = new Set(["source", "asset", "buy", "sell", "observedAt"]);
 export function isOfficialRate(v: unknown): boolean {
-  return isObj(v) && str1(v["source"]) && str1(v["asset"]) && price(v["buy"]) && price(v["sell"]) && instant(v["observedAt"]) &&
-    keys(v, 5, (k) => OFFICIAL_KEYS.has(k));
+  return (
+    isObj(v) &&
+    str1(v["source"]) &&
+    str1(v["asset"]) &&
+    price(v["buy"]) &&
+    price(v["sell"]) &&
+    instant(v["observedAt"]) &&
+    keys(v, 5, (k) => OFFICIAL_KEYS.has(k))
+  );
 }
 
 const GLOBAL_KEYS = new Set(["source", "asset", "value", "observedAt"]);
 export function isGlobalRate(v: unknown): boolean {
-  return isObj(v) && str1(v["source"]) && str1(v["asset"]) && num(v["value"]) && instant(v["observedAt"]) && keys(v, 4, (k) => GLOBAL_KEYS.has(k));
+  return (
+    isObj(v) &&
+    str1(v["source"]) &&
+    str1(v["asset"]) &&
+    num(v["value"]) &&
+    instant(v["observedAt"]) &&
+    keys(v, 4, (k) => GLOBAL_KEYS.has(k))
+  );
 }
 
 const CLOSE_KEYS = new Set(["seller", "source", "sources", "buy", "sell", "observedAt"]);
 function isSellerClose(v: unknown): boolean {
-  if (!isObj(v) || typeof v["seller"] !== "string" || typeof v["source"] !== "string" || !price(v["buy"]) || !price(v["sell"]) || typeof v["observedAt"] !== "string")
+  if (
+    !isObj(v) ||
+    typeof v["seller"] !== "string" ||
+    typeof v["source"] !== "string" ||
+    !price(v["buy"]) ||
+    !price(v["sell"]) ||
+    typeof v["observedAt"] !== "string"
+  )
     return false;
   const hasSources = Object.hasOwn(v, "sources");
   if (v["sources"] !== undefined && !strs(v["sources"])) return false; // optional: absent or undefined
@@ -56,15 +85,34 @@ function isSellerClose(v: unknown): boolean {
 
 const DISAGREEMENT_KEYS = new Set(["seller", "sources", "side", "diffPct"]);
 function isDisagreement(v: unknown): boolean {
-  if (!isObj(v) || typeof v["seller"] !== "string" || !num(v["diffPct"]) || (v["side"] !== "sell" && v["side"] !== "buy")) return false;
+  if (
+    !isObj(v) ||
+    typeof v["seller"] !== "string" ||
+    !num(v["diffPct"]) ||
+    (v["side"] !== "sell" && v["side"] !== "buy")
+  )
+    return false;
   const s = v["sources"];
-  return Array.isArray(s) && s.length === 2 && typeof s[0] === "string" && typeof s[1] === "string" && keys(v, 4, (k) => DISAGREEMENT_KEYS.has(k));
+  return (
+    Array.isArray(s) &&
+    s.length === 2 &&
+    typeof s[0] === "string" &&
+    typeof s[1] === "string" &&
+    keys(v, 4, (k) => DISAGREEMENT_KEYS.has(k))
+  );
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_KEYS = new Set(["date", "asset", "closes", "sources", "disagreements", "observedAt"]);
 export function isDayClose(v: unknown): boolean {
-  if (!isObj(v) || typeof v["date"] !== "string" || !DATE.test(v["date"]) || typeof v["asset"] !== "string" || !strs(v["sources"])) return false;
+  if (
+    !isObj(v) ||
+    typeof v["date"] !== "string" ||
+    !DATE.test(v["date"]) ||
+    typeof v["asset"] !== "string" ||
+    !strs(v["sources"])
+  )
+    return false;
   if (v["observedAt"] !== null && typeof v["observedAt"] !== "string") return false;
   const closes = v["closes"];
   const dis = v["disagreements"];

@@ -25,7 +25,8 @@ export const Market = z.enum(["competitive", "sole", "reference"]).meta({
     "competitive: two or more licensed sellers quote it; sole: exactly one does; reference: no sellers, a reference price only.",
 });
 export const Side = z.enum(["sell", "buy"]).meta({
-  description: "sell: the seller sells to the customer (lower is better); buy: the seller buys from the customer (higher is better).",
+  description:
+    "sell: the seller sells to the customer (lower is better); buy: the seller buys from the customer (higher is better).",
 });
 
 export const CatalogAsset = z.strictObject({
@@ -42,15 +43,18 @@ export const CatalogAsset = z.strictObject({
 });
 export type CatalogAsset = z.infer<typeof CatalogAsset>;
 
-export const Catalog = z.array(CatalogAsset).min(1).superRefine((assets, ctx) => {
-  const seen = new Set<string>();
-  for (const [i, a] of assets.entries()) {
-    for (const key of [a.id.toLowerCase(), a.slug]) {
-      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate asset id or slug "${key}"` });
-      seen.add(key);
+export const Catalog = z
+  .array(CatalogAsset)
+  .min(1)
+  .superRefine((assets, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, a] of assets.entries()) {
+      for (const key of [a.id.toLowerCase(), a.slug]) {
+        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate asset id or slug "${key}"` });
+        seen.add(key);
+      }
     }
-  }
-});
+  });
 export type Catalog = z.infer<typeof Catalog>;
 
 export const RegistrySeller = z.strictObject({

@@ -18,13 +18,19 @@ export const BestSeller = z
     sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
     value: NumOrNull.meta({ description: "Its rate for this side, EGP per unit, rounded to the asset's decimals." }),
   })
-  .meta({ id: "BestSeller", description: "Best licensed seller for one direction: the lowest sell or the highest buy of today's table." });
+  .meta({
+    id: "BestSeller",
+    description: "Best licensed seller for one direction: the lowest sell or the highest buy of today's table.",
+  });
 
 export const Signals = z
   .strictObject({
     position: z
       .strictObject({ lean: Lean })
-      .meta({ description: "Where today's favorability sits: +1 at or above 0.75, -1 at or below 0.25, else 0 (and 0 while calibrating)." }),
+      .meta({
+        description:
+          "Where today's favorability sits: +1 at or above 0.75, -1 at or below 0.25, else 0 (and 0 while calibrating).",
+      }),
     trend: z
       .strictObject({
         lean: Lean,
@@ -32,23 +38,37 @@ export const Signals = z
           .enum(["up", "down", "flat"])
           .nullable()
           .meta({ description: "flat when the change is under 0.25 % either way, else up or down." }),
-        changePct: NumOrNull.meta({ description: "Change in % from the earliest value of the trend window to today, 2 decimals." }),
-        volatilityPct: NumOrNull.meta({ description: "Population standard deviation of the day-over-day % changes inside the window, 2 decimals." }),
+        changePct: NumOrNull.meta({
+          description: "Change in % from the earliest value of the trend window to today, 2 decimals.",
+        }),
+        volatilityPct: NumOrNull.meta({
+          description: "Population standard deviation of the day-over-day % changes inside the window, 2 decimals.",
+        }),
         days: NumOrNull.meta({ description: "Calendar days from the window's earliest value to the business date." }),
       })
       .nullable()
-      .meta({ description: "Today against the prior days of the last 7 calendar days; null when that window has fewer than 3 values." }),
+      .meta({
+        description:
+          "Today against the prior days of the last 7 calendar days; null when that window has fewer than 3 values.",
+      }),
     official: z
-      .strictObject({ lean: Lean, diffPct: NumOrNull.meta({ description: "(today - official) / official x 100, 2 decimals." }) })
+      .strictObject({
+        lean: Lean,
+        diffPct: NumOrNull.meta({ description: "(today - official) / official x 100, 2 decimals." }),
+      })
       .nullable()
-      .meta({ description: "Today against the central bank's rate for this side (tolerance 0.5 %); null when there is none." }),
+      .meta({
+        description: "Today against the central bank's rate for this side (tolerance 0.5 %); null when there is none.",
+      }),
     global: z
       .strictObject({
         diffPct: NumOrNull.meta({ description: "(today - global) / global x 100, 2 decimals." }),
         notable: z.boolean().meta({ description: "True when the difference is 2 % or more either way." }),
       })
       .nullable()
-      .meta({ description: "Today against the global mid-market reference; carries no lean. Null when there is no reference." }),
+      .meta({
+        description: "Today against the global mid-market reference; carries no lean. Null when there is no reference.",
+      }),
   })
   .meta({ id: "Signals", description: "Language-neutral signals behind the verdict." });
 export type Signals = z.infer<typeof Signals>;
@@ -60,15 +80,23 @@ export type Verdict = z.infer<typeof Verdict>;
 
 export const Direction = z
   .strictObject({
-    best: BestSeller.nullable().meta({ description: "Null for a reference asset or when no seller quotes this side today." }),
+    best: BestSeller.nullable().meta({
+      description: "Null for a reference asset or when no seller quotes this side today.",
+    }),
     verdict: Verdict,
     favorability: z
       .number()
       .min(0)
       .max(1)
       .nullable()
-      .meta({ description: "0..1, 1 = the best day of the look-back for the customer, ties counted half; null while calibrating." }),
-    priorDays: z.int().min(0).meta({ description: "Prior days with a value (at most 90, none older than 365 days) behind the favorability." }),
+      .meta({
+        description:
+          "0..1, 1 = the best day of the look-back for the customer, ties counted half; null while calibrating.",
+      }),
+    priorDays: z
+      .int()
+      .min(0)
+      .meta({ description: "Prior days with a value (at most 90, none older than 365 days) behind the favorability." }),
     signals: Signals,
   })
   .meta({ id: "Direction", description: "One side of the market from the customer's point of view." });
@@ -83,7 +111,10 @@ export const SeriesEntry = z
     sellHi: NumOrNull.meta({ description: "Highest closing sell rate across sellers that day." }),
     bench: NumOrNull.meta({ description: "Official mid rate (buy + sell) / 2 in force that day; null when none." }),
   })
-  .meta({ id: "SeriesEntry", description: "One day's close across sellers. Today's entry is provisional until the day ends." });
+  .meta({
+    id: "SeriesEntry",
+    description: "One day's close across sellers. Today's entry is provisional until the day ends.",
+  });
 export type SeriesEntry = z.infer<typeof SeriesEntry>;
 
 export const SellerRow = z
@@ -92,20 +123,37 @@ export const SellerRow = z
     sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
     buy: NumOrNull.meta({ description: "EGP the seller pays per unit (higher is better for the customer)." }),
     sell: NumOrNull.meta({ description: "EGP the seller asks per unit (lower is better for the customer)." }),
-    id: z.string().meta({ description: "The seller's id in the licensed registry.", examples: ["national-bank-of-egypt"] }),
+    id: z
+      .string()
+      .meta({ description: "The seller's id in the licensed registry.", examples: ["national-bank-of-egypt"] }),
     observedAt: IsoInstant.meta({ description: "When the quote chosen as this seller's value was observed." }),
-    source: z.string().meta({ description: "The id of the source whose quote was chosen: the seller's own publication when it has one that day, else an aggregator relaying it." }),
-    sources: z.array(z.string()).min(1).meta({ description: "Every source with an accepted quote of this seller for the asset on the business date, sorted." }),
+    source: z
+      .string()
+      .meta({
+        description:
+          "The id of the source whose quote was chosen: the seller's own publication when it has one that day, else an aggregator relaying it.",
+      }),
+    sources: z
+      .array(z.string())
+      .min(1)
+      .meta({
+        description: "Every source with an accepted quote of this seller for the asset on the business date, sorted.",
+      }),
   })
-  .meta({ id: "SellerRow", description: "One licensed seller's latest values on the business date, and where and when they were seen." });
+  .meta({
+    id: "SellerRow",
+    description: "One licensed seller's latest values on the business date, and where and when they were seen.",
+  });
 export type SellerRow = z.infer<typeof SellerRow>;
 
 export const FreshnessState = z.enum(["fresh", "closed", "delayed", "stale"]).meta({
-  description: "fresh: in session, newest quote within 3 trading hours; closed: out of session, within 3 trading hours; delayed: 3 to 8 trading hours; stale: older, or nothing observed.",
+  description:
+    "fresh: in session, newest quote within 3 trading hours; closed: out of session, within 3 trading hours; delayed: 3 to 8 trading hours; stale: older, or nothing observed.",
 });
 export type FreshnessState = z.infer<typeof FreshnessState>;
 export const ConfidenceLevel = z.enum(["high", "medium", "low", "none"]).meta({
-  description: "high: 3 or more sources; medium: 2; low: 1; none: 0. One step lower when two sources disagree on a seller by more than 1 %.",
+  description:
+    "high: 3 or more sources; medium: 2; low: 1; none: 0. One step lower when two sources disagree on a seller by more than 1 %.",
 });
 export type ConfidenceLevel = z.infer<typeof ConfidenceLevel>;
 
@@ -119,15 +167,29 @@ export const Asset = z
     kind: z.string().meta({ description: "Asset kind.", examples: ["currency", "metal"] }),
     market: Market,
     unit: z.string().meta({ description: "Display unit <QUOTE>/<BASE-UNIT>.", examples: ["EGP/USD", "EGP/g"] }),
-    decimals: z.int().min(0).meta({ description: "Display decimals; every value is rounded to them, half away from zero." }),
+    decimals: z
+      .int()
+      .min(0)
+      .meta({ description: "Display decimals; every value is rounded to them, half away from zero." }),
     defaultSide: Side,
-    asOf: DateString.meta({ description: "Business date (Africa/Cairo) of the numbers: the latest day with accepted quotes, never after the build's own date." }),
-    observedAt: IsoInstant.nullable().meta({ description: "Newest accepted observation of the asset, UTC; null when there is none." }),
+    asOf: DateString.meta({
+      description:
+        "Business date (Africa/Cairo) of the numbers: the latest day with accepted quotes, never after the build's own date.",
+    }),
+    observedAt: IsoInstant.nullable().meta({
+      description: "Newest accepted observation of the asset, UTC; null when there is none.",
+    }),
     freshness: z
-      .strictObject({ state: FreshnessState, stale: z.boolean().meta({ description: "True exactly when state is stale." }) })
+      .strictObject({
+        state: FreshnessState,
+        stale: z.boolean().meta({ description: "True exactly when state is stale." }),
+      })
       .meta({ description: "How old the newest observation is in trading time, at the build instant." }),
     confidence: z
-      .strictObject({ level: ConfidenceLevel, checks: z.int().min(0).meta({ description: "Distinct sources with an accepted quote on the business date." }) })
+      .strictObject({
+        level: ConfidenceLevel,
+        checks: z.int().min(0).meta({ description: "Distinct sources with an accepted quote on the business date." }),
+      })
       .meta({ description: "How many independent sources corroborate the day." }),
     directions: z.strictObject({ sell: Direction, buy: Direction }),
     benchmark: z
@@ -136,13 +198,24 @@ export const Asset = z
         sell: NumOrNull.meta({ description: "Official sell rate." }),
       })
       .nullable()
-      .meta({ description: "The central bank's official rate in force on the business date; null when there is none." }),
+      .meta({
+        description: "The central bank's official rate in force on the business date; null when there is none.",
+      }),
     global: z
       .strictObject({ value: NumOrNull.meta({ description: "Mid-market value, EGP per unit." }) })
       .nullable()
       .meta({ description: "Global mid-market reference in force on the business date; null when there is none." }),
-    series: z.array(SeriesEntry).meta({ description: "Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry." }),
-    sellers: z.array(SellerRow).meta({ description: "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset." }),
+    series: z
+      .array(SeriesEntry)
+      .meta({
+        description: "Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry.",
+      }),
+    sellers: z
+      .array(SellerRow)
+      .meta({
+        description:
+          "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset.",
+      }),
   })
   .meta({ id: "Asset", description: "One tracked currency or metal." });
 export type Asset = z.infer<typeof Asset>;
@@ -152,15 +225,26 @@ export const Feed = z
     _about: z.string().meta({ description: "What the feed is." }),
     _disclaimer: z.string().meta({ description: "Information only, not financial advice." }),
     _license: z.string().meta({ description: "Licence of the data and attribution." }),
-    _self: z.string().meta({ description: "Path and query of the exact request that produced this body.", examples: ["/api/v1/feed.json?category=metals"] }),
+    _self: z
+      .string()
+      .meta({
+        description: "Path and query of the exact request that produced this body.",
+        examples: ["/api/v1/feed.json?category=metals"],
+      }),
     _docs: z.string().meta({ description: "Path of the human documentation.", examples: ["/docs/"] }),
     _spec: z.string().meta({ description: "Path of this OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
     _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),
     _terms: z.string().meta({ description: "Path of the terms page.", examples: ["/terms/"] }),
-    schemaVersion: z.literal(1).meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),
+    schemaVersion: z
+      .literal(1)
+      .meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),
     seriesWindowDays: z.int().min(1).meta({ description: "Length of the history window in series (30)." }),
-    generatedAt: IsoInstant.meta({ description: "When this body was built, UTC. Not part of the ETag: unchanged data keeps its ETag." }),
-    assets: z.array(Asset).meta({ description: "Every tracked asset in catalog order, or the filtered subset; same shape either way." }),
+    generatedAt: IsoInstant.meta({
+      description: "When this body was built, UTC. Not part of the ETag: unchanged data keeps its ETag.",
+    }),
+    assets: z
+      .array(Asset)
+      .meta({ description: "Every tracked asset in catalog order, or the filtered subset; same shape either way." }),
   })
   .meta({ id: "Feed", description: "The whole answer of the feed: every asset, or the subset the filters chose." });
 export type Feed = z.infer<typeof Feed>;

@@ -65,7 +65,10 @@ export const CbeSource = z.strictObject({
   /** Business days asked for, back from today (the workbook is small; one request a run). */
   days: z.int().min(1).max(31).default(7),
   /** CBE currency name → catalog asset; `per` when the CBE quotes per that many units ("Japanese Yen 100"). */
-  currencies: z.record(z.string().min(1), z.union([AssetId, z.strictObject({ asset: AssetId, per: z.number().positive() })])),
+  currencies: z.record(
+    z.string().min(1),
+    z.union([AssetId, z.strictObject({ asset: AssetId, per: z.number().positive() })]),
+  ),
 });
 
 /** One asset derived from a global daily rates document. */
@@ -94,19 +97,25 @@ export const GlobalRatesSource = z.strictObject({
   /** The document's base currency code ("usd"). */
   base: z.string().regex(/^[a-z0-9]+$/),
   /** The code of the Egyptian pound in the document ("egp"). */
-  quote: z.string().regex(/^[a-z0-9]+$/).default("egp"),
+  quote: z
+    .string()
+    .regex(/^[a-z0-9]+$/)
+    .default("egp"),
   assets: z.array(GlobalAsset).min(1),
 });
 
 /** A regular expression, checked when the sources file is read. */
-const Regex = z.string().min(1).refine((r) => {
-  try {
-    new RegExp(r, "u");
-    return true;
-  } catch {
-    return false;
-  }
-}, "not a valid regular expression");
+const Regex = z
+  .string()
+  .min(1)
+  .refine((r) => {
+    try {
+      new RegExp(r, "u");
+      return true;
+    } catch {
+      return false;
+    }
+  }, "not a valid regular expression");
 
 /** An IANA time zone ("Africa/Cairo"). */
 const Zone = z.string().refine((zone) => {
@@ -128,7 +137,10 @@ const request = {
   /** Sent as is when a string; as JSON (Content-Type application/json) when an object. */
   body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
 };
-const oneOfUrlAndPath = [(s: { url?: string | undefined; path?: string | undefined }) => (s.url === undefined) !== (s.path === undefined), "give exactly one of url and path"] as const;
+const oneOfUrlAndPath = [
+  (s: { url?: string | undefined; path?: string | undefined }) => (s.url === undefined) !== (s.path === undefined),
+  "give exactly one of url and path",
+] as const;
 
 /** How a document's names become registry and catalog ids, and how its prices are scaled. */
 const mapping = {
@@ -166,8 +178,16 @@ const TimeFormat = z.strictObject(timeFormat);
 /** Where a value is in a record: a field name (a dotted path), or a constant. */
 const Field = z.union([z.string().min(1), z.strictObject({ const: z.string() })]);
 
-const exactlyOneSeller = [(s: { seller?: string | undefined; fields: { seller?: unknown } }) => (s.seller === undefined) !== (s.fields.seller === undefined), "give exactly one of seller (a registry id) and fields.seller"] as const;
-const transferMapped = [(s: { take: string; fields: { transferBuy?: unknown; transferSell?: unknown } }) => s.take !== "transfer" || (s.fields.transferBuy !== undefined && s.fields.transferSell !== undefined), 'take "transfer" needs fields.transferBuy and fields.transferSell'] as const;
+const exactlyOneSeller = [
+  (s: { seller?: string | undefined; fields: { seller?: unknown } }) =>
+    (s.seller === undefined) !== (s.fields.seller === undefined),
+  "give exactly one of seller (a registry id) and fields.seller",
+] as const;
+const transferMapped = [
+  (s: { take: string; fields: { transferBuy?: unknown; transferSell?: unknown } }) =>
+    s.take !== "transfer" || (s.fields.transferBuy !== undefined && s.fields.transferSell !== undefined),
+  'take "transfer" needs fields.transferBuy and fields.transferSell',
+] as const;
 
 /**
  * A licensed seller's published rates, as a JSON or CSV document at a URL or a path, mapped to
@@ -182,7 +202,15 @@ export const SellerDocumentSource = z
     format: z.enum(["json", "csv"]),
     /** JSON: dotted path to the array of records ("data.rates"); empty for a top-level array (or the `d` of an ASP.NET answer). */
     records: z.string().default(""),
-    fields: z.strictObject({ seller: Field.optional(), asset: Field, buy: Field, sell: Field, transferBuy: Field.optional(), transferSell: Field.optional(), time: Field.optional() }),
+    fields: z.strictObject({
+      seller: Field.optional(),
+      asset: Field,
+      buy: Field,
+      sell: Field,
+      transferBuy: Field.optional(),
+      transferSell: Field.optional(),
+      time: Field.optional(),
+    }),
     ...mapping,
     time: TimeFormat.optional(),
   })
@@ -232,19 +260,35 @@ export const HtmlSource = z
     header: z.string().min(1).optional(),
     /** CSS selector of a row's cells, inside the row (default: the row's child elements). */
     cells: z.string().min(1).optional(),
-    fields: z.strictObject({ seller: HtmlField.optional(), asset: HtmlField, buy: HtmlField, sell: HtmlField, transferBuy: HtmlField.optional(), transferSell: HtmlField.optional(), time: HtmlField.optional() }),
+    fields: z.strictObject({
+      seller: HtmlField.optional(),
+      asset: HtmlField,
+      buy: HtmlField,
+      sell: HtmlField,
+      transferBuy: HtmlField.optional(),
+      transferSell: HtmlField.optional(),
+      time: HtmlField.optional(),
+    }),
     ...mapping,
     /**
      * When the rates were set: `selector` (and `attr`) of the page's one time element, or per row
      * from `fields.time`; read with `format` in `zone`. Absent, and no `fields.time`: the run's instant.
      */
-    time: z.strictObject({ selector: z.string().min(1).optional(), attr: z.string().min(1).optional(), ...timeFormat }).optional(),
+    time: z
+      .strictObject({ selector: z.string().min(1).optional(), attr: z.string().min(1).optional(), ...timeFormat })
+      .optional(),
   })
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
   .refine(...transferMapped)
-  .refine((s) => s.header !== undefined || !Object.values(s.fields).some(usesColumn), "fields found by column need a header selector")
-  .refine((s) => !(s.time?.selector !== undefined && s.fields.time !== undefined), "give the time either by time.selector (the page) or by fields.time (each row)");
+  .refine(
+    (s) => s.header !== undefined || !Object.values(s.fields).some(usesColumn),
+    "fields found by column need a header selector",
+  )
+  .refine(
+    (s) => !(s.time?.selector !== undefined && s.fields.time !== undefined),
+    "give the time either by time.selector (the page) or by fields.time (each row)",
+  );
 
 /**
  * Where a value is in an XML record: `@name` an attribute, `name` a child element's text, dotted
@@ -262,7 +306,15 @@ export const XmlSource = z
     ...request,
     /** Dotted path of the record elements from the root ("Details.rates"). */
     records: z.string().min(1),
-    fields: z.strictObject({ seller: XmlField.optional(), asset: XmlField, buy: XmlField, sell: XmlField, transferBuy: XmlField.optional(), transferSell: XmlField.optional(), time: XmlField.optional() }),
+    fields: z.strictObject({
+      seller: XmlField.optional(),
+      asset: XmlField,
+      buy: XmlField,
+      sell: XmlField,
+      transferBuy: XmlField.optional(),
+      transferSell: XmlField.optional(),
+      time: XmlField.optional(),
+    }),
     ...mapping,
     time: TimeFormat.optional(),
   })
@@ -270,7 +322,14 @@ export const XmlSource = z
   .refine(...exactlyOneSeller)
   .refine(...transferMapped);
 
-export const SourceConfig = z.discriminatedUnion("adapter", [DemoSource, CbeSource, GlobalRatesSource, SellerDocumentSource, HtmlSource, XmlSource]);
+export const SourceConfig = z.discriminatedUnion("adapter", [
+  DemoSource,
+  CbeSource,
+  GlobalRatesSource,
+  SellerDocumentSource,
+  HtmlSource,
+  XmlSource,
+]);
 export type SourceConfig = z.infer<typeof SourceConfig>;
 export type CbeSource = z.infer<typeof CbeSource>;
 export type GlobalRatesSource = z.infer<typeof GlobalRatesSource>;
@@ -284,7 +343,9 @@ export function sourceKind(s: SourceConfig): SourceKind {
 }
 
 /** Every source's kind by its id, for the rules that weigh a seller's own publication against relays. */
-export function sourceKinds(sources: readonly SourceConfig[] | { sources: readonly SourceConfig[] }): Map<string, SourceKind> {
+export function sourceKinds(
+  sources: readonly SourceConfig[] | { sources: readonly SourceConfig[] },
+): Map<string, SourceKind> {
   const list = "sources" in sources ? sources.sources : sources;
   return new Map(list.map((s) => [s.id, sourceKind(s)]));
 }

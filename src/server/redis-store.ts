@@ -5,7 +5,15 @@
  * answer within it, or refuses the connection, is treated as down ⇒ fail open (counters.ts FailOpen).
  */
 import { Redis } from "ioredis";
-import { FailOpen, HIT_SCRIPT, STORE_BUDGET_MS, hitFromReply, scriptInputs, type CounterStore, type Hit } from "../edge/counters.js";
+import {
+  FailOpen,
+  HIT_SCRIPT,
+  STORE_BUDGET_MS,
+  hitFromReply,
+  scriptInputs,
+  type CounterStore,
+  type Hit,
+} from "../edge/counters.js";
 
 export class RedisStore implements CounterStore {
   private readonly redis: Redis;

@@ -93,10 +93,19 @@ async function rawAnswer(res: Response): Promise<Buffer> {
 /** Why the server could not listen, as the operator can act on it. */
 function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
   if (e.code === "EADDRINUSE")
-    return new UsageError(`port ${port} on ${host} is already in use`, "stop the other server, or pass --port 0 to take any free port", { cause: e });
-  if (e.code === "EACCES") return new UsageError(`not allowed to listen on port ${port} of ${host}`, "use a port above 1023", { cause: e });
+    return new UsageError(
+      `port ${port} on ${host} is already in use`,
+      "stop the other server, or pass --port 0 to take any free port",
+      { cause: e },
+    );
+  if (e.code === "EACCES")
+    return new UsageError(`not allowed to listen on port ${port} of ${host}`, "use a port above 1023", { cause: e });
   if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND")
-    return new UsageError(`${host} is not an address of this machine`, "use --host 127.0.0.1 (or 0.0.0.0 for every interface)", { cause: e });
+    return new UsageError(
+      `${host} is not an address of this machine`,
+      "use --host 127.0.0.1 (or 0.0.0.0 for every interface)",
+      { cause: e },
+    );
   return e;
 }
 
@@ -118,9 +127,17 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   try {
     trusted = o.trustedProxies?.length ? addressMatcher(o.trustedProxies) : undefined;
   } catch (e) {
-    throw new UsageError((e as Error).message, "--trusted-proxies takes addresses or CIDR blocks, comma-separated (10.0.0.0/8,2001:db8::/32)", { cause: e });
+    throw new UsageError(
+      (e as Error).message,
+      "--trusted-proxies takes addresses or CIDR blocks, comma-separated (10.0.0.0/8,2001:db8::/32)",
+      { cause: e },
+    );
   }
-  const trust: ProxyTrust = { trustProxy: o.trustProxy, ...(trusted ? { trusted } : {}), ...(o.clientIpHeader ? { header: o.clientIpHeader.toLowerCase() } : {}) };
+  const trust: ProxyTrust = {
+    trustProxy: o.trustProxy,
+    ...(trusted ? { trusted } : {}),
+    ...(o.clientIpHeader ? { header: o.clientIpHeader.toLowerCase() } : {}),
+  };
   const ms = (started: number) => `${(performance.now() - started).toFixed(1)}ms`;
 
   const answer = async (request: Request, incoming: IncomingMessage, started: number) => {
@@ -137,7 +154,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
     const contact = request.headers.get("x-contact");
     const { pathname, search } = new URL(request.url);
-    log(`${request.method} ${pathname}${search} ${response.status} ${ms(started)}${contact ? ` contact=${JSON.stringify(contact.slice(0, 200))}` : ""}`);
+    log(
+      `${request.method} ${pathname}${search} ${response.status} ${ms(started)}${contact ? ` contact=${JSON.stringify(contact.slice(0, 200))}` : ""}`,
+    );
     return response;
   };
 
@@ -146,17 +165,24 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // A missing Host is left to the adapter, which refuses it (RFC 9112 §3.2) through errorHandler.
   const server = http.createServer({ requireHostHeader: false }, (incoming, outgoing) => {
     const started = performance.now();
-    const listener = getRequestListener((request, env) => answer(request, (env as { incoming: IncomingMessage }).incoming, started), {
-      errorHandler: (e) => {
-        if (e instanceof RequestError) {
-          const why = e.message.charAt(0).toLowerCase() + e.message.slice(1);
-          log(`${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 400 ${ms(started)} malformed: ${why}`);
-          return bareProblem(problems.malformed(why), incoming.url, incoming.method === "HEAD");
-        }
-        log(`${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 503 ${ms(started)} error: ${(e as Error).message}`);
-        return bareProblem(problems.unavailable(), incoming.url, incoming.method === "HEAD");
+    const listener = getRequestListener(
+      (request, env) => answer(request, (env as { incoming: IncomingMessage }).incoming, started),
+      {
+        errorHandler: (e) => {
+          if (e instanceof RequestError) {
+            const why = e.message.charAt(0).toLowerCase() + e.message.slice(1);
+            log(
+              `${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 400 ${ms(started)} malformed: ${why}`,
+            );
+            return bareProblem(problems.malformed(why), incoming.url, incoming.method === "HEAD");
+          }
+          log(
+            `${incoming.method ?? "?"} ${JSON.stringify((incoming.url ?? "").slice(0, 200))} 503 ${ms(started)} error: ${(e as Error).message}`,
+          );
+          return bareProblem(problems.unavailable(), incoming.url, incoming.method === "HEAD");
+        },
       },
-    });
+    );
     void listener(incoming, outgoing);
   });
   server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer; reason?: string }, socket: Socket) => {
@@ -166,8 +192,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       return void socket.destroy();
     }
     const [method, target] = (err.rawPacket?.toString("latin1") ?? "").split("\r\n", 1)[0]!.split(" ");
-    const why = err.code === "HPE_HEADER_OVERFLOW" ? "the request's headers are larger than the server reads" : `not valid HTTP/1.1 (${err.reason ?? err.message})`;
-    log(`${(method || "?").replace(/[^\w-]/g, "?").slice(0, 16)} ${JSON.stringify((target ?? "").slice(0, 200))} 400 malformed: ${why}`);
+    const why =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? "the request's headers are larger than the server reads"
+        : `not valid HTTP/1.1 (${err.reason ?? err.message})`;
+    log(
+      `${(method || "?").replace(/[^\w-]/g, "?").slice(0, 16)} ${JSON.stringify((target ?? "").slice(0, 200))} 400 malformed: ${why}`,
+    );
     void rawAnswer(bareProblem(problems.malformed(why), target, method === "HEAD"))
       .then((bytes) => socket.end(bytes))
       .catch(() => socket.destroy());

@@ -20,7 +20,13 @@
 
 interface DenoLike {
   args: string[];
-  env: { get(name: string): string | undefined; has(name: string): boolean; set(name: string, value: string): void; delete(name: string): void; toObject(): Record<string, string> };
+  env: {
+    get(name: string): string | undefined;
+    has(name: string): boolean;
+    set(name: string, value: string): void;
+    delete(name: string): void;
+    toObject(): Record<string, string>;
+  };
   readFile(path: string): Promise<Uint8Array<ArrayBuffer>>;
   stat(path: string): Promise<{ isDirectory: boolean }>;
   serve(
@@ -29,7 +35,10 @@ interface DenoLike {
   ): unknown;
   exit(code: number): never;
 }
-type EdgeFunction = (request: Request, context: unknown) => Promise<Response | URL | undefined | void> | Response | URL | undefined | void;
+type EdgeFunction = (
+  request: Request,
+  context: unknown,
+) => Promise<Response | URL | undefined | void> | Response | URL | undefined | void;
 
 const deno: DenoLike = (globalThis as unknown as { Deno: DenoLike }).Deno;
 const [bundle = "", site = "", ...routes] = deno.args;
@@ -49,7 +58,11 @@ if (!bundle || !site || !routes.length) {
     toObject: () => deno.env.toObject(),
   },
 };
-const edge = ((await import(new URL(`file://${bundle.split("/").map(encodeURIComponent).join("/")}`).href)) as { default: EdgeFunction }).default;
+const edge = (
+  (await import(new URL(`file://${bundle.split("/").map(encodeURIComponent).join("/")}`).href)) as {
+    default: EdgeFunction;
+  }
+).default;
 
 const routeRes = routes.map((r) => new RegExp(`^${r.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`));
 const TYPES: Record<string, string> = {
@@ -62,7 +75,11 @@ const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
 };
 
-const notFound = () => new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Harness": "static" } });
+const notFound = () =>
+  new Response("Not Found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Harness": "static" },
+  });
 
 /** The CDN: the published file at the request's path (a folder's index.html), or 404. */
 async function serveStatic(request: Request): Promise<Response> {
@@ -79,7 +96,9 @@ async function serveStatic(request: Request): Promise<Response> {
     if (rel.endsWith("/") || (await deno.stat(file)).isDirectory) file += "/index.html";
     const bytes = await deno.readFile(file);
     const type = TYPES[file.slice(file.lastIndexOf(".") + 1)] ?? "application/octet-stream";
-    return new Response(request.method === "HEAD" ? null : bytes, { headers: { "Content-Type": type, "X-Harness": "static" } });
+    return new Response(request.method === "HEAD" ? null : bytes, {
+      headers: { "Content-Type": type, "X-Harness": "static" },
+    });
   } catch {
     return notFound();
   }
@@ -114,4 +133,7 @@ async function handler(request: Request, info: { remoteAddr: { hostname: string 
   }
 }
 
-deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(JSON.stringify({ listening: port })) }, handler);
+deno.serve(
+  { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(JSON.stringify({ listening: port })) },
+  handler,
+);

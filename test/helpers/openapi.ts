@@ -12,7 +12,8 @@ export async function readOpenApi(out: string): Promise<Json> {
 
 const ROOT = "urn:price-feed:schemas";
 /** OpenAPI refs point into components; as a standalone schema document they live under $defs. */
-const rewrite = <T>(x: T): T => JSON.parse(JSON.stringify(x).replaceAll('"#/components/schemas/', `"${ROOT}#/$defs/`)) as T;
+const rewrite = <T>(x: T): T =>
+  JSON.parse(JSON.stringify(x).replaceAll('"#/components/schemas/', `"${ROOT}#/$defs/`)) as T;
 
 export function validators(doc: Json) {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -24,8 +25,14 @@ export function validators(doc: Json) {
   return (schema: string | Json, value: unknown): string[] => {
     const key = typeof schema === "string" ? schema : JSON.stringify(schema);
     let v = cache.get(key);
-    if (!v) cache.set(key, (v = ajv.compile(typeof schema === "string" ? { $ref: `${ROOT}#/$defs/${schema}` } : rewrite(schema))));
-    return v(value) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`);
+    if (!v)
+      cache.set(
+        key,
+        (v = ajv.compile(typeof schema === "string" ? { $ref: `${ROOT}#/$defs/${schema}` } : rewrite(schema))),
+      );
+    return v(value)
+      ? []
+      : (v.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`);
   };
 }
 

@@ -32,12 +32,23 @@ export interface HumanPage {
 /** Every human page: home, each asset and terms in both languages, and the docs (English). */
 export function humanPages(feed: Feed): HumanPage[] {
   const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/sources/", "/terms/"];
-  const all: Array<[string, PageLang]> = [...en.map((p): [string, PageLang] => [p, "en"]), ["/docs/", "en"], ...en.map((p): [string, PageLang] => [localized(p, "ar"), "ar"])];
+  const all: Array<[string, PageLang]> = [
+    ...en.map((p): [string, PageLang] => [p, "en"]),
+    ["/docs/", "en"],
+    ...en.map((p): [string, PageLang] => [localized(p, "ar"), "ar"]),
+  ];
   return all.map(([p, lang]) => ({ path: p, lang, name: p.replace(/^\/|\/$/g, "").replace(/\//g, "-") || "home" }));
 }
 
 /** A price as the pages print it: grouped thousands, fixed decimals. */
-export const printed = (v: number, decimals: number) => v.toLocaleString("en-GB", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+export const printed = (v: number, decimals: number) =>
+  v.toLocaleString("en-GB", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 
 /** Cairo wall-clock time of an instant, as the pages print it. */
-export const cairoClock = (iso: string) => new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Cairo", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));
+export const cairoClock = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Africa/Cairo",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(iso));

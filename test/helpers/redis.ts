@@ -26,8 +26,14 @@ export interface RedisServer {
 
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const spawned = new Promise<never>((_, reject) => child.once("error", (e) => reject(new Error(`redis-server could not start (${e.message}); .ci/run installs it`))));
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  const spawned = new Promise<never>((_, reject) =>
+    child.once("error", (e) => reject(new Error(`redis-server could not start (${e.message}); .ci/run installs it`))),
+  );
   const url = `redis://127.0.0.1:${port}`;
   const ready = (async () => {
     for (let i = 0; i < 100; i++) {

@@ -13,10 +13,38 @@ export function smallRows(): Rows {
   const global: Rows["global"] = [];
   for (let k = 15; k >= 1; k--) {
     const d = addDays(TODAY, -k);
-    quotes.push({ source: "s1", seller: "alpha", asset: "USD-EGP", buy: 49.7, sell: 50, observedAt: at(d, "10:00:00") });
-    quotes.push({ source: "s1", seller: "beta", asset: "USD-EGP", buy: 49.8, sell: 50.1, observedAt: at(d, "10:00:00") });
-    quotes.push({ source: "s1", seller: "dahab", asset: "XAU24K-EGP", buy: 6000, sell: 6050, observedAt: at(d, "10:00:00") });
-    quotes.push({ source: "s2", seller: "sagha", asset: "XAU24K-EGP", buy: 5990, sell: 6060, observedAt: at(d, "10:00:00") });
+    quotes.push({
+      source: "s1",
+      seller: "alpha",
+      asset: "USD-EGP",
+      buy: 49.7,
+      sell: 50,
+      observedAt: at(d, "10:00:00"),
+    });
+    quotes.push({
+      source: "s1",
+      seller: "beta",
+      asset: "USD-EGP",
+      buy: 49.8,
+      sell: 50.1,
+      observedAt: at(d, "10:00:00"),
+    });
+    quotes.push({
+      source: "s1",
+      seller: "dahab",
+      asset: "XAU24K-EGP",
+      buy: 6000,
+      sell: 6050,
+      observedAt: at(d, "10:00:00"),
+    });
+    quotes.push({
+      source: "s2",
+      seller: "sagha",
+      asset: "XAU24K-EGP",
+      buy: 5990,
+      sell: 6060,
+      observedAt: at(d, "10:00:00"),
+    });
     official.push({ source: "cbe", asset: "USD-EGP", buy: 49.9, sell: 50, observedAt: at(d, "08:00:00") });
     global.push({ source: "glob", asset: "CNY-EGP", value: 6.7 + k / 1000, observedAt: at(d, "08:00:00") });
     global.push({ source: "glob", asset: "USD-EGP", value: 49.95, observedAt: at(d, "08:00:00") });
@@ -41,4 +69,3 @@ export function smallRows(): Rows {
   global.push({ source: "glob", asset: "USD-EGP", value: 49.95, observedAt: at(TODAY, "08:00:00") });
   return { quotes, official, global };
 }
-

@@ -16,7 +16,10 @@ export async function builtSite(nowMs = BUILT_AT): Promise<{ data: string; out: 
   return { data, out };
 }
 
-export function depsFor(out: string, o: Partial<HandlerDeps> & { reads?: string[]; counters?: CounterStore } = {}): HandlerDeps {
+export function depsFor(
+  out: string,
+  o: Partial<HandlerDeps> & { reads?: string[]; counters?: CounterStore } = {},
+): HandlerDeps {
   const site = new SiteReader(out);
   const reads = o.reads;
   return {

@@ -20,7 +20,12 @@ export async function sourcesServer(routes: Record<string, Route>) {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const s: Seen = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+    const s: Seen = {
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
     seen.push(s);
     const route = routes[`${s.method} ${new URL(s.path, "http://x").pathname}`];
     if (!route) return void res.writeHead(404).end("not found");
@@ -54,11 +59,16 @@ export const excelSerial = (date: string) => Date.parse(`${date}T00:00:00Z`) / 8
  * A workbook in the CBE's format: one sheet, a blank title row, the header Date, Currency, Buy,
  * Sell, then per currency its business days newest first, dates as Excel serial numbers.
  */
-export async function cbeWorkbook(rows: Array<{ date: string; currency: string; buy: number; sell: number }>): Promise<Buffer> {
+export async function cbeWorkbook(
+  rows: Array<{ date: string; currency: string; buy: number; sell: number }>,
+): Promise<Buffer> {
   const data = [
     [null, null, null, null],
     ["Date", "Currency", "Buy", "Sell"].map((value) => ({ value })),
     ...rows.map((r) => [{ value: excelSerial(r.date) }, { value: r.currency }, { value: r.buy }, { value: r.sell }]),
   ];
-  return writeXlsxFile(data as unknown as Parameters<typeof writeXlsxFile>[0], { sheet: "Official Exchange Rates" } as Parameters<typeof writeXlsxFile>[1]).toBuffer();
+  return writeXlsxFile(
+    data as unknown as Parameters<typeof writeXlsxFile>[0],
+    { sheet: "Official Exchange Rates" } as Parameters<typeof writeXlsxFile>[1],
+  ).toBuffer();
 }

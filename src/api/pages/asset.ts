@@ -10,7 +10,19 @@ import { arabic, english, esc, nameIn, page } from "./html.js";
 import { price, westernDigits } from "./format.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
 import { sellerTable } from "./sellers.js";
-import { confidenceWords, freshnessWords, lastUpdated, marketNote, pricesOf, sideHint, sideLabel, signalSentences, simulatedBanner, unitWords, verdictSentence } from "./words.js";
+import {
+  confidenceWords,
+  freshnessWords,
+  lastUpdated,
+  marketNote,
+  pricesOf,
+  sideHint,
+  sideLabel,
+  signalSentences,
+  simulatedBanner,
+  unitWords,
+  verdictSentence,
+} from "./words.js";
 
 type Side = "sell" | "buy";
 
@@ -18,7 +30,9 @@ function sideBox(a: Asset, side: Side, lang: PageLang): string {
   const d: Direction = a.directions[side];
   const id = `side-${side}`;
   const ar = lang === "ar";
-  const who = d.best?.seller ? `<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${esc(sideHint(side, lang))}</span></p>` : "";
+  const who = d.best?.seller
+    ? `<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${esc(sideHint(side, lang))}</span></p>`
+    : "";
   const signals = signalSentences(d, lang);
   return `<section class="side" aria-labelledby="${id}">
 <h2 id="${id}">${esc(sideLabel(side, lang))}</h2>
@@ -44,7 +58,9 @@ function references(a: Asset, lang: PageLang): string {
   const p = (v: number | null | undefined) => price(v, a.decimals, lang);
   const official = a.benchmark
     ? `${ar ? "شراء" : "buy"} <b>${p(a.benchmark.buy)}</b> · ${ar ? "بيع" : "sell"} <b>${p(a.benchmark.sell)}</b>`
-    : ar ? "لا يوجد سعر رسمي لهذا الأصل" : "none for this asset";
+    : ar
+      ? "لا يوجد سعر رسمي لهذا الأصل"
+      : "none for this asset";
   return `<section class="side refs" aria-labelledby="refs-h">
 <h2 id="refs-h">${ar ? "أسعار مرجعية" : "References"}</h2>
 <dl>
@@ -88,8 +104,12 @@ ${a.series.length ? `${seriesChart(a, chartId, "wide", lang)}${seriesChart(a, ch
   return page({
     lang,
     path: assetPagePath(a.slug),
-    title: ar ? `${nameAr}: أسعار كل الجهات المرخصة · Price Feed` : `${a.name}: every licensed seller's price · Price Feed`,
-    description: ar ? `أسعار ${nameAr} لدى كل الجهات المرخصة في مصر، مع السعر الرسمي وآخر ${a.series.length} يوم تداول.` : `${a.name} in Egypt: every licensed seller's buy and sell price, the official rate and the last ${a.series.length} trading days.`,
+    title: ar
+      ? `${nameAr}: أسعار كل الجهات المرخصة · Price Feed`
+      : `${a.name}: every licensed seller's price · Price Feed`,
+    description: ar
+      ? `أسعار ${nameAr} لدى كل الجهات المرخصة في مصر، مع السعر الرسمي وآخر ${a.series.length} يوم تداول.`
+      : `${a.name} in Egypt: every licensed seller's buy and sell price, the official rate and the last ${a.series.length} trading days.`,
     body,
     baseUrl: input.dataset.site.baseUrl,
     ...simulatedBanner(input.dataset.site, lang),

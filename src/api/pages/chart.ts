@@ -70,7 +70,10 @@ const decimalsOf = (step: number) => {
   return 8;
 };
 
-function yTicks(values: number[], decimals: number): { lo: number; hi: number; ticks: number[]; labelDecimals: number } {
+function yTicks(
+  values: number[],
+  decimals: number,
+): { lo: number; hi: number; ticks: number[]; labelDecimals: number } {
   const min = Math.min(...values);
   const max = Math.max(...values);
   const step = niceStep(max - min || Math.abs(min) * 0.01 || 1, 4, decimals);
@@ -85,7 +88,9 @@ function yTicks(values: number[], decimals: number): { lo: number; hi: number; t
 export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang): string {
   const s = asset.series;
   const layers = drawnLayers(asset);
-  const values = s.flatMap((e) => [e.buyLo, e.buyHi, e.sellLo, e.sellHi, e.bench]).filter((v): v is number => v !== null);
+  const values = s
+    .flatMap((e) => [e.buyLo, e.buyHi, e.sellLo, e.sellHi, e.bench])
+    .filter((v): v is number => v !== null);
   if (s.length === 0 || values.length === 0) return "";
   const { w, h, font, maxLabels } = SIZES[size];
   const y0 = yTicks(values, asset.decimals);
@@ -103,7 +108,9 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   // Gridlines and price labels.
   y0.ticks.forEach((t, i) => {
     parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
-    parts.push(`<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${esc(yLabels[i]!)}</text>`);
+    parts.push(
+      `<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${esc(yLabels[i]!)}</text>`,
+    );
   });
   // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
   const fit = Math.max(2, Math.min(maxLabels, Math.floor((right - left) / (font * 5.5))));
@@ -116,10 +123,16 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     const at = Math.min(right - half, Math.max(left + half, x(date)));
     parts.push(`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
     // The drawing runs left to right (time does), but an Arabic date reads right to left: "19 نوفمبر".
-    parts.push(`<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}"${lang === "ar" ? ' direction="rtl"' : ""}>${esc(label)}</text>`);
+    parts.push(
+      `<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}"${lang === "ar" ? ' direction="rtl"' : ""}>${esc(label)}</text>`,
+    );
   }
-  parts.push(`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`);
-  parts.push(`<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`);
+  parts.push(
+    `<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`,
+  );
+  parts.push(
+    `<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`,
+  );
 
   const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
     runs(s, lo, hi)
@@ -130,7 +143,8 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
           upper.push([upper[0]![0] + 4, upper[0]![1]]);
           lower.push([lower[0]![0] + 4, lower[0]![1]]);
         }
-        const strong = edge === null ? "" : `<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
+        const strong =
+          edge === null ? "" : `<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
         return `<polygon class="${cls}"${fill} points="${pts([...upper, ...lower.reverse()])}"/>${strong}`;
       })
       .join("");
@@ -141,7 +155,11 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   if (layers.includes("bench"))
     parts.push(
       runs(s, "bench", "bench")
-        .map((run) => (run.length === 1 ? `<circle class="bench" cx="${r1(x(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>` : `<polyline class="bench" points="${pts(run.map((e) => [x(e.date), y(e.bench!)]))}"/>`))
+        .map((run) =>
+          run.length === 1
+            ? `<circle class="bench" cx="${r1(x(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
+            : `<polyline class="bench" points="${pts(run.map((e) => [x(e.date), y(e.bench!)]))}"/>`,
+        )
         .join(""),
     );
   const descId = `${id}-${size}-desc`;
@@ -153,15 +171,26 @@ ${parts.join("\n")}
 }
 
 const LEGEND: Record<Layer, [string, string]> = {
-  sell: ["When you buy: prices sellers ask, lowest (line) to highest", "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى"],
-  buy: ["When you sell: prices sellers pay, lowest to highest (line)", "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)"],
-  ref: ["Reference price (global mid-market): the day's low to high", "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم"],
+  sell: [
+    "When you buy: prices sellers ask, lowest (line) to highest",
+    "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى",
+  ],
+  buy: [
+    "When you sell: prices sellers pay, lowest to highest (line)",
+    "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)",
+  ],
+  ref: [
+    "Reference price (global mid-market): the day's low to high",
+    "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم",
+  ],
   bench: ["Central bank's official rate (mid)", "السعر الرسمي للبنك المركزي (المتوسط)"],
 };
 
 /** The legend: exactly the layers drawn, each with a swatch that differs by more than colour. */
 export function chartLegend(asset: Asset, lang: PageLang): string {
-  const items = drawnLayers(asset).map((l) => `<li><span class="key ${l}" aria-hidden="true"></span>${esc(LEGEND[l][lang === "ar" ? 1 : 0])}</li>`);
+  const items = drawnLayers(asset).map(
+    (l) => `<li><span class="key ${l}" aria-hidden="true"></span>${esc(LEGEND[l][lang === "ar" ? 1 : 0])}</li>`,
+  );
   return items.length ? `<ul class="legend">${items.join("")}</ul>` : "";
 }
 
@@ -170,7 +199,8 @@ function describe(asset: Asset, lang: PageLang): string {
   const last = s[s.length - 1]!;
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
-  const bench = last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
+  const bench =
+    last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
   if (lang === "ar")
     return asset.market === "reference"
       ? `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
@@ -187,11 +217,18 @@ export function chartTable(asset: Asset, lang: PageLang): string {
   const ref = asset.market === "reference";
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const head = ref
-    ? ar ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"] : ["Date", "Reference low", "Reference high", "Official (mid)"]
-    : ar ? ["التاريخ", "أقل سعر بيع (عند الشراء)", "أعلى سعر شراء (عند البيع)", "السعر الرسمي"] : ["Date", "Lowest asked (when you buy)", "Highest paid (when you sell)", "Official (mid)"];
+    ? ar
+      ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"]
+      : ["Date", "Reference low", "Reference high", "Official (mid)"]
+    : ar
+      ? ["التاريخ", "أقل سعر بيع (عند الشراء)", "أعلى سعر شراء (عند البيع)", "السعر الرسمي"]
+      : ["Date", "Lowest asked (when you buy)", "Highest paid (when you sell)", "Official (mid)"];
   const rows = [...asset.series]
     .reverse()
-    .map((e) => `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
+    )
     .join("");
   return `<details><summary>${ar ? "أرقام الرسم البياني في جدول" : "The chart's numbers as a table"}</summary>
 <table><thead><tr>${head.map((x, i) => `<th scope="col"${i ? ' class="n"' : ""}>${esc(x)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></details>`;

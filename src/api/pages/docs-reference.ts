@@ -5,7 +5,14 @@
  */
 import type { Dataset } from "../../core/dataset.js";
 import * as M from "../../core/methodology.js";
-import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, MAX_PARAMS, MAX_URL_LENGTH, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
+import {
+  CACHE_MAX_AGE_SECONDS,
+  DAILY_LIMIT,
+  MAX_PARAMS,
+  MAX_URL_LENGTH,
+  WINDOW_LIMIT,
+  WINDOW_SECONDS,
+} from "../../core/limits.js";
 import { CHANGELOG_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { componentSchemas } from "../openapi.js";
@@ -24,7 +31,8 @@ function typeOf(s: Schema): string {
   if (named) return `<a href="#schema-${named}">${named}</a>`;
   if (Array.isArray(s["anyOf"])) return (s["anyOf"] as Schema[]).map(typeOf).join(" or ");
   if (s["const"] !== undefined) return `<code>${esc(JSON.stringify(s["const"]))}</code>`;
-  if (Array.isArray(s["enum"])) return (s["enum"] as unknown[]).map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(" | ");
+  if (Array.isArray(s["enum"]))
+    return (s["enum"] as unknown[]).map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(" | ");
   if (s["type"] === "array") return `array of ${typeOf((s["items"] as Schema) ?? {})}`;
   if (s["type"] === "object" && s["properties"]) return "object (below)";
   if (s["type"] === "object") return "object";
@@ -37,11 +45,19 @@ function fieldRows(s: Schema, prefix: string, all: Record<string, Schema>): stri
   const required = new Set((s["required"] ?? []) as string[]);
   return Object.entries(props).flatMap(([name, p]) => {
     const full = `${prefix}${name}`;
-    const inner = Array.isArray(p["anyOf"]) ? ((p["anyOf"] as Schema[]).find((x) => x["type"] === "object" && x["properties"]) ?? p) : p;
-    const named = refName(p) ?? (Array.isArray(p["anyOf"]) ? (p["anyOf"] as Schema[]).map(refName).find(Boolean) : null);
-    const desc = (p["description"] ?? inner["description"] ?? (named ? all[named]?.["description"] : undefined) ?? "") as string;
+    const inner = Array.isArray(p["anyOf"])
+      ? ((p["anyOf"] as Schema[]).find((x) => x["type"] === "object" && x["properties"]) ?? p)
+      : p;
+    const named =
+      refName(p) ?? (Array.isArray(p["anyOf"]) ? (p["anyOf"] as Schema[]).map(refName).find(Boolean) : null);
+    const desc = (p["description"] ??
+      inner["description"] ??
+      (named ? all[named]?.["description"] : undefined) ??
+      "") as string;
     const row = `<tr><td><code>${esc(full)}</code>${required.has(name) ? "" : ' <span class="muted">(optional)</span>'}</td><td>${typeOf(p)}</td><td>${esc(desc)}</td></tr>`;
-    return inner !== p || (p["type"] === "object" && p["properties"]) ? [row, ...fieldRows(inner, `${full}.`, all)] : [row];
+    return inner !== p || (p["type"] === "object" && p["properties"])
+      ? [row, ...fieldRows(inner, `${full}.`, all)]
+      : [row];
   });
 }
 
@@ -60,7 +76,10 @@ function changelogHtml(c: Changelog): string {
   return c.versions
     .map((v) => {
       const kinds = Object.entries(v.changes)
-        .map(([kind, items]) => `<h4>${esc(kind.charAt(0).toUpperCase() + kind.slice(1))}</h4><ul>${(items ?? []).map((i) => `<li>${esc(i)}</li>`).join("")}</ul>`)
+        .map(
+          ([kind, items]) =>
+            `<h4>${esc(kind.charAt(0).toUpperCase() + kind.slice(1))}</h4><ul>${(items ?? []).map((i) => `<li>${esc(i)}</li>`).join("")}</ul>`,
+        )
         .join("");
       return `<h3 id="v${esc(v.version)}">${esc(v.version)} <span class="muted">(${esc(v.date)})</span></h3><p>${esc(v.summary)}</p>${kinds}`;
     })
@@ -77,7 +96,10 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
     })
     .join("\n");
   const assetRows = ds.catalog
-    .map((a) => `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`)
+    .map(
+      (a) =>
+        `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`,
+    )
     .join("\n");
   return `<h2 id="endpoints">The URL contract</h2>
 <p>All paths answer <code>GET</code> (and <code>HEAD</code>, and <code>OPTIONS</code> as a CORS preflight) and need no authentication.</p>
@@ -91,7 +113,11 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
 <p>Every feed carries links: <code>_self</code> (the exact request), <code>_docs</code> (this page), <code>_spec</code>, <code>_changelog</code> and <code>_terms</code> (<a href="${TERMS_PATH}">the terms</a>).</p>
 
 <h2 id="fields">Fields</h2>
-<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(VERDICT_LABELS).map((l) => `“${esc(l)}”`).join(", ")}).</p>
+<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(
+    VERDICT_LABELS,
+  )
+    .map((l) => `“${esc(l)}”`)
+    .join(", ")}).</p>
 ${fieldTables()}
 
 <h2 id="filters">Filters</h2>

@@ -23,7 +23,8 @@ export const LOCAL_BASE_URL = "http://127.0.0.1:8888";
 export const baseUrlOf = (site: Site) => (site.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, "");
 
 /** The asset the examples use: the first with competing sellers, as the OpenAPI examples do. */
-export const exampleAsset = (feed: Feed): Asset => feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
+export const exampleAsset = (feed: Feed): Asset =>
+  feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
 
 /** JSON laid out for reading: a value on one line when it fits, else one member or item a line. */
 function pretty(v: unknown, indent = ""): string {
@@ -31,7 +32,9 @@ function pretty(v: unknown, indent = ""): string {
   if (v === null || typeof v !== "object" || indent.length + flat.length <= 110) return flat;
   const inner = `${indent}  `;
   if (Array.isArray(v)) return `[\n${v.map((x) => inner + pretty(x, inner)).join(",\n")}\n${indent}]`;
-  return `{\n${Object.entries(v).map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(",\n")}\n${indent}}`;
+  return `{\n${Object.entries(v)
+    .map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`)
+    .join(",\n")}\n${indent}}`;
 }
 
 const CUT_DAYS = "__earlier_days__";
@@ -49,7 +52,13 @@ function realAnswer(ctx: RenderContext, a: Asset, keep = 2): string {
   const shown = {
     ...body,
     _self: `${FEED_PATH}?asset=${a.slug}`,
-    assets: [{ ...asset, series: [...(earlier ? [CUT_DAYS] : []), ...asset.series.slice(-keep)], sellers: [...asset.sellers.slice(0, keep), ...(more ? [CUT_SELLERS] : [])] }],
+    assets: [
+      {
+        ...asset,
+        series: [...(earlier ? [CUT_DAYS] : []), ...asset.series.slice(-keep)],
+        sellers: [...asset.sellers.slice(0, keep), ...(more ? [CUT_SELLERS] : [])],
+      },
+    ],
   };
   return esc(
     pretty(shown)
@@ -94,7 +103,10 @@ export function renderDocs(ctx: RenderContext): string {
   const ds = input.dataset;
   const base = baseUrlOf(ds.site);
   const sellerRows = ds.registry
-    .map((s) => `<tr><td>${esc(s.name)}</td><td>${arabic(s.nameAr) || '<span class="muted">—</span>'}</td><td>${esc(s.kind)}</td><td>${esc(s.licensedBy)}</td><td>${esc(s.categories.join(", "))}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${esc(s.name)}</td><td>${arabic(s.nameAr) || '<span class="muted">—</span>'}</td><td>${esc(s.kind)}</td><td>${esc(s.licensedBy)}</td><td>${esc(s.categories.join(", "))}</td></tr>`,
+    )
     .join("\n");
   const sessionRows = Object.entries(ds.calendar.categories)
     .map(([c, cal]) => `<li><strong>${esc(categoryTitle(c))}</strong>: ${esc(sessionsText(cal))}.</li>`)
@@ -133,7 +145,9 @@ ${arabicSummary(ctx, base)}`;
     description: "How to use the Price Feed API in one minute, and how every number in it is made.",
     // Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
     // (axe's scrollable-region-focusable).
-    body: body.replace(/<pre(?=[ >])/g, '<pre tabindex="0"').replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">'),
+    body: body
+      .replace(/<pre(?=[ >])/g, '<pre tabindex="0"')
+      .replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">'),
     baseUrl: ds.site.baseUrl,
     ...simulatedBanner(ds.site),
   });

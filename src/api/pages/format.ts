@@ -16,7 +16,15 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 function numberFormat(lang: PageLang, decimals: number): Intl.NumberFormat {
   const key = `${lang}:${decimals}`;
   let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(LOCALE[lang], { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true })));
+  if (!f)
+    numberFormats.set(
+      key,
+      (f = new Intl.NumberFormat(LOCALE[lang], {
+        minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals,
+        useGrouping: true,
+      })),
+    );
   return f;
 }
 
@@ -29,7 +37,8 @@ export function price(v: number | null | undefined, decimals: number, lang: Page
  * Names from the catalog and the registry may carry Arabic-Indic digits ("ذهب عيار ٢٤"): the pages
  * show them with the same Western digits as every price, so that a page has one kind of digit.
  */
-export const westernDigits = (text: string) => text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) % 16));
+export const westernDigits = (text: string) =>
+  text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) % 16));
 
 /** A whole number (a count of days, of sources). */
 export const count = (n: number, lang: PageLang) => numberFormat(lang, 0).format(n);
@@ -41,10 +50,13 @@ export function percent(v: number, lang: PageLang): string {
 
 const dateFormats = {
   // A business date is already a Cairo calendar date: format it as that date, in UTC.
-  long: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }),
+  long: (lang: PageLang) =>
+    new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }),
   short: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "short" }),
-  year: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }),
-  time: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: CAIRO, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+  year: (lang: PageLang) =>
+    new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }),
+  time: (lang: PageLang) =>
+    new Intl.DateTimeFormat(LOCALE[lang], { timeZone: CAIRO, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
 };
 const cache = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(kind: keyof typeof dateFormats, lang: PageLang): Intl.DateTimeFormat {
@@ -85,6 +97,11 @@ export function arCount(n: number, noun: ArNoun): string {
 }
 
 export const AR_DAYS: ArNoun = { one: "يوم واحد", two: "يومين", few: "أيام", many: "يومًا" };
-export const AR_TRADING_DAYS: ArNoun = { one: "يوم تداول واحد", two: "يومي تداول", few: "أيام تداول", many: "يوم تداول" };
+export const AR_TRADING_DAYS: ArNoun = {
+  one: "يوم تداول واحد",
+  two: "يومي تداول",
+  few: "أيام تداول",
+  many: "يوم تداول",
+};
 export const AR_SOURCES: ArNoun = { one: "مصدر واحد", two: "مصدرين", few: "مصادر مستقلة", many: "مصدرًا مستقلًا" };
 export const AR_SELLERS: ArNoun = { one: "جهة واحدة", two: "جهتين", few: "جهات", many: "جهة" };

@@ -8,7 +8,15 @@ import type { Asset, Direction, Feed } from "../../schema/outputs.js";
 import { FEED_PATH, assetPagePath, localized, type PageLang } from "../../feed/paths.js";
 import { esc, nameIn, otherName, page } from "./html.js";
 import { AR_SELLERS, arCount, cairoClock, count, price } from "./format.js";
-import { buildDay, categoryTitle, freshnessWords, pricesOf, sideLabel, simulatedBanner, verdictLabel } from "./words.js";
+import {
+  buildDay,
+  categoryTitle,
+  freshnessWords,
+  pricesOf,
+  sideLabel,
+  simulatedBanner,
+  verdictLabel,
+} from "./words.js";
 
 function sideRow(a: Asset, side: "sell" | "buy", lang: PageLang): string {
   const d: Direction = a.directions[side];
@@ -19,8 +27,18 @@ function sideRow(a: Asset, side: "sell" | "buy", lang: PageLang): string {
 function when(a: Asset, feed: Feed, lang: PageLang): string {
   const parts = [freshnessWords(a, lang)];
   if (a.asOf !== buildDay(feed)) parts.push(pricesOf(a, feed, lang));
-  else if (a.observedAt) parts.push(lang === "ar" ? `${cairoClock(a.observedAt, lang)} بتوقيت القاهرة` : `${cairoClock(a.observedAt, lang)} Cairo time`);
-  if (a.market !== "reference") parts.push(lang === "ar" ? arCount(a.sellers.length, AR_SELLERS) : `${count(a.sellers.length, "en")} seller${a.sellers.length === 1 ? "" : "s"}`);
+  else if (a.observedAt)
+    parts.push(
+      lang === "ar"
+        ? `${cairoClock(a.observedAt, lang)} بتوقيت القاهرة`
+        : `${cairoClock(a.observedAt, lang)} Cairo time`,
+    );
+  if (a.market !== "reference")
+    parts.push(
+      lang === "ar"
+        ? arCount(a.sellers.length, AR_SELLERS)
+        : `${count(a.sellers.length, "en")} seller${a.sellers.length === 1 ? "" : "s"}`,
+    );
   return parts.map(esc).join(" · ");
 }
 
@@ -63,7 +81,9 @@ ${sections}
     lang,
     path: "/",
     title: ar ? "أسعار العملات والذهب في مصر · Price Feed" : "Currency and gold prices in Egypt · Price Feed",
-    description: ar ? "أفضل أسعار العملات والذهب لدى الجهات المرخصة في مصر، مع سعر كل بنك وصرافة وتاجر." : "Best licensed prices for currencies and gold in Egypt, with every bank's, exchange house's and dealer's price.",
+    description: ar
+      ? "أفضل أسعار العملات والذهب لدى الجهات المرخصة في مصر، مع سعر كل بنك وصرافة وتاجر."
+      : "Best licensed prices for currencies and gold in Egypt, with every bank's, exchange house's and dealer's price.",
     body,
     baseUrl: input.dataset.site.baseUrl,
     ...simulatedBanner(input.dataset.site, lang),

@@ -57,8 +57,18 @@ export interface PageOptions {
 }
 
 const NAV: Record<PageLang, Array<[string, string]>> = {
-  en: [["/", "Prices"], [SOURCES_PAGE_PATH, "Sources"], [DOCS_PATH, "Developers"], [TERMS_PATH, "Terms"]],
-  ar: [["/", "الأسعار"], [SOURCES_PAGE_PATH, "المصادر"], [DOCS_PATH, "للمطورين"], [TERMS_PATH, "الشروط"]],
+  en: [
+    ["/", "Prices"],
+    [SOURCES_PAGE_PATH, "Sources"],
+    [DOCS_PATH, "Developers"],
+    [TERMS_PATH, "Terms"],
+  ],
+  ar: [
+    ["/", "الأسعار"],
+    [SOURCES_PAGE_PATH, "المصادر"],
+    [DOCS_PATH, "للمطورين"],
+    [TERMS_PATH, "الشروط"],
+  ],
 };
 
 const FOOTER: Record<PageLang, string> = {
@@ -77,7 +87,9 @@ function navigation(o: PageOptions): string {
   const other: PageLang = o.lang === "ar" ? "en" : "ar";
   const twin = o.twin === false ? `${o.path}${o.arabicAnchor ?? ""}` : localized(o.path, other);
   const label = other === "ar" ? "العربية" : "English";
-  items.push(`<li class="lang"><a href="${twin}" hreflang="${other}" lang="${other}"${o.twin === false ? "" : ` rel="alternate"`}>${label}</a></li>`);
+  items.push(
+    `<li class="lang"><a href="${twin}" hreflang="${other}" lang="${other}"${o.twin === false ? "" : ` rel="alternate"`}>${label}</a></li>`,
+  );
   return `<nav aria-label="${o.lang === "ar" ? "الموقع" : "Site"}"><ul>${items.join("")}</ul></nav>`;
 }
 

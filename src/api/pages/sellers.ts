@@ -13,7 +13,8 @@ import { english, esc, nameIn, otherName } from "./html.js";
 import { cairoClock, cairoDay, count, price, shortDate } from "./format.js";
 
 /** The members a row carries since seller rows name their quote's time and sources; read defensively. */
-type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources">> & Pick<SellerRow, "seller" | "sellerAr" | "buy" | "sell">;
+type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources">> &
+  Pick<SellerRow, "seller" | "sellerAr" | "buy" | "sell">;
 
 export interface SellerTableOptions {
   lang: PageLang;
@@ -39,7 +40,9 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const withTime = rows.some((r) => (r.observedAt ?? null) !== null);
   // Sources are long names: the table shows their numbers, the list under it the names. The source
   // whose quote is shown comes first, in bold; the others also reported the seller that day.
-  const used = [...new Set(rows.flatMap((r) => [...(r.source ? [r.source] : []), ...(r.sources ?? [])]))].sort((a, b) => order(o, a) - order(o, b));
+  const used = [...new Set(rows.flatMap((r) => [...(r.source ? [r.source] : []), ...(r.sources ?? [])]))].sort(
+    (a, b) => order(o, a) - order(o, b),
+  );
   const withSources = used.length > 0;
   const numberOf = (id: string) => count(used.indexOf(id) + 1, lang);
   const sourcesOf = (r: Row) => {
@@ -61,11 +64,14 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const body = rows
     .map((r) => {
       const other = otherName(lang, r.seller, r.sellerAr);
-      const via = withSources && sourcesOf(r) ? `<span class="sub">${ar ? "المصادر: " : "Sources: "}${sourcesOf(r)}</span>` : "";
+      const via =
+        withSources && sourcesOf(r) ? `<span class="sub">${ar ? "المصادر: " : "Sources: "}${sourcesOf(r)}</span>` : "";
       const id = r.id ? ` id="seller-${esc(r.id)}"` : "";
-      return `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${via}</th>`
-        + `<td class="col-wide">${other || "—"}</td>${cell(r, "buy")}${cell(r, "sell")}${withTime ? time(r) : ""}`
-        + `${withSources ? `<td class="col-wide n">${sourcesOf(r) || "—"}</td>` : ""}</tr>`;
+      return (
+        `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${via}</th>` +
+        `<td class="col-wide">${other || "—"}</td>${cell(r, "buy")}${cell(r, "sell")}${withTime ? time(r) : ""}` +
+        `${withSources ? `<td class="col-wide n">${sourcesOf(r) || "—"}</td>` : ""}</tr>`
+      );
     })
     .join("\n");
   const head = [

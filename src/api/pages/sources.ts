@@ -24,13 +24,19 @@ function when(iso: string | null, lang: PageLang): string {
 
 export function sourcesTable(health: SourceHealth, names: ReadonlyMap<string, string>, lang: PageLang): string {
   const ar = lang === "ar";
-  const head = ar ? { source: "المصدر", fed: "غذّى", ok: "آخر نجاح", failed: "آخر إخفاق" } : { source: "Source", fed: "Fed", ok: "Last success", failed: "Last failure" };
+  const head = ar
+    ? { source: "المصدر", fed: "غذّى", ok: "آخر نجاح", failed: "آخر إخفاق" }
+    : { source: "Source", fed: "Fed", ok: "Last success", failed: "Last failure" };
   const rows = health.sources
     .map((s) => {
       const fed = s.assets.length ? s.assets.map((id) => esc(names.get(id) ?? id)).join(ar ? "، " : ", ") : "—";
-      const failure = s.lastFailure ? `${when(s.lastFailure.at, lang)}: <span lang="en" dir="ltr">${esc(s.lastFailure.reason)}</span>` : "—";
-      return `<tr id="source-${esc(s.id)}"><th scope="row">${ar ? english(s.name) : esc(s.name)}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>`
-        + `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${when(s.lastSuccessAt, lang)}</td><td data-label="${head.failed}">${failure}</td></tr>`;
+      const failure = s.lastFailure
+        ? `${when(s.lastFailure.at, lang)}: <span lang="en" dir="ltr">${esc(s.lastFailure.reason)}</span>`
+        : "—";
+      return (
+        `<tr id="source-${esc(s.id)}"><th scope="row">${ar ? english(s.name) : esc(s.name)}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>` +
+        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${when(s.lastSuccessAt, lang)}</td><td data-label="${head.failed}">${failure}</td></tr>`
+      );
     })
     .join("\n");
   return `<table class="sources-health"><caption>${ar ? "الأوقات بتوقيت القاهرة." : "Times are Cairo time."}</caption>
@@ -50,7 +56,9 @@ export function renderSources(ctx: RenderContext, health: SourceHealth, lang: Pa
     lang,
     path: SOURCES_PAGE_PATH,
     title: ar ? "المصادر · Price Feed" : "Sources · Price Feed",
-    description: ar ? "حالة المصادر: ما غذّته ومتى نجحت وأخفقت." : "Source health: what each source fed, when it last succeeded and failed.",
+    description: ar
+      ? "حالة المصادر: ما غذّته ومتى نجحت وأخفقت."
+      : "Source health: what each source fed, when it last succeeded and failed.",
     body: `${intro}\n${sourcesTable(health, names, lang)}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),

@@ -60,7 +60,9 @@ export function renderTerms(ctx: RenderContext, lang: PageLang = "en"): string {
     lang,
     path: TERMS_PATH,
     title: ar ? "شروط الاستخدام · Price Feed" : "Terms of use · Price Feed",
-    description: ar ? "للعلم فقط وليست نصيحة مالية؛ الترخيص والإسناد والتواصل." : "Information only, not financial advice; licence, attribution and contact.",
+    description: ar
+      ? "للعلم فقط وليست نصيحة مالية؛ الترخيص والإسناد والتواصل."
+      : "Information only, not financial advice; licence, attribution and contact.",
     body: ar ? arabic(ctx, sources) : english(ctx, sources),
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),

@@ -10,7 +10,18 @@ import type { PageLang } from "../../feed/paths.js";
 import type { Site } from "../../schema/inputs.js";
 import type { Asset, Direction, Feed, Verdict } from "../../schema/outputs.js";
 import { DELAYED_MAX_MS, FRESH_MAX_MS, MIN_PRIOR_DAYS, OFFICIAL_TOL_PCT } from "../../core/methodology.js";
-import { AR_DAYS, AR_SOURCES, AR_TRADING_DAYS, arCount, cairoClock, cairoDay, count, longDate, percent, westernDigits } from "./format.js";
+import {
+  AR_DAYS,
+  AR_SOURCES,
+  AR_TRADING_DAYS,
+  arCount,
+  cairoClock,
+  cairoDay,
+  count,
+  longDate,
+  percent,
+  westernDigits,
+} from "./format.js";
 
 type Side = "sell" | "buy";
 const pick = <T>(lang: PageLang, en: T, ar: T) => (lang === "ar" ? ar : en);
@@ -39,7 +50,9 @@ export const buildDay = (feed: Feed) => cairoDay(feed.generatedAt);
 export const sideLabel = (side: Side, lang: PageLang) =>
   side === "sell" ? pick(lang, "When you buy", "عند الشراء") : pick(lang, "When you sell", "عند البيع");
 export const sideHint = (side: Side, lang: PageLang) =>
-  side === "sell" ? pick(lang, "the lowest price a seller asks", "أقل سعر تدفعه") : pick(lang, "the highest price a seller pays", "أعلى سعر تحصل عليه");
+  side === "sell"
+    ? pick(lang, "the lowest price a seller asks", "أقل سعر تدفعه")
+    : pick(lang, "the highest price a seller pays", "أعلى سعر تحصل عليه");
 
 /**
  * Where today's best value sits among the prior days, as a count of days: favorability is the share
@@ -84,14 +97,22 @@ export function signalSentences(d: Direction, lang: PageLang): string[] {
   if (t && t.changePct !== null && t.days !== null) {
     const pct = percent(t.changePct, lang);
     const over = pick(lang, `Over the last ${count(t.days, "en")} days`, `خلال آخر ${arCount(t.days, AR_DAYS)}`);
-    if (t.direction === "flat") out.push(pick(lang, `${over} the best price hardly moved (${pct}).`, `${over} لم يكد يتغير أفضل سعر (${pct}).`));
-    else if (t.direction === "up") out.push(pick(lang, `${over} the best price rose ${pct}.`, `${over} ارتفع أفضل سعر بنسبة ${pct}.`));
+    if (t.direction === "flat")
+      out.push(pick(lang, `${over} the best price hardly moved (${pct}).`, `${over} لم يكد يتغير أفضل سعر (${pct}).`));
+    else if (t.direction === "up")
+      out.push(pick(lang, `${over} the best price rose ${pct}.`, `${over} ارتفع أفضل سعر بنسبة ${pct}.`));
     else out.push(pick(lang, `${over} the best price fell ${pct}.`, `${over} انخفض أفضل سعر بنسبة ${pct}.`));
   }
   const o = d.signals.official;
   if (o && o.diffPct !== null) {
     if (Math.abs(o.diffPct) <= OFFICIAL_TOL_PCT)
-      out.push(pick(lang, `In line with the central bank's official rate (within ${percent(OFFICIAL_TOL_PCT, "en")}).`, `قريب من السعر الرسمي للبنك المركزي (في حدود ${percent(OFFICIAL_TOL_PCT, "ar")}).`));
+      out.push(
+        pick(
+          lang,
+          `In line with the central bank's official rate (within ${percent(OFFICIAL_TOL_PCT, "en")}).`,
+          `قريب من السعر الرسمي للبنك المركزي (في حدود ${percent(OFFICIAL_TOL_PCT, "ar")}).`,
+        ),
+      );
     else out.push(gap(o.diffPct, lang, "the central bank's official rate", "السعر الرسمي للبنك المركزي"));
   }
   const g = d.signals.global;
@@ -102,7 +123,9 @@ export function signalSentences(d: Direction, lang: PageLang): string[] {
 function gap(diffPct: number, lang: PageLang, en: string, ar: string): string {
   const pct = percent(diffPct, lang);
   if (diffPct === 0) return pick(lang, `Equal to ${en}.`, `مساوٍ لـ${ar}.`);
-  return diffPct > 0 ? pick(lang, `${pct} above ${en}.`, `أعلى من ${ar} بنسبة ${pct}.`) : pick(lang, `${pct} below ${en}.`, `أقل من ${ar} بنسبة ${pct}.`);
+  return diffPct > 0
+    ? pick(lang, `${pct} above ${en}.`, `أعلى من ${ar} بنسبة ${pct}.`)
+    : pick(lang, `${pct} below ${en}.`, `أقل من ${ar} بنسبة ${pct}.`);
 }
 
 /** "Today's prices" only when the business date is the build's date; otherwise the date itself. */
@@ -116,8 +139,13 @@ export function lastUpdated(asset: Asset, feed: Feed, lang: PageLang): string {
   if (!asset.observedAt) return pick(lang, "No price observed yet", "لم يُرصد أي سعر بعد");
   const at = cairoClock(asset.observedAt, lang);
   const day = cairoDay(asset.observedAt);
-  if (day === buildDay(feed)) return pick(lang, `Last updated today at ${at} Cairo time`, `آخر تحديث اليوم الساعة ${at} بتوقيت القاهرة`);
-  return pick(lang, `Last updated ${longDate(day, "en")} at ${at} Cairo time`, `آخر تحديث ${longDate(day, "ar")} الساعة ${at} بتوقيت القاهرة`);
+  if (day === buildDay(feed))
+    return pick(lang, `Last updated today at ${at} Cairo time`, `آخر تحديث اليوم الساعة ${at} بتوقيت القاهرة`);
+  return pick(
+    lang,
+    `Last updated ${longDate(day, "en")} at ${at} Cairo time`,
+    `آخر تحديث ${longDate(day, "ar")} الساعة ${at} بتوقيت القاهرة`,
+  );
 }
 
 const hours = (ms: number) => ms / 3_600_000;
@@ -129,9 +157,17 @@ export function freshnessWords(asset: Asset, lang: PageLang): string {
     case "closed":
       return pick(lang, "Market closed: these are the latest prices", "السوق مغلق: هذه آخر الأسعار");
     case "delayed":
-      return pick(lang, `Delayed: no new prices for over ${hours(FRESH_MAX_MS)} trading hours`, `متأخرة: لا أسعار جديدة منذ أكثر من ${hours(FRESH_MAX_MS)} ساعات تداول`);
+      return pick(
+        lang,
+        `Delayed: no new prices for over ${hours(FRESH_MAX_MS)} trading hours`,
+        `متأخرة: لا أسعار جديدة منذ أكثر من ${hours(FRESH_MAX_MS)} ساعات تداول`,
+      );
     case "stale":
-      return pick(lang, `Out of date: no new prices for over ${hours(DELAYED_MAX_MS)} trading hours`, `قديمة: لا أسعار جديدة منذ أكثر من ${hours(DELAYED_MAX_MS)} ساعات تداول`);
+      return pick(
+        lang,
+        `Out of date: no new prices for over ${hours(DELAYED_MAX_MS)} trading hours`,
+        `قديمة: لا أسعار جديدة منذ أكثر من ${hours(DELAYED_MAX_MS)} ساعات تداول`,
+      );
   }
 }
 
@@ -142,7 +178,11 @@ const LEVEL = { high: 3, medium: 2, low: 1, none: 0 } as const;
 export function confidenceWords(asset: Asset, lang: PageLang): string {
   const { checks, level } = asset.confidence;
   if (checks === 0) return pick(lang, "No source reported it", "لم يرصده أي مصدر");
-  const based = pick(lang, `Based on ${checks === 1 ? "1 source" : `${count(checks, "en")} independent sources`}`, `بناءً على ${arCount(checks, AR_SOURCES)}`);
+  const based = pick(
+    lang,
+    `Based on ${checks === 1 ? "1 source" : `${count(checks, "en")} independent sources`}`,
+    `بناءً على ${arCount(checks, AR_SOURCES)}`,
+  );
   if (LEVEL[level] >= LEVEL_OF_CHECKS(checks)) return based;
   return `${based}${pick(lang, " (confidence lowered: sources disagree on a seller, or the best prices cross)", " (ثقة أقل: المصادر تختلف على سعر جهة، أو أفضل الأسعار متقاطعة)")}`;
 }
@@ -164,7 +204,12 @@ export function unitWords(asset: Pick<Asset, "unit" | "nameAr">, lang: PageLang)
 
 export function marketNote(asset: Asset, lang: PageLang): string | null {
   if (asset.market === "sole") return pick(lang, "Only one licensed seller quotes it.", "تسعّره جهة مرخصة واحدة فقط.");
-  if (asset.market === "reference") return pick(lang, "No licensed seller quotes it: a reference price only (the global mid-market rate).", "لا تسعّره أي جهة مرخصة: سعر مرجعي فقط (السعر العالمي).");
+  if (asset.market === "reference")
+    return pick(
+      lang,
+      "No licensed seller quotes it: a reference price only (the global mid-market rate).",
+      "لا تسعّره أي جهة مرخصة: سعر مرجعي فقط (السعر العالمي).",
+    );
   return null;
 }
 

@@ -23,8 +23,11 @@ export function readForm(html: string): { action: string; fields: Array<[string,
     .querySelectorAll("input[type=hidden]")
     .map((i) => [i.getAttribute("name") ?? "", i.getAttribute("value") ?? ""] as [string, string])
     .filter(([n]) => n !== "");
-  if (!fields.some(([n, v]) => n === "__RequestVerificationToken" && v)) throw new ShapeError("the form has no __RequestVerificationToken");
-  const options = form.querySelectorAll('select[name="SelectedSelectOptions"] option').map((o) => o.getAttribute("value") ?? o.text.trim());
+  if (!fields.some(([n, v]) => n === "__RequestVerificationToken" && v))
+    throw new ShapeError("the form has no __RequestVerificationToken");
+  const options = form
+    .querySelectorAll('select[name="SelectedSelectOptions"] option')
+    .map((o) => o.getAttribute("value") ?? o.text.trim());
   const action = form.getAttribute("action");
   if (!action) throw new ShapeError("the form has no action");
   return { action, fields, options };
@@ -35,7 +38,8 @@ const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.s
 /** An Excel serial day (1900 system: day 25569 is 1970-01-01) or a date cell, as YYYY-MM-DD. */
 export function excelDate(cell: unknown): string | null {
   if (cell instanceof Date && !Number.isNaN(cell.getTime())) return cell.toISOString().slice(0, 10);
-  if (typeof cell === "number" && Number.isInteger(cell) && cell > 25569) return new Date((cell - 25569) * 86_400_000).toISOString().slice(0, 10);
+  if (typeof cell === "number" && Number.isInteger(cell) && cell > 25569)
+    return new Date((cell - 25569) * 86_400_000).toISOString().slice(0, 10);
   if (typeof cell === "string" && /^\d+$/.test(cell)) return excelDate(Number(cell));
   return null;
 }
@@ -46,8 +50,20 @@ const price = (v: unknown): number | null => {
 };
 
 /** Rows of the workbook → official rates, per unit of the catalog's asset, dated at the start of the Cairo business day. */
-export function workbookRates(rows: unknown[][], cfg: Pick<CbeSource, "id" | "currencies">): Pick<Observations, "official" | "fetched" | "skipped"> {
-  const headerAt = rows.findIndex((r) => r.map((c) => String(c ?? "").trim().toLowerCase()).join(",") === "date,currency,buy,sell");
+export function workbookRates(
+  rows: unknown[][],
+  cfg: Pick<CbeSource, "id" | "currencies">,
+): Pick<Observations, "official" | "fetched" | "skipped"> {
+  const headerAt = rows.findIndex(
+    (r) =>
+      r
+        .map((c) =>
+          String(c ?? "")
+            .trim()
+            .toLowerCase(),
+        )
+        .join(",") === "date,currency,buy,sell",
+  );
   if (headerAt < 0) throw new ShapeError("the workbook has no header row Date, Currency, Buy, Sell");
   const out: Pick<Observations, "official" | "fetched" | "skipped"> = { official: [], fetched: 0, skipped: [] };
   for (const [i, row] of rows.slice(headerAt + 1).entries()) {
@@ -58,7 +74,8 @@ export function workbookRates(rows: unknown[][], cfg: Pick<CbeSource, "id" | "cu
     const date = excelDate(d);
     const map = cfg.currencies[String(name ?? "").trim()];
     if (!date) out.skipped.push({ reason: "unreadable date", detail: `${where}: ${String(d)}` });
-    else if (!map) out.skipped.push({ reason: "currency not in the catalog mapping", detail: `${where}: ${String(name)}` });
+    else if (!map)
+      out.skipped.push({ reason: "currency not in the catalog mapping", detail: `${where}: ${String(name)}` });
     else {
       const { asset, per } = typeof map === "string" ? { asset: map, per: 1 } : map;
       const buy = price(buyCell);
@@ -84,7 +101,8 @@ export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<O
   const wanted = Object.keys(cfg.currencies);
   const offered = wanted.filter((c) => form.options.includes(c));
   const obs = emptyObservations();
-  for (const c of wanted.filter((w) => !form.options.includes(w))) obs.skipped.push({ reason: "currency no longer offered by the form", detail: c });
+  for (const c of wanted.filter((w) => !form.options.includes(w)))
+    obs.skipped.push({ reason: "currency no longer offered by the form", detail: c });
   if (offered.length === 0) throw new ShapeError("none of the configured currencies is offered by the form");
 
   const today = cairoDate(ctx.nowMs);
@@ -94,7 +112,20 @@ export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<O
   for (const c of offered) body.append("SelectedSelectOptions", c);
   body.set("SubmitAction", "2"); // the form's "download as Excel" button
   const url = new URL(form.action, cfg.pageUrl).href;
-  const res = await request(url, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}), Referer: cfg.pageUrl }, accept: "application/octet-stream,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }, ctx.http);
+  const res = await request(
+    url,
+    {
+      method: "POST",
+      body,
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(cookie ? { Cookie: cookie } : {}),
+        Referer: cfg.pageUrl,
+      },
+      accept: "application/octet-stream,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    },
+    ctx.http,
+  );
   const bytes = await res.arrayBuffer();
   let sheets: Array<{ data: unknown[][] }>;
   try {
@@ -105,5 +136,10 @@ export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<O
   const rows = sheets[0]?.data;
   if (!rows) throw new ShapeError("the workbook has no sheet");
   const rates = workbookRates(rows, cfg);
-  return { ...obs, official: rates.official.filter((r) => Date.parse(r.observedAt) <= ctx.nowMs), fetched: rates.fetched, skipped: [...obs.skipped, ...rates.skipped] };
+  return {
+    ...obs,
+    official: rates.official.filter((r) => Date.parse(r.observedAt) <= ctx.nowMs),
+    fetched: rates.fetched,
+    skipped: [...obs.skipped, ...rates.skipped],
+  };
 }

@@ -24,7 +24,10 @@ function marketHour(ctx: AdapterContext): HourObservations {
   return h;
 }
 
-export async function demoAdapter(cfg: Extract<SourceConfig, { adapter: "demo" }>, ctx: AdapterContext): Promise<Observations> {
+export async function demoAdapter(
+  cfg: Extract<SourceConfig, { adapter: "demo" }>,
+  ctx: AdapterContext,
+): Promise<Observations> {
   const h = marketHour(ctx);
   const quotes = h.quotes.filter((q) => q.source === cfg.id);
   const official = h.official.filter((q) => q.source === cfg.id);

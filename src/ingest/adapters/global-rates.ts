@@ -18,7 +18,11 @@ const DAY_MS = 86_400_000;
 const RatesDocument = z.looseObject({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) });
 
 /** The document → global rates. Pure: the instant to stamp them with is given. */
-export function globalRates(doc: unknown, cfg: Pick<GlobalRatesSource, "id" | "base" | "quote" | "assets">, observedAt: string): Pick<Observations, "global" | "fetched" | "skipped"> {
+export function globalRates(
+  doc: unknown,
+  cfg: Pick<GlobalRatesSource, "id" | "base" | "quote" | "assets">,
+  observedAt: string,
+): Pick<Observations, "global" | "fetched" | "skipped"> {
   const head = RatesDocument.safeParse(doc);
   if (!head.success) throw new ShapeError("the document has no date YYYY-MM-DD");
   const rates = (doc as Record<string, unknown>)[cfg.base];
@@ -55,7 +59,11 @@ export async function globalRatesAdapter(cfg: GlobalRatesSource, ctx: AdapterCon
       const current = Number.isFinite(dated) && ctx.nowMs - dated < 2 * DAY_MS;
       const observedAt = new Date(current ? ctx.nowMs : Number.isFinite(dated) ? dated : ctx.nowMs).toISOString();
       const rates = globalRates(doc, cfg, observedAt);
-      return { ...emptyObservations(), ...rates, skipped: [...failures.map((f) => ({ reason: "fallback used", detail: f })), ...rates.skipped] };
+      return {
+        ...emptyObservations(),
+        ...rates,
+        skipped: [...failures.map((f) => ({ reason: "fallback used", detail: f })), ...rates.skipped],
+      };
     } catch (e) {
       if (!(e instanceof SourceError || e instanceof ShapeError || e instanceof SyntaxError)) throw e;
       failures.push(`${url}: ${e.message}`);

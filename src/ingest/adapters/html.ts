@@ -36,7 +36,10 @@ export function textOf(node: Node): string {
   return parts.join(" ").replace(/\s+/g, " ").trim();
 }
 
-const elementChildren = (el: HTMLElement) => el.childNodes.filter((n): n is HTMLElement => n instanceof HTMLElement && !SKIP_TEXT.has(n.rawTagName?.toLowerCase() ?? ""));
+const elementChildren = (el: HTMLElement) =>
+  el.childNodes.filter(
+    (n): n is HTMLElement => n instanceof HTMLElement && !SKIP_TEXT.has(n.rawTagName?.toLowerCase() ?? ""),
+  );
 
 /** A selector the sources file gives that the CSS engine refuses fails the source, not the run. */
 function css<T>(selector: string, what: string, run: () => T): T {
@@ -46,8 +49,10 @@ function css<T>(selector: string, what: string, run: () => T): T {
     throw new ShapeError(`the ${what} selector "${selector}" is not valid CSS (${(e as Error).message})`);
   }
 }
-const select = (root: HTMLElement, selector: string, what: string): HTMLElement[] => css(selector, what, () => root.querySelectorAll(selector));
-const selectOne = (root: HTMLElement, selector: string, what: string): HTMLElement | null => css(selector, what, () => root.querySelector(selector));
+const select = (root: HTMLElement, selector: string, what: string): HTMLElement[] =>
+  css(selector, what, () => root.querySelectorAll(selector));
+const selectOne = (root: HTMLElement, selector: string, what: string): HTMLElement | null =>
+  css(selector, what, () => root.querySelector(selector));
 
 /**
  * The header rows → one label path per column: each cell's text placed on a grid with its
@@ -88,8 +93,12 @@ function columnIndexes(fields: HtmlSource["fields"], columns: string[][]): Map<s
     if (typeof f !== "object" || f.column === undefined) continue;
     const key = foldName(Array.isArray(f.column) ? f.column.join(" ") : f.column);
     const at = keys.flatMap((k, i) => (k === key ? [i] : []));
-    if (at.length === 0) throw new ShapeError(`no column headed "${columnName(f.column)}" (the headers are ${shown() || "empty"})`);
-    if (at.length > 1) throw new ShapeError(`more than one column headed "${columnName(f.column)}" (the headers are ${shown()}): name it by both header rows`);
+    if (at.length === 0)
+      throw new ShapeError(`no column headed "${columnName(f.column)}" (the headers are ${shown() || "empty"})`);
+    if (at.length > 1)
+      throw new ShapeError(
+        `more than one column headed "${columnName(f.column)}" (the headers are ${shown()}): name it by both header rows`,
+      );
     out.set(key, at[0]!);
   }
   return out;
@@ -106,7 +115,8 @@ function readField(row: HTMLElement, cells: HTMLElement[], columns: Map<string, 
   if (spec.const !== undefined) return { text: spec.const, el: null };
   let el: HTMLElement | null = row;
   if (spec.cell !== undefined) el = cells[spec.cell] ?? null;
-  else if (spec.column !== undefined) el = cells[columns.get(foldName(Array.isArray(spec.column) ? spec.column.join(" ") : spec.column))!] ?? null;
+  else if (spec.column !== undefined)
+    el = cells[columns.get(foldName(Array.isArray(spec.column) ? spec.column.join(" ") : spec.column))!] ?? null;
   if (el && spec.selector !== undefined) el = selectOne(el, spec.selector, "field");
   if (!el) return { text: null, el: null };
   let text = spec.attr !== undefined ? (el.getAttribute(spec.attr) ?? null) : textOf(el);
@@ -118,22 +128,34 @@ function readField(row: HTMLElement, cells: HTMLElement[], columns: Map<string, 
 }
 
 /** A price cell that shows a picture and no digit: the page draws its prices as images. */
-const isImage = (r: Read) => r.el !== null && !/\d/.test(r.text ?? "") && (r.el.rawTagName?.toLowerCase() === "img" || r.el.querySelector("img, svg, canvas, picture") !== null);
+const isImage = (r: Read) =>
+  r.el !== null &&
+  !/\d/.test(r.text ?? "") &&
+  (r.el.rawTagName?.toLowerCase() === "img" || r.el.querySelector("img, svg, canvas, picture") !== null);
 
 const PRICE_FIELDS = ["buy", "sell", "transferBuy", "transferSell"] as const;
 
 /** The page → quotes. Pure: the run's instant stamps rows when the page gives no time. */
-export function htmlQuotes(html: string, cfg: HtmlSource, nowMs: number, known: ReadonlySet<string>): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+export function htmlQuotes(
+  html: string,
+  cfg: HtmlSource,
+  nowMs: number,
+  known: ReadonlySet<string>,
+): Pick<Observations, "quotes" | "fetched" | "skipped"> {
   const root = parseHtml(html, { comment: false });
-  const cellsOf = (row: HTMLElement) => (cfg.cells !== undefined ? select(row, cfg.cells, "cells") : elementChildren(row));
+  const cellsOf = (row: HTMLElement) =>
+    cfg.cells !== undefined ? select(row, cfg.cells, "cells") : elementChildren(row);
 
   const headerRows = cfg.header !== undefined ? select(root, cfg.header, "header") : [];
   const matched = select(root, cfg.rows, "rows");
   if (matched.length === 0) {
     const challenge = challengeOf(html, { contentMissing: true });
-    throw new ShapeError(challenge ? challengeMessage(challenge) : `no rows match "${cfg.rows}": the page has changed shape`);
+    throw new ShapeError(
+      challenge ? challengeMessage(challenge) : `no rows match "${cfg.rows}": the page has changed shape`,
+    );
   }
-  if (cfg.header !== undefined && headerRows.length === 0) throw new ShapeError(`no header row matches "${cfg.header}": the page has changed shape`);
+  if (cfg.header !== undefined && headerRows.length === 0)
+    throw new ShapeError(`no header row matches "${cfg.header}": the page has changed shape`);
   const columns = columnIndexes(cfg.fields, headerColumns(headerRows, cellsOf));
   const headers = new Set(headerRows);
   // Header rows the rows selector also matches, and blank spacer rows, are not rows of rates.
@@ -146,7 +168,10 @@ export function htmlQuotes(html: string, cfg: HtmlSource, nowMs: number, known: 
     if (!el) throw new ShapeError(`no time element matches "${cfg.time.selector}": the page has changed shape`);
     const text = cfg.time.attr !== undefined ? (el.getAttribute(cfg.time.attr) ?? "") : textOf(el);
     const ms = parseTime(text, cfg.time, nowMs);
-    if (ms === null) throw new ShapeError(`the page's time "${text.slice(0, 80)}" does not read as ${describeFormat(cfg.time)}${cfg.time.regex ? ` through /${cfg.time.regex}/` : ""}`);
+    if (ms === null)
+      throw new ShapeError(
+        `the page's time "${text.slice(0, 80)}" does not read as ${describeFormat(cfg.time)}${cfg.time.regex ? ` through /${cfg.time.regex}/` : ""}`,
+      );
     pageTime = ms;
   }
   const rowTime = { format: cfg.time?.format, zone: cfg.time?.zone ?? "Africa/Cairo", regex: cfg.time?.regex };
@@ -160,7 +185,9 @@ export function htmlQuotes(html: string, cfg: HtmlSource, nowMs: number, known: 
     const read = (f: HtmlField | undefined) => (f === undefined ? undefined : readField(row, cells, columns, f));
     const asset = read(cfg.fields.asset)!;
     const prices = PRICE_FIELDS.map((k) => [k, read(cfg.fields[k])] as const);
-    const wanted = prices.filter(([k]) => (cfg.take === "transfer" ? k === "transferBuy" || k === "transferSell" : k === "buy" || k === "sell"));
+    const wanted = prices.filter(([k]) =>
+      cfg.take === "transfer" ? k === "transferBuy" || k === "transferSell" : k === "buy" || k === "sell",
+    );
     if (wanted.some(([, r]) => r !== undefined && isImage(r))) {
       imageRows++;
       unread.push({ reason: "price drawn as an image", detail: `${where}: ${asset.text ?? ""}` });
@@ -168,11 +195,21 @@ export function htmlQuotes(html: string, cfg: HtmlSource, nowMs: number, known: 
     }
     const missing = [["asset", asset] as const, ...wanted].find(([, r]) => r !== undefined && r.text === null);
     if (missing) {
-      unread.push({ reason: `no ${missing[0]} in the row`, detail: `${where} (${cells.length} cells): ${textOf(row).slice(0, 60)}` });
+      unread.push({
+        reason: `no ${missing[0]} in the row`,
+        detail: `${where} (${cells.length} cells): ${textOf(row).slice(0, 60)}`,
+      });
       continue;
     }
     const price = (k: (typeof PRICE_FIELDS)[number]) => prices.find(([p]) => p === k)?.[1]?.text ?? undefined;
-    const rec: RawRecord = { where, asset: asset.text, buy: price("buy"), sell: price("sell"), transferBuy: price("transferBuy"), transferSell: price("transferSell") };
+    const rec: RawRecord = {
+      where,
+      asset: asset.text,
+      buy: price("buy"),
+      sell: price("sell"),
+      transferBuy: price("transferBuy"),
+      transferSell: price("transferSell"),
+    };
     if (cfg.fields.seller !== undefined) rec.seller = read(cfg.fields.seller)!.text;
     if (cfg.fields.time !== undefined) {
       const t = read(cfg.fields.time)!;
@@ -183,12 +220,28 @@ export function htmlQuotes(html: string, cfg: HtmlSource, nowMs: number, known: 
   }
 
   if (rows.length > 0 && imageRows === rows.length)
-    throw new ShapeError(`the prices are drawn as images (${imageRows} rows show a picture and no number where the prices should be): they cannot be read as text`);
-  const out = quotesOf(records, { id: cfg.id, seller: cfg.seller, sellers: cfg.sellers, naming: namingOf(cfg), divideBy: cfg.divideBy, take: cfg.take }, known, nowMs);
+    throw new ShapeError(
+      `the prices are drawn as images (${imageRows} rows show a picture and no number where the prices should be): they cannot be read as text`,
+    );
+  const out = quotesOf(
+    records,
+    {
+      id: cfg.id,
+      seller: cfg.seller,
+      sellers: cfg.sellers,
+      naming: namingOf(cfg),
+      divideBy: cfg.divideBy,
+      take: cfg.take,
+    },
+    known,
+    nowMs,
+  );
   const skipped = [...unread, ...out.skipped];
   if (out.quotes.length === 0) {
     const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");
-    throw new ShapeError(`none of the ${rows.length} rows matching "${cfg.rows}" gives a price${reasons ? ` (${reasons}; first: ${skipped[0]!.detail})` : ""}`);
+    throw new ShapeError(
+      `none of the ${rows.length} rows matching "${cfg.rows}" gives a price${reasons ? ` (${reasons}; first: ${skipped[0]!.detail})` : ""}`,
+    );
   }
   return { quotes: out.quotes, fetched: rows.length, skipped };
 }

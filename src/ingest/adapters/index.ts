@@ -27,4 +27,6 @@ export function runAdapter(cfg: SourceConfig, ctx: AdapterContext): Promise<Obse
 
 /** Adapters that reach the network, and so need a contact for their User-Agent. */
 export const usesNetwork = (cfg: SourceConfig) =>
-  cfg.adapter === "cbe" || cfg.adapter === "global-rates" || ((cfg.adapter === "seller-document" || cfg.adapter === "html" || cfg.adapter === "xml") && cfg.url !== undefined);
+  cfg.adapter === "cbe" ||
+  cfg.adapter === "global-rates" ||
+  ((cfg.adapter === "seller-document" || cfg.adapter === "html" || cfg.adapter === "xml") && cfg.url !== undefined);

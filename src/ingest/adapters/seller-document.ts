@@ -21,14 +21,21 @@ type Field = SellerDocumentSource["fields"]["asset"];
 function valueOf(rec: unknown, f: Field | undefined): unknown {
   if (f === undefined) return undefined;
   if (typeof f !== "string") return f.const;
-  return f.split(".").reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), rec);
+  return f
+    .split(".")
+    .reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), rec);
 }
 
 /** The records of a document, by its format and the mapping's `records` path. */
-export function recordsOf(text: string, cfg: Pick<SellerDocumentSource, "format" | "records">): Array<Record<string, unknown>> {
+export function recordsOf(
+  text: string,
+  cfg: Pick<SellerDocumentSource, "format" | "records">,
+): Array<Record<string, unknown>> {
   if (cfg.format === "csv") {
     try {
-      return parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<Record<string, unknown>>;
+      return parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<
+        Record<string, unknown>
+      >;
     } catch (e) {
       const challenge = challengeOf(text, { contentMissing: true });
       throw new ShapeError(challenge ? challengeMessage(challenge) : `not readable CSV: ${(e as Error).message}`);
@@ -49,7 +56,8 @@ export function recordsOf(text: string, cfg: Pick<SellerDocumentSource, "format"
 /** Records → quotes. Pure; `nowMs` stamps records that carry no time. */
 export function sellerQuotes(
   records: Array<Record<string, unknown>>,
-  cfg: Pick<SellerDocumentSource, "id" | "fields"> & Partial<Pick<SellerDocumentSource, "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time">>,
+  cfg: Pick<SellerDocumentSource, "id" | "fields"> &
+    Partial<Pick<SellerDocumentSource, "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time">>,
   nowMs: number,
   known: ReadonlySet<string>,
 ): Pick<Observations, "quotes" | "fetched" | "skipped"> {
@@ -71,7 +79,19 @@ export function sellerQuotes(
     }
     return r;
   });
-  return quotesOf(raw, { id: cfg.id, seller: cfg.seller, sellers: cfg.sellers ?? {}, naming: namingOf(cfg), divideBy: cfg.divideBy ?? 1, take: cfg.take ?? "cash" }, known, nowMs);
+  return quotesOf(
+    raw,
+    {
+      id: cfg.id,
+      seller: cfg.seller,
+      sellers: cfg.sellers ?? {},
+      naming: namingOf(cfg),
+      divideBy: cfg.divideBy ?? 1,
+      take: cfg.take ?? "cash",
+    },
+    known,
+    nowMs,
+  );
 }
 
 export async function sellerDocumentAdapter(cfg: SellerDocumentSource, ctx: AdapterContext): Promise<Observations> {
@@ -84,7 +104,12 @@ export async function sellerDocumentAdapter(cfg: SellerDocumentSource, ctx: Adap
  * The document → quotes, or the source's failure: a document without records, or whose records
  * none gives a price, has changed shape (or is a challenge page read as CSV) — never an empty day.
  */
-export function documentQuotes(text: string, cfg: SellerDocumentSource, nowMs: number, known: ReadonlySet<string>): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+export function documentQuotes(
+  text: string,
+  cfg: SellerDocumentSource,
+  nowMs: number,
+  known: ReadonlySet<string>,
+): Pick<Observations, "quotes" | "fetched" | "skipped"> {
   const records = recordsOf(text, cfg);
   const out = records.length === 0 ? null : sellerQuotes(records, cfg, nowMs, known);
   if (out === null || out.quotes.length === 0) {
@@ -92,7 +117,9 @@ export function documentQuotes(text: string, cfg: SellerDocumentSource, nowMs: n
     if (challenge) throw new ShapeError(challengeMessage(challenge));
     if (out === null) throw new ShapeError(`the document has no records${cfg.records ? ` at "${cfg.records}"` : ""}`);
     const reasons = [...new Set(out.skipped.map((s) => s.reason))].join("; ");
-    throw new ShapeError(`none of the ${records.length} records gives a price (${reasons}; first: ${out.skipped[0]!.detail})`);
+    throw new ShapeError(
+      `none of the ${records.length} records gives a price (${reasons}; first: ${out.skipped[0]!.detail})`,
+    );
   }
   return out;
 }

@@ -21,5 +21,10 @@ export interface AdapterContext {
   demo: Sources["demo"];
 }
 
-export const emptyObservations = (): Observations => ({ quotes: [], official: [], global: [], fetched: 0, skipped: [] });
-
+export const emptyObservations = (): Observations => ({
+  quotes: [],
+  official: [],
+  global: [],
+  fetched: 0,
+  skipped: [],
+});

@@ -18,7 +18,14 @@ import { emptyObservations, type AdapterContext, type Observations } from "./typ
 type XmlField = XmlSource["fields"]["asset"];
 type Obj = Record<string, unknown>;
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", parseAttributeValue: false, parseTagValue: false, trimValues: true, textNodeName: "#text" });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: true,
+  textNodeName: "#text",
+});
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -55,11 +62,17 @@ function templateNames(rec: unknown, template: string): string[] {
 }
 
 /** Records of the document → raw records, one per record or, with a `{name}` template, one per name found. */
-export function xmlRecords(text: string, cfg: Pick<XmlSource, "records" | "fields" | "time">, nowMs: number): RawRecord[] {
+export function xmlRecords(
+  text: string,
+  cfg: Pick<XmlSource, "records" | "fields" | "time">,
+  nowMs: number,
+): RawRecord[] {
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     const challenge = challengeOf(text, { contentMissing: true });
-    throw new ShapeError(challenge ? challengeMessage(challenge) : `not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+    throw new ShapeError(
+      challenge ? challengeMessage(challenge) : `not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
+    );
   }
   const doc = parser.parse(text) as unknown;
   let list: unknown = doc;
@@ -67,15 +80,21 @@ export function xmlRecords(text: string, cfg: Pick<XmlSource, "records" | "field
     if (Array.isArray(list)) list = list[0];
     list = isObj(list) ? list[k] : undefined;
   }
-  if (list === undefined || list === null || list === "") throw new ShapeError(`no element at "${cfg.records}": the document has changed shape`);
+  if (list === undefined || list === null || list === "")
+    throw new ShapeError(`no element at "${cfg.records}": the document has changed shape`);
   const elements = Array.isArray(list) ? list : [list];
   const timeSpec = { format: cfg.time?.format, zone: cfg.time?.zone ?? "Africa/Cairo", regex: cfg.time?.regex };
 
-  const templated = Object.values(cfg.fields).find((f): f is string => typeof f === "string" && f.includes(TEMPLATE) && f !== TEMPLATE);
+  const templated = Object.values(cfg.fields).find(
+    (f): f is string => typeof f === "string" && f.includes(TEMPLATE) && f !== TEMPLATE,
+  );
   const out: RawRecord[] = [];
   elements.forEach((el, i) => {
     const names = templated === undefined ? [null] : templateNames(el, templated);
-    if (templated !== undefined && names.length === 0) throw new ShapeError(`record ${i + 1} at "${cfg.records}" has nothing that fits "${templated}": the document has changed shape`);
+    if (templated !== undefined && names.length === 0)
+      throw new ShapeError(
+        `record ${i + 1} at "${cfg.records}" has nothing that fits "${templated}": the document has changed shape`,
+      );
     for (const name of names) {
       const get = (f: XmlField | undefined): unknown => {
         if (f === undefined) return undefined;
@@ -83,7 +102,14 @@ export function xmlRecords(text: string, cfg: Pick<XmlSource, "records" | "field
         if (name !== null && f === TEMPLATE) return name;
         return at(el, name === null ? f : f.split(TEMPLATE).join(name));
       };
-      const rec: RawRecord = { where: name === null ? `record ${i + 1}` : `record ${i + 1} ${name}`, asset: get(cfg.fields.asset), buy: get(cfg.fields.buy), sell: get(cfg.fields.sell), transferBuy: get(cfg.fields.transferBuy), transferSell: get(cfg.fields.transferSell) };
+      const rec: RawRecord = {
+        where: name === null ? `record ${i + 1}` : `record ${i + 1} ${name}`,
+        asset: get(cfg.fields.asset),
+        buy: get(cfg.fields.buy),
+        sell: get(cfg.fields.sell),
+        transferBuy: get(cfg.fields.transferBuy),
+        transferSell: get(cfg.fields.transferSell),
+      };
       if (cfg.fields.seller !== undefined) rec.seller = get(cfg.fields.seller);
       if (cfg.fields.time !== undefined) {
         rec.rawTime = get(cfg.fields.time);
@@ -95,12 +121,31 @@ export function xmlRecords(text: string, cfg: Pick<XmlSource, "records" | "field
   return out;
 }
 
-export function xmlQuotes(text: string, cfg: XmlSource, nowMs: number, known: ReadonlySet<string>): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+export function xmlQuotes(
+  text: string,
+  cfg: XmlSource,
+  nowMs: number,
+  known: ReadonlySet<string>,
+): Pick<Observations, "quotes" | "fetched" | "skipped"> {
   const records = xmlRecords(text, cfg, nowMs);
-  const out = quotesOf(records, { id: cfg.id, seller: cfg.seller, sellers: cfg.sellers, naming: namingOf(cfg), divideBy: cfg.divideBy, take: cfg.take }, known, nowMs);
+  const out = quotesOf(
+    records,
+    {
+      id: cfg.id,
+      seller: cfg.seller,
+      sellers: cfg.sellers,
+      naming: namingOf(cfg),
+      divideBy: cfg.divideBy,
+      take: cfg.take,
+    },
+    known,
+    nowMs,
+  );
   if (out.quotes.length === 0) {
     const reasons = [...new Set(out.skipped.map((s) => s.reason))].join("; ");
-    throw new ShapeError(`none of the ${records.length} records at "${cfg.records}" gives a price${reasons ? ` (${reasons}; first: ${out.skipped[0]!.detail})` : ""}`);
+    throw new ShapeError(
+      `none of the ${records.length} records at "${cfg.records}" gives a price${reasons ? ` (${reasons}; first: ${out.skipped[0]!.detail})` : ""}`,
+    );
   }
   return out;
 }

@@ -58,19 +58,34 @@ const STRONG: Array<[RegExp, string]> = [
   [/<title>\s*just a moment\.*\s*<\/title>/i, 'Cloudflare challenge ("Just a moment...")'],
   [/<title>\s*attention required!? \| cloudflare\s*<\/title>/i, 'Cloudflare block ("Attention Required!")'],
   [/cf-browser-verification|cf-challenge-running|window\._cf_chl_opt|__cf_chl_(?:f_)?tk/i, "Cloudflare challenge"],
-  [/request unsuccessful\. incapsula incident id/i, 'Imperva/Incapsula block ("Request unsuccessful. Incapsula incident ID")'],
-  [/<title>\s*access denied\s*<\/title>[\s\S]*you don'?t have permission to access/i, 'firewall refusal ("Access Denied")'],
-  [/the requested url was rejected\. please consult with your administrator/i, 'F5 firewall refusal ("The requested URL was rejected")'],
+  [
+    /request unsuccessful\. incapsula incident id/i,
+    'Imperva/Incapsula block ("Request unsuccessful. Incapsula incident ID")',
+  ],
+  [
+    /<title>\s*access denied\s*<\/title>[\s\S]*you don'?t have permission to access/i,
+    'firewall refusal ("Access Denied")',
+  ],
+  [
+    /the requested url was rejected\. please consult with your administrator/i,
+    'F5 firewall refusal ("The requested URL was rejected")',
+  ],
   [/sucuri website firewall/i, "Sucuri firewall refusal"],
   [/captcha-delivery\.com|<div[^>]+id=["']px-captcha/i, "bot challenge (DataDome/PerimeterX captcha)"],
-  [/<title>\s*(?:human verification|are you a robot\??|security check|bot verification)\s*<\/title>/i, "bot challenge page"],
+  [
+    /<title>\s*(?:human verification|are you a robot\??|security check|bot verification)\s*<\/title>/i,
+    "bot challenge page",
+  ],
 ];
 
 /** Signs of a challenge that count only when the content the source expects is missing. */
 const WEAK: Array<[RegExp, string]> = [
   [/<title>\s*(?:access denied|forbidden|request rejected|blocked)[^<]*<\/title>/i, "firewall refusal page"],
   [/captcha/i, "captcha page"],
-  [/not a robot|verify (?:that )?you are (?:a )?human|unusual traffic|automated (?:queries|requests)/i, "bot challenge page"],
+  [
+    /not a robot|verify (?:that )?you are (?:a )?human|unusual traffic|automated (?:queries|requests)/i,
+    "bot challenge page",
+  ],
   [/_incapsula_resource|incap_ses/i, "Imperva/Incapsula challenge"],
   [/challenge-platform|challenges\.cloudflare\.com|cf-turnstile/i, "Cloudflare challenge"],
   [/ddos-guard/i, "DDoS-Guard challenge"],
@@ -85,7 +100,8 @@ export function challengeOf(text: string, o: { contentMissing: boolean }): strin
   return null;
 }
 
-export const challengeMessage = (what: string) => `the source answered a bot challenge or firewall page (${what}) with status 200, not its rates`;
+export const challengeMessage = (what: string) =>
+  `the source answered a bot challenge or firewall page (${what}) with status 200, not its rates`;
 
 /** Throws the shape error of a challenge page; for the strong signatures only unless the content is known missing. */
 export function assertNotChallenge(text: string, contentMissing = false): void {

@@ -19,7 +19,11 @@ export interface DocumentRequest {
   body?: string | Record<string, unknown> | undefined;
 }
 
-export async function readDocument(src: DocumentRequest, accept: string, ctx: Pick<AdapterContext, "http" | "dataDir">): Promise<string> {
+export async function readDocument(
+  src: DocumentRequest,
+  accept: string,
+  ctx: Pick<AdapterContext, "http" | "dataDir">,
+): Promise<string> {
   let text: string;
   if (src.url !== undefined) {
     const headers = new Headers(src.headers ?? {});
@@ -29,7 +33,11 @@ export async function readDocument(src: DocumentRequest, accept: string, ctx: Pi
       body = JSON.stringify(src.body);
       if (!headers.has("content-type")) headers.set("Content-Type", "application/json; charset=utf-8");
     }
-    const res = await request(src.url, { method: src.method ?? "GET", headers, ...(body !== undefined ? { body } : {}), accept }, ctx.http);
+    const res = await request(
+      src.url,
+      { method: src.method ?? "GET", headers, ...(body !== undefined ? { body } : {}), accept },
+      ctx.http,
+    );
     text = decodeBody(await res.arrayBuffer(), res.headers.get("content-type"));
   } else if (src.path !== undefined) {
     text = decodeBody(await fs.readFile(path.resolve(ctx.dataDir, src.path)), null);

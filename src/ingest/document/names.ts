@@ -49,13 +49,48 @@ export function foldName(s: string): string {
  * catalog asset `<CODE>-EGP`. Names are folded on load, so spelling variants need not be listed.
  */
 const NAMES: Record<string, readonly string[]> = {
-  USD: ["US Dollar", "U.S. Dollar", "United States Dollar", "American Dollar", "Dollar", "USA Dollar", "دولار أمريكي", "دولار", "دولار امريكي", "الدولار الأمريكي"],
+  USD: [
+    "US Dollar",
+    "U.S. Dollar",
+    "United States Dollar",
+    "American Dollar",
+    "Dollar",
+    "USA Dollar",
+    "دولار أمريكي",
+    "دولار",
+    "دولار امريكي",
+    "الدولار الأمريكي",
+  ],
   EUR: ["Euro", "Euro Currency", "Euros", "يورو", "اليورو", "يورو أوروبي"],
-  GBP: ["Pound Sterling", "Sterling Pound", "Sterling", "Sterl. Pounds", "British Pound", "GB Pound", "UK Pound", "Great Britain Pound", "English Pound", "جنيه إسترليني", "جنيه استرليني", "الجنيه الإسترليني", "إسترليني"],
+  GBP: [
+    "Pound Sterling",
+    "Sterling Pound",
+    "Sterling",
+    "Sterl. Pounds",
+    "British Pound",
+    "GB Pound",
+    "UK Pound",
+    "Great Britain Pound",
+    "English Pound",
+    "جنيه إسترليني",
+    "جنيه استرليني",
+    "الجنيه الإسترليني",
+    "إسترليني",
+  ],
   CHF: ["Swiss Franc", "Swiss Francs", "فرنك سويسري", "الفرنك السويسري"],
   JPY: ["Japanese Yen", "Japan Yen", "Yen", "Yens", "ين ياباني", "الين الياباني", "ين"],
   SAR: ["Saudi Riyal", "Saudi Rial", "Saudi Arabian Riyal", "ريال سعودي", "الريال السعودي"],
-  AED: ["UAE Dirham", "U.A.E. Dirham", "Emirati Dirham", "Emirates Dirham", "Emirat Dirham", "United Arab Emirates Dirham", "درهم إماراتي", "الدرهم الإماراتي", "درهم اماراتي"],
+  AED: [
+    "UAE Dirham",
+    "U.A.E. Dirham",
+    "Emirati Dirham",
+    "Emirates Dirham",
+    "Emirat Dirham",
+    "United Arab Emirates Dirham",
+    "درهم إماراتي",
+    "الدرهم الإماراتي",
+    "درهم اماراتي",
+  ],
   KWD: ["Kuwaiti Dinar", "Kuwait Dinar", "دينار كويتي", "الدينار الكويتي"],
   QAR: ["Qatari Riyal", "Qatari Rial", "Qatar Riyal", "Qatar Rial", "ريال قطري", "الريال القطري"],
   BHD: ["Bahraini Dinar", "Bahrain Dinar", "دينار بحريني", "الدينار البحريني"],
@@ -73,7 +108,12 @@ const NAMES: Record<string, readonly string[]> = {
   GOLDPOUND: ["Gold Pound", "Gold Coin", "Gold Guinea", "جنيه ذهب", "الجنيه الذهب", "جنيه الذهب"],
 };
 
-export const ALIASES: ReadonlyMap<string, string> = new Map(Object.entries(NAMES).flatMap(([code, names]) => [[foldName(code), code] as const, ...names.map((n) => [foldName(n), code] as const)]));
+export const ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries(NAMES).flatMap(([code, names]) => [
+    [foldName(code), code] as const,
+    ...names.map((n) => [foldName(n), code] as const),
+  ]),
+);
 
 /** A standalone 10, 100 or 1000 in a name is how many units one price is for ("100 Japan Yen", "YENS(100)"). */
 const UNIT_IN_NAME = /(?:^| )(10|100|1000)(?: |$)/;
@@ -87,7 +127,10 @@ export interface AssetNaming {
 }
 
 export function namingOf(cfg: { assets?: Record<string, string>; units?: Record<string, number> }): AssetNaming {
-  return { assets: new Map(Object.entries(cfg.assets ?? {}).map(([k, v]) => [foldName(k), v])), units: cfg.units ?? {} };
+  return {
+    assets: new Map(Object.entries(cfg.assets ?? {}).map(([k, v]) => [foldName(k), v])),
+    units: cfg.units ?? {},
+  };
 }
 
 export type ResolvedAsset = { asset: string; unit: number; code: string | null } | { reason: string };

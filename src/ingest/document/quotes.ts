@@ -59,23 +59,48 @@ export function quoteOf(r: RawRecord, m: QuoteMapping, known: ReadonlySet<string
   if ("reason" in resolved) {
     if (resolved.reason === "no asset name") return { reason: "no asset name", detail: r.where };
     // One reason for the count; the detail says when the name itself was not understood.
-    return { reason: "asset not in the catalog", detail: `${r.where}: ${name}${resolved.reason === "name not recognised" ? " (name not recognised: map it in the source's assets)" : ""}` };
+    return {
+      reason: "asset not in the catalog",
+      detail: `${r.where}: ${name}${resolved.reason === "name not recognised" ? " (name not recognised: map it in the source's assets)" : ""}`,
+    };
   }
   const [rawBuy, rawSell] = m.take === "transfer" ? [r.transferBuy, r.transferSell] : [r.buy, r.sell];
   const buy = parsePrice(rawBuy);
   const sell = parsePrice(rawSell);
-  if (buy === "bad" || sell === "bad") return { reason: "price is not a number", detail: `${r.where}: ${seller} ${resolved.asset} ${JSON.stringify(buy === "bad" ? rawBuy : rawSell)}` };
-  if (buy === null && sell === null) return { reason: `not dealt (${m.take})`, detail: `${r.where}: ${seller} ${resolved.asset}` };
+  if (buy === "bad" || sell === "bad")
+    return {
+      reason: "price is not a number",
+      detail: `${r.where}: ${seller} ${resolved.asset} ${JSON.stringify(buy === "bad" ? rawBuy : rawSell)}`,
+    };
+  if (buy === null && sell === null)
+    return { reason: `not dealt (${m.take})`, detail: `${r.where}: ${seller} ${resolved.asset}` };
   const timeMs = r.timeMs === undefined ? nowMs : r.timeMs;
-  if (timeMs === null || !Number.isFinite(timeMs)) return { reason: "unreadable time", detail: `${r.where}: ${str(r.rawTime)}` };
+  if (timeMs === null || !Number.isFinite(timeMs))
+    return { reason: "unreadable time", detail: `${r.where}: ${str(r.rawTime)}` };
   const per = resolved.unit * m.divideBy;
   const scale = (p: number | null) => (p === null || per === 1 ? p : roundHalfAway(p / per, 8));
-  return { source: m.id, seller, asset: resolved.asset, buy: scale(buy), sell: scale(sell), observedAt: new Date(timeMs).toISOString() };
+  return {
+    source: m.id,
+    seller,
+    asset: resolved.asset,
+    buy: scale(buy),
+    sell: scale(sell),
+    observedAt: new Date(timeMs).toISOString(),
+  };
 }
 
 /** Records → the quotes part of the observations. */
-export function quotesOf(records: RawRecord[], m: QuoteMapping, known: ReadonlySet<string>, nowMs: number): Pick<Observations, "quotes" | "fetched" | "skipped"> {
-  const out: Pick<Observations, "quotes" | "fetched" | "skipped"> = { quotes: [], fetched: records.length, skipped: [] };
+export function quotesOf(
+  records: RawRecord[],
+  m: QuoteMapping,
+  known: ReadonlySet<string>,
+  nowMs: number,
+): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  const out: Pick<Observations, "quotes" | "fetched" | "skipped"> = {
+    quotes: [],
+    fetched: records.length,
+    skipped: [],
+  };
   for (const r of records) {
     const q = quoteOf(r, m, known, nowMs);
     if ("reason" in q) out.skipped.push(q);

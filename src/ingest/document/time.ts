@@ -54,7 +54,9 @@ export function parseTime(value: unknown, spec: TimeFormat, nowMs: number): numb
       continue;
     }
     // Arabic pages write ص (morning) and م (evening) for AM and PM.
-    const t = /a/.test(fmt.replace(/'[^']*'/g, "")) ? text.replace(/(^|\s)ص(?=\s|$)/u, "$1AM").replace(/(^|\s)م(?=\s|$)/u, "$1PM") : text;
+    const t = /a/.test(fmt.replace(/'[^']*'/g, ""))
+      ? text.replace(/(^|\s)ص(?=\s|$)/u, "$1AM").replace(/(^|\s)م(?=\s|$)/u, "$1PM")
+      : text;
     const dt = DateTime.fromFormat(t, fmt, { zone: spec.zone, locale: "en-US" });
     if (!dt.isValid) continue;
     if (hasTimeOfDay(fmt)) return dt.toMillis();
@@ -66,6 +68,11 @@ export function parseTime(value: unknown, spec: TimeFormat, nowMs: number): numb
 
 /** How a time spec reads, for messages: `dd/MM/yyyy HH:mm:ss (Africa/Cairo)`. */
 export function describeFormat(spec: TimeFormat): string {
-  const f = spec.format === undefined ? "ISO 8601 with an offset, or epoch" : Array.isArray(spec.format) ? spec.format.join(" or ") : spec.format;
+  const f =
+    spec.format === undefined
+      ? "ISO 8601 with an offset, or epoch"
+      : Array.isArray(spec.format)
+        ? spec.format.join(" or ")
+        : spec.format;
   return `${f} (${spec.zone})`;
 }
