@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import autocannon from "autocannon";
 import { getRequestListener } from "@hono/node-server";
-import { FeedCache, handle, type HandlerDeps } from "../src/edge/handler.js";
+import type { HandlerDeps } from "../src/edge/deps.js";
+import { FeedCache } from "../src/edge/feed-cache.js";
+import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
 import { SiteReader } from "../src/server/serve.js";
 

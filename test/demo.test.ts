@@ -356,7 +356,19 @@ describe("npm start", () => {
       await exited;
       expect(out).toContain("SIGTERM: stopping the demo");
       expect(err).not.toMatch(/\n\s+at /); // no stack trace
-      await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
+      // npm may exit before the node process it ran has finished stopping: give that a moment.
+      const pidFile = path.join(work, "demo.pid");
+      for (
+        let i = 0;
+        i < 100 &&
+        (await fs.access(pidFile).then(
+          () => true,
+          () => false,
+        ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      await expect(fs.access(pidFile)).rejects.toThrow();
       expect(await snapshot(DATA)).toEqual(before);
     },
   );

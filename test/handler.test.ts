@@ -1,7 +1,9 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { PAGE_CSP, handle, type HandlerDeps } from "../src/edge/handler.js";
+import type { HandlerDeps } from "../src/edge/deps.js";
+import { handle } from "../src/edge/handler.js";
+import { PAGE_CSP } from "../src/edge/headers.js";
 import { Feed } from "../src/schema/outputs.js";
 import { Manifest, Problem } from "../src/schema/documents.js";
 import { BUILT_AT, builtSite, depsFor } from "./helpers/site.js";

@@ -19,7 +19,7 @@ import {
   TERMS_PATH,
 } from "../feed/paths.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
-import { SECURITY_HEADERS } from "../edge/handler.js";
+import { SECURITY_HEADERS } from "../edge/headers.js";
 import type { Feed } from "../schema/outputs.js";
 import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
 

@@ -11,7 +11,7 @@ import { Option, type Command } from "commander";
 import { cairoDate, isoUtc } from "../core/cairo.js";
 import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import type { Limits } from "../edge/handler.js";
+import type { Limits } from "../edge/deps.js";
 import {
   catchUp,
   checkWork,

@@ -8,7 +8,10 @@
  * Netlify (test/helpers/netlify-harness.ts).
  */
 import type { Context } from "@netlify/edge-functions";
-import { FeedCache, handle, refusal, type Limits } from "../edge/handler.js";
+import type { Limits } from "../edge/deps.js";
+import { FeedCache } from "../edge/feed-cache.js";
+import { handle } from "../edge/handler.js";
+import { refusal } from "../edge/headers.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { UpstashStore } from "../edge/upstash-store.js";
 import { HttpProblem } from "../edge/problem.js";

@@ -10,12 +10,10 @@ import { FreshnessState, IsoInstant } from "./outputs.js";
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
   .looseObject({
-    type: z
-      .string()
-      .meta({
-        description: "Relative URI of the documentation's section on this problem.",
-        examples: ["/docs/#problem-unknown-asset"],
-      }),
+    type: z.string().meta({
+      description: "Relative URI of the documentation's section on this problem.",
+      examples: ["/docs/#problem-unknown-asset"],
+    }),
     title: z.string().meta({ description: "Short summary of the problem type." }),
     status: z.int().min(400).max(599).meta({ description: "The HTTP status." }),
     detail: z.string().meta({ description: "What went wrong with this request and how to correct it." }),
@@ -183,25 +181,17 @@ export const Readiness = z
     assets: z
       .record(z.string(), FreshnessState)
       .meta({ description: "Every asset's freshness state at the request instant, by slug." }),
-    staleSince: z
-      .record(z.string(), IsoInstant.nullable())
-      .meta({
-        description:
-          "For each stale asset, by slug, its newest observation (null: it has none): nothing newer has reached the feed since then.",
-      }),
-    action: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "Why the feed is not ready and what its operator does about it, in one paragraph; null when ready.",
-      }),
-    rateLimiting: z
-      .enum(["enforced", "fail-open"])
-      .meta({
-        description:
-          "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does.",
-      }),
+    staleSince: z.record(z.string(), IsoInstant.nullable()).meta({
+      description:
+        "For each stale asset, by slug, its newest observation (null: it has none): nothing newer has reached the feed since then.",
+    }),
+    action: z.string().nullable().meta({
+      description: "Why the feed is not ready and what its operator does about it, in one paragraph; null when ready.",
+    }),
+    rateLimiting: z.enum(["enforced", "fail-open"]).meta({
+      description:
+        "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does.",
+    }),
   })
   .meta({
     id: "Readiness",

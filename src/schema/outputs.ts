@@ -25,12 +25,10 @@ export const BestSeller = z
 
 export const Signals = z
   .strictObject({
-    position: z
-      .strictObject({ lean: Lean })
-      .meta({
-        description:
-          "Where today's favorability sits: +1 at or above 0.75, -1 at or below 0.25, else 0 (and 0 while calibrating).",
-      }),
+    position: z.strictObject({ lean: Lean }).meta({
+      description:
+        "Where today's favorability sits: +1 at or above 0.75, -1 at or below 0.25, else 0 (and 0 while calibrating).",
+    }),
     trend: z
       .strictObject({
         lean: Lean,
@@ -84,15 +82,10 @@ export const Direction = z
       description: "Null for a reference asset or when no seller quotes this side today.",
     }),
     verdict: Verdict,
-    favorability: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .meta({
-        description:
-          "0..1, 1 = the best day of the look-back for the customer, ties counted half; null while calibrating.",
-      }),
+    favorability: z.number().min(0).max(1).nullable().meta({
+      description:
+        "0..1, 1 = the best day of the look-back for the customer, ties counted half; null while calibrating.",
+    }),
     priorDays: z
       .int()
       .min(0)
@@ -127,18 +120,13 @@ export const SellerRow = z
       .string()
       .meta({ description: "The seller's id in the licensed registry.", examples: ["national-bank-of-egypt"] }),
     observedAt: IsoInstant.meta({ description: "When the quote chosen as this seller's value was observed." }),
-    source: z
-      .string()
-      .meta({
-        description:
-          "The id of the source whose quote was chosen: the seller's own publication when it has one that day, else an aggregator relaying it.",
-      }),
-    sources: z
-      .array(z.string())
-      .min(1)
-      .meta({
-        description: "Every source with an accepted quote of this seller for the asset on the business date, sorted.",
-      }),
+    source: z.string().meta({
+      description:
+        "The id of the source whose quote was chosen: the seller's own publication when it has one that day, else an aggregator relaying it.",
+    }),
+    sources: z.array(z.string()).min(1).meta({
+      description: "Every source with an accepted quote of this seller for the asset on the business date, sorted.",
+    }),
   })
   .meta({
     id: "SellerRow",
@@ -205,17 +193,13 @@ export const Asset = z
       .strictObject({ value: NumOrNull.meta({ description: "Mid-market value, EGP per unit." }) })
       .nullable()
       .meta({ description: "Global mid-market reference in force on the business date; null when there is none." }),
-    series: z
-      .array(SeriesEntry)
-      .meta({
-        description: "Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry.",
-      }),
-    sellers: z
-      .array(SellerRow)
-      .meta({
-        description:
-          "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset.",
-      }),
+    series: z.array(SeriesEntry).meta({
+      description: "Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry.",
+    }),
+    sellers: z.array(SellerRow).meta({
+      description:
+        "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset.",
+    }),
   })
   .meta({ id: "Asset", description: "One tracked currency or metal." });
 export type Asset = z.infer<typeof Asset>;
@@ -225,12 +209,10 @@ export const Feed = z
     _about: z.string().meta({ description: "What the feed is." }),
     _disclaimer: z.string().meta({ description: "Information only, not financial advice." }),
     _license: z.string().meta({ description: "Licence of the data and attribution." }),
-    _self: z
-      .string()
-      .meta({
-        description: "Path and query of the exact request that produced this body.",
-        examples: ["/api/v1/feed.json?category=metals"],
-      }),
+    _self: z.string().meta({
+      description: "Path and query of the exact request that produced this body.",
+      examples: ["/api/v1/feed.json?category=metals"],
+    }),
     _docs: z.string().meta({ description: "Path of the human documentation.", examples: ["/docs/"] }),
     _spec: z.string().meta({ description: "Path of this OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
     _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),

@@ -2,7 +2,8 @@
 import path from "node:path";
 import { runBuild } from "../../src/io/build.js";
 import { MemoryStore, type CounterStore } from "../../src/edge/counters.js";
-import { FeedCache, type HandlerDeps } from "../../src/edge/handler.js";
+import type { HandlerDeps } from "../../src/edge/deps.js";
+import { FeedCache } from "../../src/edge/feed-cache.js";
 import { SiteReader } from "../../src/server/serve.js";
 import { tempDir, writeDataset } from "./dataset.js";
 import { smallRows } from "./rows.js";

@@ -1,0 +1,97 @@
+/**
+ * The headers of every answer: CORS, the security headers, cache control, rate-limit state, and
+ * problem+json answers (RFC 9457) with them. Set in code because Netlify applies no [[headers]]
+ * rules to edge-function answers (README "Deploying on Netlify").
+ */
+import { nextCairoMidnight } from "../core/cairo.js";
+import { CACHE_MAX_AGE_SECONDS, MAX_URL_LENGTH } from "../core/limits.js";
+import type { Hit } from "./counters.js";
+import type { Limits } from "./deps.js";
+import { ALLOWED_METHODS, type HttpProblem, PROBLEM_TYPE } from "./problem.js";
+
+export const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
+export const ALLOW = ALLOWED_METHODS.join(", ");
+/**
+ * The pages are static HTML with inline styles and inline SVG, and no script at all; the same
+ * policy is set for them in netlify.toml, where the CDN serves them.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The API's own answers (JSON, problems, 304s, preflights) are data, never a document to render:
+ * nothing may load from them or frame them. HTML pages served by the handler get PAGE_CSP instead.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * Sent on every answer of the handler: no MIME sniffing of a body into something executable, no
+ * Referer leaked from a page of ours, and an explicit consent to cross-origin reads (the API is meant
+ * to be read from any origin, so Cross-Origin-Embedder-Policy pages may load it too).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+  "Content-Security-Policy": API_CSP,
+};
+export const EXPOSE = [
+  "ETag",
+  "Last-Modified",
+  "Retry-After",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "RateLimit-Policy",
+  "Daily-Limit",
+  "Daily-Used",
+  "Daily-Reset",
+  "Deprecation",
+  "Sunset",
+  "Link",
+].join(", ");
+
+export function baseHeaders(): Headers {
+  return new Headers({
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSE,
+    ...SECURITY_HEADERS,
+  });
+}
+
+export function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number): void {
+  h.set("RateLimit-Limit", String(limits.window));
+  h.set("RateLimit-Policy", `${limits.window};w=${limits.windowSeconds}`);
+  h.set("Daily-Limit", String(limits.daily));
+  if (!hit) return; // counters unreachable: limits are not enforced, so no remaining count is claimed
+  h.set("RateLimit-Remaining", String(Math.max(0, limits.window - hit.windowCount)));
+  h.set("RateLimit-Reset", String(Math.max(1, Math.ceil(hit.windowResetMs / 1000))));
+  h.set("Daily-Used", String(Math.min(hit.dayCount, limits.daily)));
+  h.set("Daily-Reset", String(Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000)));
+}
+
+export function problemResponse(p: HttpProblem, instance: string, headers: Headers, head: boolean): Response {
+  headers.set("Content-Type", PROBLEM_TYPE);
+  headers.set("Cache-Control", "no-store");
+  for (const [k, v] of Object.entries(p.headers)) headers.set(k, v);
+  return new Response(head ? null : JSON.stringify(p.body(instance)), { status: p.status, headers });
+}
+
+/**
+ * A problem answered before the handler runs at all (the Netlify adapter refusing to serve when it
+ * is misconfigured): the same headers as the handler's own problems, without rate-limit state.
+ */
+export function refusal(request: Request, p: HttpProblem): Response {
+  return problemResponse(p, new URL(request.url).pathname, baseHeaders(), request.method === "HEAD");
+}
+
+/**
+ * A problem answered outside the handler by a server adapter — above all to a request it could not
+ * read as HTTP at all (a raw backslash or space in the target, a bad Host: src/server/serve.ts) —
+ * with the handler's own problem, CORS and security headers. `target` is the raw request target;
+ * characters a URI may not hold are percent-encoded in `instance`.
+ */
+export function bareProblem(p: HttpProblem, target: string | undefined, head = false): Response {
+  const instance = (target ?? "")
+    .slice(0, MAX_URL_LENGTH)
+    .replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => encodeURIComponent(c));
+  return problemResponse(p, instance || "/", baseHeaders(), head);
+}
