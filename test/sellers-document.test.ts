@@ -14,7 +14,8 @@ import { challengeOf, decodeBody, parseJsonDocument } from "../src/ingest/docume
 import { headerColumns, htmlQuotes, textOf } from "../src/ingest/adapters/html.js";
 import { xmlQuotes, xmlRecords } from "../src/ingest/adapters/xml.js";
 import { documentQuotes, recordsOf, sellerQuotes } from "../src/ingest/adapters/seller-document.js";
-import { HtmlSource, SourceConfig, XmlSource } from "../src/schema/sources.js";
+import { HtmlSource, XmlSource } from "../src/schema/document-sources.js";
+import { SourceConfig } from "../src/schema/sources.js";
 
 const FIXTURES = path.resolve("test/fixtures/sellers");
 const fixture = (f: string) => readFileSync(path.join(FIXTURES, f), "utf8");

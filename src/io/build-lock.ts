@@ -14,7 +14,7 @@ import path from "node:path";
 import { UsageError } from "../core/errors.js";
 import { instantString } from "../core/cairo.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
-import { TEMP_MAX_AGE_MS, processAlive } from "./files.js";
+import { TEMP_MAX_AGE_MS, processAlive } from "./day-files.js";
 
 export const LOCK_WAIT_MS = 60_000;
 const POLL_MS = 100;

@@ -19,7 +19,8 @@ import {
 } from "../schema/inputs.js";
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
-import { assertInside, dayFiles, parseNdjson, readDayText, readJson } from "./files.js";
+import { dayFiles } from "./day-files.js";
+import { assertInside, parseNdjson, readDayText, readJson } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween } from "../core/cairo.js";
 

@@ -20,7 +20,8 @@ import type { FreshnessState } from "../rules/freshness.js";
 import { writeSample } from "../sample/write.js";
 import { runBuild, runCompact } from "./build.js";
 import { dataPaths } from "./data.js";
-import { processAlive, readJson } from "./files.js";
+import { processAlive } from "./day-files.js";
+import { readJson } from "./files.js";
 import { runIngest, type SourceReport } from "./ingest.js";
 
 export const HOUR_MS = 3_600_000;

@@ -9,7 +9,7 @@
  * a price. A row that cannot be read is skipped with its reason; no number is ever guessed.
  */
 import { HTMLElement, TextNode, parse as parseHtml, type Node } from "node-html-parser";
-import type { HtmlField, HtmlSource } from "../../schema/sources.js";
+import type { HtmlField, HtmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
 import { foldName, namingOf } from "../document/names.js";

@@ -7,7 +7,7 @@
  * the build's acceptance to judge.
  */
 import { parse as parseCsv } from "csv-parse/sync";
-import type { SellerDocumentSource } from "../../schema/sources.js";
+import type { SellerDocumentSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf, parseJsonDocument } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
 import { namingOf } from "../document/names.js";

@@ -6,7 +6,7 @@
  * file has a single `<rates USDBbuy="17.72" USDBsell="18.00" EURBbuy=… exchangeDate="04/12/2016">`.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import type { XmlSource } from "../../schema/sources.js";
+import type { XmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
 import { namingOf } from "../document/names.js";

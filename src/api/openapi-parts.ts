@@ -1,0 +1,214 @@
+/**
+ * The OpenAPI description's reusable parts: response headers (RFC 9110, RFC 9111, the IETF
+ * RateLimit draft, RFC 9745, RFC 8594), problem answers (RFC 9457) and the shape of a plain JSON
+ * document's operation. openapi.ts assembles the paths from them.
+ */
+import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
+import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
+import { SECURITY_HEADERS } from "../edge/headers.js";
+import type { Feed } from "../schema/outputs.js";
+import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
+
+export type Json = Record<string, unknown>;
+
+export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+export interface OpenApiExamples {
+  /** A feed answer filtered to one asset, as the build wrote it. */
+  feed: Feed;
+  index: IndexDoc;
+  changelog: Changelog;
+  /** The build's source health file. */
+  sources: SourceHealth;
+  /** The build's own readiness at the build instant, under the status it has. */
+  readiness: { ready?: Readiness; notReady?: Readiness };
+  /** One body per problem type, made by the handler's own code. */
+  problems: Partial<Record<ProblemSlug, Problem>>;
+}
+
+export interface About {
+  description: string;
+  license: string;
+  /** Header examples from this build. */
+  etagExample: string;
+  lastModifiedExample: string;
+}
+
+const int = (description: string, example?: number): Json => ({
+  description,
+  schema: { type: "integer", minimum: 0 },
+  ...(example === undefined ? {} : { example }),
+});
+const str = (description: string, example?: string): Json => ({
+  description,
+  schema: { type: "string" },
+  ...(example === undefined ? {} : { example }),
+});
+
+/** Response headers (RFC 9110, RFC 9111, the IETF RateLimit draft, RFC 9745, RFC 8594). */
+export function headers(about: About): Record<string, Json> {
+  return {
+    ETag: str("Strong validator of the body without generatedAt; send it back as If-None-Match.", about.etagExample),
+    "Last-Modified": str(
+      "HTTP-date of the last change of the data (moves exactly when the ETag does).",
+      about.lastModifiedExample,
+    ),
+    "Cache-Control": str(
+      `Caching rule: documents may be cached for ${CACHE_MAX_AGE_SECONDS} seconds; errors and /readyz are no-store.`,
+      `public, max-age=${CACHE_MAX_AGE_SECONDS}`,
+    ),
+    "Access-Control-Allow-Origin": str("Open CORS: any origin may read the answer.", "*"),
+    "RateLimit-Limit": int("Requests allowed per window.", WINDOW_LIMIT),
+    "RateLimit-Remaining": int(
+      "Requests left in the current window (absent when the counters are unreachable and limits are not enforced).",
+      WINDOW_LIMIT - 1,
+    ),
+    "RateLimit-Reset": int("Seconds until the current window resets.", WINDOW_SECONDS),
+    "RateLimit-Policy": str("The quota: limit;w=window seconds.", `${WINDOW_LIMIT};w=${WINDOW_SECONDS}`),
+    "Daily-Limit": int("Requests allowed per address per Cairo day.", DAILY_LIMIT),
+    "Daily-Used": int("Requests this address has made today, Cairo time.", 1),
+    "Daily-Reset": int("Seconds until midnight Africa/Cairo, when the daily allowance resets.", 3600),
+    "Retry-After": int("Seconds to wait before retrying.", 30),
+    Allow: str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
+    Deprecation: str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
+    Sunset: str(
+      "Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).",
+      "Thu, 01 Jul 2027 00:00:00 GMT",
+    ),
+    "X-Content-Type-Options": str(
+      "Always nosniff: the body is only ever what Content-Type says.",
+      SECURITY_HEADERS["X-Content-Type-Options"],
+    ),
+    "Referrer-Policy": str("Always no-referrer.", SECURITY_HEADERS["Referrer-Policy"]),
+    "Cross-Origin-Resource-Policy": str(
+      "Always cross-origin: any origin may load the answer, as CORS allows it to read it.",
+      SECURITY_HEADERS["Cross-Origin-Resource-Policy"],
+    ),
+    "Content-Security-Policy": str(
+      "The answers are data, not documents: nothing may load from them or frame them.",
+      SECURITY_HEADERS["Content-Security-Policy"],
+    ),
+  };
+}
+
+/** Headers every answer carries: CORS, the rate-limit state and the security headers. */
+export const COMMON = [
+  "Access-Control-Allow-Origin",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "RateLimit-Policy",
+  "Daily-Limit",
+  "Daily-Used",
+  "Daily-Reset",
+  "Deprecation",
+  "Sunset",
+  ...Object.keys(SECURITY_HEADERS),
+];
+
+export function headerRefs(...keys: string[]): Json {
+  return Object.fromEntries([...keys, ...COMMON].map((k) => [k, ref("headers", k)]));
+}
+
+export function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["problems"]): Json {
+  const ex = Object.fromEntries(
+    slugs.filter((s) => examples[s]).map((s) => [s, { summary: PROBLEM_TYPES[s].title, value: examples[s] }]),
+  );
+  return {
+    "application/problem+json": {
+      schema: ref("schemas", "Problem"),
+      ...(Object.keys(ex).length ? { examples: ex } : {}),
+    },
+  };
+}
+
+export function problemResponse(
+  description: string,
+  slugs: ProblemSlug[],
+  examples: OpenApiExamples["problems"],
+  ...extraHeaders: string[]
+): Json {
+  return {
+    description,
+    headers: headerRefs("Cache-Control", ...extraHeaders),
+    content: problemContent(slugs, examples),
+  };
+}
+
+export function responses(ex: OpenApiExamples): Record<string, Json> {
+  const p = ex.problems;
+  return {
+    NotModified: {
+      description:
+        "The client's copy is current (If-None-Match matched, or nothing changed since If-Modified-Since). No body.",
+      headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+    },
+    BadRequest: problemResponse(
+      "A filter value is unknown or empty, or the query or the request itself is malformed. On a filter, the body lists the accepted values.",
+      ["unknown-category", "unknown-asset", "too-many-parameters", "invalid-encoding", "malformed-request"],
+      p,
+    ),
+    // Every path reads the query's bounds and encoding, and the server refuses what is not HTTP.
+    MalformedRequest: problemResponse(
+      "The query or the request itself is malformed: too many parameters, a filter parameter that is not UTF-8, or a request target or Host the server cannot read.",
+      ["too-many-parameters", "invalid-encoding", "malformed-request"],
+      p,
+    ),
+    NotFound: problemResponse("Nothing is published at this path.", ["not-found"], p),
+    MethodNotAllowed: problemResponse(
+      "Sent for any method other than GET, HEAD and OPTIONS: the API is read-only. (OpenAPI lists responses per operation, so it is listed under GET.)",
+      ["method-not-allowed"],
+      p,
+      "Allow",
+    ),
+    UriTooLong: problemResponse("The request target is too long.", ["uri-too-long"], p),
+    TooManyRequests: problemResponse(
+      "The per-minute window or the daily allowance of this address is used up.",
+      ["rate-limited", "daily-limit"],
+      p,
+      "Retry-After",
+    ),
+    Unavailable: problemResponse("The published files could not be read; retry shortly.", ["unavailable"], p),
+  };
+}
+
+export const ERRORS = {
+  "400": ref("responses", "MalformedRequest"),
+  "404": ref("responses", "NotFound"),
+  "405": ref("responses", "MethodNotAllowed"),
+  "414": ref("responses", "UriTooLong"),
+  "429": ref("responses", "TooManyRequests"),
+  "503": ref("responses", "Unavailable"),
+};
+export const CONDITIONAL = [
+  ref("parameters", "IfNoneMatch"),
+  ref("parameters", "IfModifiedSince"),
+  ref("parameters", "XContact"),
+];
+
+export function jsonDocument(
+  operationId: string,
+  summary: string,
+  description: string,
+  schema: Json,
+  example: unknown,
+): Json {
+  return {
+    get: {
+      operationId,
+      summary,
+      description,
+      tags: ["API"],
+      parameters: CONDITIONAL,
+      responses: {
+        "200": {
+          description: "The document.",
+          headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+          content: { "application/json": { schema, example } },
+        },
+        "304": ref("responses", "NotModified"),
+        ...ERRORS,
+      },
+    },
+  };
+}

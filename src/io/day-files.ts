@@ -1,0 +1,83 @@
+/**
+ * The day logs of data/ (`quotes/`, `official/`, `global/`, `history/`): only files named for a real
+ * calendar day are read; a temporary file our own interrupted write left behind is cleaned up when
+ * its process is gone; anything else is an error naming the file.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { DataError } from "../core/errors.js";
+import { errnoReason } from "./files.js";
+
+const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;
+/** What writeFileAtomic leaves behind when its process dies between the write and the rename. */
+const OUR_TEMP = /^\d{4}-\d{2}-\d{2}\.ndjson\.tmp-(\d+)$/;
+/** A temporary file older than this is abandoned even if its process id has been reused. */
+export const TEMP_MAX_AGE_MS = 3_600_000;
+
+/** YYYY-MM-DD that names a real day of the calendar (2026-02-30 does not). */
+export function isCalendarDate(date: string): boolean {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === date;
+}
+
+/** Whether a process of this machine has this id (kill with signal 0 only checks). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"; // it exists, it is just not ours
+  }
+}
+
+/**
+ * A leftover `<day>.ndjson.tmp-<pid>` of our own atomic write: removed when its process is gone
+ * (or the file is older than TEMP_MAX_AGE_MS), since the rename that would have published it never
+ * happened and the day file itself is intact; an error while its writer may still be running.
+ */
+async function cleanTemp(file: string, pid: number): Promise<void> {
+  const st = await fs.lstat(file);
+  const abandoned = !processAlive(pid) || Date.now() - st.mtimeMs > TEMP_MAX_AGE_MS;
+  if (!st.isFile() || !abandoned)
+    throw new DataError(
+      file,
+      null,
+      `a temporary file of process ${pid}, which is still running: wait for it to finish (or delete the file if no price-feed command runs)`,
+    );
+  await fs.rm(file);
+  console.error(`price-feed: removed ${file}, left by an interrupted write of process ${pid}`);
+}
+
+/**
+ * The `<YYYY-MM-DD>.ndjson` files of a folder, ascending; anything else there is an error, but for
+ * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
+ */
+export async function dayFiles(dir: string): Promise<Array<{ date: string; file: string }>> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new DataError(dir, null, errnoReason(e), { cause: e });
+  }
+  const out: Array<{ date: string; file: string }> = [];
+  for (const name of names.sort()) {
+    if (name.startsWith(".")) continue;
+    const temp = OUR_TEMP.exec(name);
+    if (temp) {
+      await cleanTemp(path.join(dir, name), Number(temp[1]));
+      continue;
+    }
+    const m = DAY_FILE.exec(name);
+    if (!m) throw new DataError(path.join(dir, name), null, "unexpected file: day files are named YYYY-MM-DD.ndjson");
+    if (!isCalendarDate(m[1]!))
+      throw new DataError(
+        path.join(dir, name),
+        null,
+        `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.ndjson after a real day`,
+      );
+    out.push({ date: m[1]!, file: path.join(dir, name) });
+  }
+  return out;
+}

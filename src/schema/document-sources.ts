@@ -1,0 +1,230 @@
+/**
+ * Sources that read a document — a seller's or an aggregator's rate page (HTML), its JSON or CSV
+ * file, an XML rates file — mapped to quotes by configuration only: where the rows and fields are,
+ * how names become registry and catalog ids, how prices are scaled and how the time is written.
+ * No node:* imports.
+ */
+import { z } from "zod";
+import { AssetId, Id, Url, base, kind } from "./source-base.js";
+
+/** A regular expression, checked when the sources file is read. */
+const Regex = z
+  .string()
+  .min(1)
+  .refine((r) => {
+    try {
+      new RegExp(r, "u");
+      return true;
+    } catch {
+      return false;
+    }
+  }, "not a valid regular expression");
+
+/** An IANA time zone ("Africa/Cairo"). */
+const Zone = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, "not a known time zone");
+
+/** The request a document source makes: a URL (GET unless said otherwise) with headers and a body, or a file beside the sources file. */
+const request = {
+  url: Url.optional(),
+  /** A file, relative to the sources file's folder. */
+  path: z.string().min(1).optional(),
+  method: z.enum(["GET", "POST"]).default("GET"),
+  headers: z.record(z.string().min(1), z.string()).default({}),
+  /** Sent as is when a string; as JSON (Content-Type application/json) when an object. */
+  body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+};
+const oneOfUrlAndPath = [
+  (s: { url?: string | undefined; path?: string | undefined }) => (s.url === undefined) !== (s.path === undefined),
+  "give exactly one of url and path",
+] as const;
+
+/** How a document's names become registry and catalog ids, and how its prices are scaled. */
+const mapping = {
+  /** The registry id of the seller whose rates these are (a bank's own page). An aggregator gives `fields.seller` instead. */
+  seller: Id.optional(),
+  /** The document's names of sellers → registry ids (identity when absent). */
+  sellers: z.record(z.string(), Id).default({}),
+  /**
+   * The document's names or codes → catalog ids, before the built-in names (English and Arabic,
+   * src/ingest/document/names.ts). Names match whatever their case, punctuation or Arabic spelling.
+   */
+  assets: z.record(z.string(), AssetId).default({}),
+  /** Units one price is for, by ISO code or asset id (`{"JPY": 100}`: the price is per 100 yen, and is divided by 100). */
+  units: z.record(z.string().min(1), z.number().positive()).default({}),
+  /** Every price is divided by this (100 for a page that writes piastres). */
+  divideBy: z.number().positive().default(1),
+  /** Which prices to take when the document has both: bank notes (`buy`, `sell`) or transfers (`transferBuy`, `transferSell`). */
+  take: z.enum(["cash", "transfer"]).default("cash"),
+};
+
+/** How the time of the rates is written. */
+const timeFormat = {
+  /**
+   * luxon format tokens ("dd/MM/yyyy HH:mm:ss", "M/d/yyyy h:mm:ss a"), tried in order; or "iso",
+   * "epoch". Absent: ISO 8601 with an offset, or epoch seconds or milliseconds.
+   */
+  format: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /** The zone of a time written without one. */
+  zone: Zone.default("Africa/Cairo"),
+  /** Pulls the time out of a longer text ("Latest update at : (.+)"): the group named `time`, else the first group. */
+  regex: Regex.optional(),
+};
+const TimeFormat = z.strictObject(timeFormat);
+
+/** Where a value is in a record: a field name (a dotted path), or a constant. */
+const Field = z.union([z.string().min(1), z.strictObject({ const: z.string() })]);
+
+const exactlyOneSeller = [
+  (s: { seller?: string | undefined; fields: { seller?: unknown } }) =>
+    (s.seller === undefined) !== (s.fields.seller === undefined),
+  "give exactly one of seller (a registry id) and fields.seller",
+] as const;
+const transferMapped = [
+  (s: { take: string; fields: { transferBuy?: unknown; transferSell?: unknown } }) =>
+    s.take !== "transfer" || (s.fields.transferBuy !== undefined && s.fields.transferSell !== undefined),
+  'take "transfer" needs fields.transferBuy and fields.transferSell',
+] as const;
+
+/**
+ * A licensed seller's published rates, as a JSON or CSV document at a URL or a path, mapped to
+ * quotes declaratively, so that an operator adds a bank or a dealer without code.
+ */
+export const SellerDocumentSource = z
+  .strictObject({
+    ...base,
+    ...kind("seller"),
+    adapter: z.literal("seller-document"),
+    ...request,
+    format: z.enum(["json", "csv"]),
+    /** JSON: dotted path to the array of records ("data.rates"); empty for a top-level array (or the `d` of an ASP.NET answer). */
+    records: z.string().default(""),
+    fields: z.strictObject({
+      seller: Field.optional(),
+      asset: Field,
+      buy: Field,
+      sell: Field,
+      transferBuy: Field.optional(),
+      transferSell: Field.optional(),
+      time: Field.optional(),
+    }),
+    ...mapping,
+    time: TimeFormat.optional(),
+  })
+  .refine(...oneOfUrlAndPath)
+  .refine(...exactlyOneSeller)
+  .refine(...transferMapped);
+
+/**
+ * Where a value is in one row of an HTML page. A string is a CSS selector inside the row (its
+ * text). An object picks the element — `cell` (the row's n-th cell, from 0), `column` (the cell
+ * under the header with that text; `["Notes", "Buy"]` or "Notes Buy" for two header rows),
+ * `selector` (inside that cell, or inside the row), or none (the row itself) — then reads its
+ * `attr` or its text, optionally through `regex`; or is a `const`.
+ */
+const HtmlField = z.union([
+  z.string().min(1),
+  z
+    .strictObject({
+      selector: z.string().min(1).optional(),
+      cell: z.int().min(0).optional(),
+      column: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+      attr: z.string().min(1).optional(),
+      regex: Regex.optional(),
+      const: z.string().optional(),
+    })
+    .refine((f) => !(f.cell !== undefined && f.column !== undefined), "give at most one of cell and column")
+    .refine((f) => f.const === undefined || Object.keys(f).length === 1, "const stands alone"),
+]);
+export type HtmlField = z.infer<typeof HtmlField>;
+
+const usesColumn = (f: unknown) => typeof f === "object" && f !== null && "column" in f;
+
+/**
+ * A seller's (or an aggregator's) rate page, read declaratively with CSS selectors: where the rows
+ * are, where each field is in a row, which rates to take, when they were set. A redesigned page is
+ * a change of selectors here, never code.
+ */
+export const HtmlSource = z
+  .strictObject({
+    ...base,
+    ...kind("seller"),
+    adapter: z.literal("html"),
+    ...request,
+    /** CSS selector of the rows, one asset each (`#dgPrices tr`). Header rows it also matches are left out. */
+    rows: z.string().min(1),
+    /** CSS selector of the header row(s) that name the columns; needed by fields found by `column`. */
+    header: z.string().min(1).optional(),
+    /** CSS selector of a row's cells, inside the row (default: the row's child elements). */
+    cells: z.string().min(1).optional(),
+    fields: z.strictObject({
+      seller: HtmlField.optional(),
+      asset: HtmlField,
+      buy: HtmlField,
+      sell: HtmlField,
+      transferBuy: HtmlField.optional(),
+      transferSell: HtmlField.optional(),
+      time: HtmlField.optional(),
+    }),
+    ...mapping,
+    /**
+     * When the rates were set: `selector` (and `attr`) of the page's one time element, or per row
+     * from `fields.time`; read with `format` in `zone`. Absent, and no `fields.time`: the run's instant.
+     */
+    time: z
+      .strictObject({ selector: z.string().min(1).optional(), attr: z.string().min(1).optional(), ...timeFormat })
+      .optional(),
+  })
+  .refine(...oneOfUrlAndPath)
+  .refine(...exactlyOneSeller)
+  .refine(...transferMapped)
+  .refine(
+    (s) => s.header !== undefined || !Object.values(s.fields).some(usesColumn),
+    "fields found by column need a header selector",
+  )
+  .refine(
+    (s) => !(s.time?.selector !== undefined && s.fields.time !== undefined),
+    "give the time either by time.selector (the page) or by fields.time (each row)",
+  );
+
+/**
+ * Where a value is in an XML record: `@name` an attribute, `name` a child element's text, dotted
+ * for deeper (`rate.@buy`), or a constant. `{name}` in a field expands the record into one row per
+ * attribute or child that fits: `"buy": "@{name}Bbuy"` reads `USDBbuy="17.72"` as USD's buy.
+ */
+const XmlField = z.union([z.string().min(1), z.strictObject({ const: z.string() })]);
+
+/** A document of rates in XML (a bank's static rates file), elements or attributes mapped to quotes. */
+export const XmlSource = z
+  .strictObject({
+    ...base,
+    ...kind("seller"),
+    adapter: z.literal("xml"),
+    ...request,
+    /** Dotted path of the record elements from the root ("Details.rates"). */
+    records: z.string().min(1),
+    fields: z.strictObject({
+      seller: XmlField.optional(),
+      asset: XmlField,
+      buy: XmlField,
+      sell: XmlField,
+      transferBuy: XmlField.optional(),
+      transferSell: XmlField.optional(),
+      time: XmlField.optional(),
+    }),
+    ...mapping,
+    time: TimeFormat.optional(),
+  })
+  .refine(...oneOfUrlAndPath)
+  .refine(...exactlyOneSeller)
+  .refine(...transferMapped);
+
+export type SellerDocumentSource = z.infer<typeof SellerDocumentSource>;
+export type HtmlSource = z.infer<typeof HtmlSource>;
+export type XmlSource = z.infer<typeof XmlSource>;
