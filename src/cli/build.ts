@@ -1,6 +1,5 @@
 /** `price-feed build`: data/ → public/, then a summary of the build report. */
 import type { Command } from "commander";
-import { runBuild } from "../io/build.js";
 import { nowOption } from "./options.js";
 
 export function buildCommand(program: Command): void {
@@ -16,6 +15,7 @@ export function buildCommand(program: Command): void {
       "read <data>/state/published.json (the ETags and Last-Modified last published) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
+      const { runBuild } = await import("../io/build.js"); // loaded only when the command runs: a fast start
       const { site, reportFile } = await runBuild({
         dataDir: o.data,
         outDir: o.out,

@@ -1,6 +1,5 @@
 /** `price-feed compact`: raw quote days past retention become daily closes. */
 import type { Command } from "commander";
-import { runCompact } from "../io/build.js";
 import { nowOption } from "./options.js";
 
 export function compactCommand(program: Command): void {
@@ -10,6 +9,7 @@ export function compactCommand(program: Command): void {
     .option("--data <dir>", "the dataset", "data")
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
+      const { runCompact } = await import("../io/build.js");
       const days = await runCompact(o.data, o.now ?? Date.now());
       console.log(
         days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",

@@ -7,7 +7,6 @@
  */
 import net from "node:net";
 import path from "node:path";
-import { Option, type Command } from "commander";
 import { cairoDate, isoUtc } from "../core/cairo.js";
 import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
@@ -27,7 +26,6 @@ import {
   type HourlyRun,
 } from "../io/demo.js";
 import { startServer } from "../server/serve.js";
-import { parseNow, port } from "./options.js";
 
 /** The demo's clock: what time it is, and a wait until a time on it. */
 export interface DemoClock {
@@ -212,41 +210,4 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       await release();
     },
   };
-}
-
-interface DemoFlags {
-  data: string;
-  work: string;
-  port: number;
-  host: string;
-  now?: number;
-}
-
-export function demoCommand(program: Command): void {
-  program
-    .command("demo")
-    .description(
-      "the live demo (npm start): copy data/ into a git-ignored folder, bring the simulated market up to now, build and serve it, and run the hourly job (ingest, compact, build) on the copy every hour",
-    )
-    .option("--data <dir>", "the dataset to copy (only read)", "data")
-    .option("--work <dir>", "the working folder: the copy and the built site (replaced at each start)", ".demo")
-    .addOption(new Option("--port <n>", "the port (0: any free port)").argParser(port).default(8888).env("PORT"))
-    .option("--host <host>", "the address to listen on", "127.0.0.1")
-    .addOption(
-      new Option(
-        "--now <iso>",
-        "start the demo's clock at this instant, ISO 8601 with an offset; it advances in real time, and builds and the server share it (default: the real clock)",
-      ).argParser(parseNow),
-    )
-    .action(async (o: DemoFlags) => {
-      const demo = await startDemo({ data: o.data, work: o.work, port: o.port, host: o.host, clock: realClock(o.now) });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          console.log(`${signal}: stopping the demo`);
-          void demo.stop().then(resolve);
-        };
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
-    });
 }

@@ -1,6 +1,5 @@
 /** `price-feed ingest`: every enabled source once; one line per source. Exit 2 when some failed. */
 import type { Command } from "commander";
-import { runIngest } from "../io/ingest.js";
 import { MAX_BODY_BYTES } from "../ingest/http.js";
 import { nowOption, positiveInt } from "./options.js";
 
@@ -28,6 +27,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
     )
     .addOption(nowOption())
     .action(async (o: { data: string; sources?: string; timeout: number; maxBytes: number; now?: number }) => {
+      const { runIngest } = await import("../io/ingest.js");
       const { reports, files } = await runIngest({
         dataDir: o.data,
         ...(o.sources ? { sourcesFile: o.sources } : {}),

@@ -1,6 +1,5 @@
 /** `price-feed init DIR`: start a real deployment's data folder in one command. */
 import type { Command } from "commander";
-import { initDataFolder } from "../io/init.js";
 
 export function initCommand(program: Command): void {
   program
@@ -10,6 +9,7 @@ export function initCommand(program: Command): void {
     )
     .argument("<dir>", "the new data folder (must be empty or absent)")
     .action(async (dir: string) => {
+      const { initDataFolder } = await import("../io/init.js");
       const { files } = await initDataFolder(dir);
       console.log(`created ${dir}: ${files.join(", ")}, and empty quotes/, official/, global/, history/, state/`);
       console.log(

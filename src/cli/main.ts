@@ -11,7 +11,7 @@ import { Command, CommanderError, type Option } from "commander";
 import { PriceFeedError, UsageError } from "../core/errors.js";
 import { buildCommand } from "./build.js";
 import { compactCommand } from "./compact.js";
-import { demoCommand } from "./demo.js";
+import { demoCommand } from "./demo-command.js";
 import { ingestCommand } from "./ingest.js";
 import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";

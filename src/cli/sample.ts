@@ -1,6 +1,5 @@
 /** `price-feed sample`: the simulated market as a dataset. */
 import type { Command } from "commander";
-import { writeSample } from "../sample/write.js";
 import { nowOption, positiveInt } from "./options.js";
 
 export function sampleCommand(program: Command): void {
@@ -24,6 +23,7 @@ export function sampleCommand(program: Command): void {
         seed: string;
         compact: boolean;
       }) => {
+        const { writeSample } = await import("../sample/write.js");
         const r = await writeSample({ ...o, nowMs: o.now ?? Date.now() });
         console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
       },

@@ -1,8 +1,6 @@
 /** `price-feed serve`: the edge handler over HTTP until SIGINT or SIGTERM. */
 import { Option, type Command } from "commander";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { SiteReader, startServer } from "../server/serve.js";
-import { readiness } from "../edge/readyz.js";
 import { nowOption, parseRate, port, positiveInt, type Rate } from "./options.js";
 
 interface ServeFlags {
@@ -53,6 +51,7 @@ export function serveCommand(program: Command): void {
       "with --trust-proxy: read the client address from this header the proxy sets (e.g. x-real-ip) instead of X-Forwarded-For",
     )
     .action(async (o: ServeFlags) => {
+      const { startServer } = await import("../server/serve.js");
       const server = await startServer({
         dir: o.dir,
         port: o.port,
@@ -82,6 +81,10 @@ export function serveCommand(program: Command): void {
 
 /** The start-up warning when the site is not ready at the server's clock: what, why, and what to do. */
 export async function staleWarning(dir: string, nowMs: number, pinned: boolean): Promise<string | null> {
+  const [{ readiness }, { SiteReader }] = await Promise.all([
+    import("../edge/readyz.js"),
+    import("../server/serve.js"),
+  ]);
   const r = readiness(await new SiteReader(dir).manifest(), nowMs);
   if (r.status === 200) return null;
   const stale = r.body.staleAssets.length;
