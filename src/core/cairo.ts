@@ -2,10 +2,12 @@
  * Cairo time: business dates and trading sessions, with Egypt's daylight-saving rules from the
  * time-zone database (luxon), never the machine's zone. No node:* imports (used at the edge).
  */
-import { DateTime } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 import type { CategoryCalendar, Weekday } from "../schema/inputs.js";
 
 export const CAIRO = "Africa/Cairo";
+/** The zone as luxon's object: a zone given by name is validated again on every call (a profile hot spot). */
+const CAIRO_ZONE = IANAZone.create(CAIRO);
 const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
@@ -42,7 +44,7 @@ export function cairoDate(ms: number): string {
   let d = dateByHour.get(hour);
   if (d === undefined) {
     if (dateByHour.size > 100_000) dateByHour.clear();
-    d = DateTime.fromMillis(hour * 3_600_000, { zone: CAIRO }).toISODate()!;
+    d = DateTime.fromMillis(hour * 3_600_000, { zone: CAIRO_ZONE }).toISODate()!;
     dateByHour.set(hour, d);
   }
   return d;
@@ -68,7 +70,7 @@ export function addDays(date: string, n: number): string {
 }
 
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAYS[DateTime.fromISO(date, { zone: CAIRO }).weekday - 1]!;
+  return WEEKDAYS[DateTime.fromISO(date, { zone: CAIRO_ZONE }).weekday - 1]!;
 }
 
 const midnightAfter = new Map<string, number>();
@@ -79,7 +81,7 @@ export function nextCairoMidnight(ms: number): number {
   let m = midnightAfter.get(date);
   if (m === undefined) {
     if (midnightAfter.size > 10_000) midnightAfter.clear();
-    m = DateTime.fromISO(date, { zone: CAIRO }).plus({ days: 1 }).toMillis();
+    m = DateTime.fromISO(date, { zone: CAIRO_ZONE }).plus({ days: 1 }).toMillis();
     midnightAfter.set(date, m);
   }
   return m;
@@ -98,8 +100,8 @@ export function sessionsOn(date: string, cal: CategoryCalendar): Array<[number, 
 }
 
 function localToMs(date: string, hhmm: string): number {
-  if (hhmm === "24:00") return DateTime.fromISO(date, { zone: CAIRO }).plus({ days: 1 }).toMillis();
-  return DateTime.fromISO(`${date}T${hhmm}`, { zone: CAIRO }).toMillis();
+  if (hhmm === "24:00") return DateTime.fromISO(date, { zone: CAIRO_ZONE }).plus({ days: 1 }).toMillis();
+  return DateTime.fromISO(`${date}T${hhmm}`, { zone: CAIRO_ZONE }).toMillis();
 }
 
 export function inSession(ms: number, cal: CategoryCalendar): boolean {
