@@ -12,8 +12,8 @@ import { HTMLElement, TextNode, parse as parseHtml, type Node } from "node-html-
 import type { HtmlField, HtmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
-import { foldName, namingOf } from "../document/names.js";
-import { quotesOf, type RawRecord } from "../document/quotes.js";
+import { foldName } from "../document/names.js";
+import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { describeFormat, parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
 import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
@@ -223,19 +223,7 @@ export function htmlQuotes(
     throw new ShapeError(
       `the prices are drawn as images (${imageRows} rows show a picture and no number where the prices should be): they cannot be read as text`,
     );
-  const out = quotesOf(
-    records,
-    {
-      id: cfg.id,
-      seller: cfg.seller,
-      sellers: cfg.sellers,
-      naming: namingOf(cfg),
-      divideBy: cfg.divideBy,
-      take: cfg.take,
-    },
-    known,
-    nowMs,
-  );
+  const out = quotesOf(records, quoteMappingOf(cfg), known, nowMs);
   const skipped = [...unread, ...out.skipped];
   if (out.quotes.length === 0) {
     const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");

@@ -10,8 +10,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import type { SellerDocumentSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf, parseJsonDocument } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
-import { namingOf } from "../document/names.js";
-import { quotesOf, type RawRecord } from "../document/quotes.js";
+import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
 import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
@@ -79,19 +78,7 @@ export function sellerQuotes(
     }
     return r;
   });
-  return quotesOf(
-    raw,
-    {
-      id: cfg.id,
-      seller: cfg.seller,
-      sellers: cfg.sellers ?? {},
-      naming: namingOf(cfg),
-      divideBy: cfg.divideBy ?? 1,
-      take: cfg.take ?? "cash",
-    },
-    known,
-    nowMs,
-  );
+  return quotesOf(raw, quoteMappingOf(cfg), known, nowMs);
 }
 
 export async function sellerDocumentAdapter(cfg: SellerDocumentSource, ctx: AdapterContext): Promise<Observations> {

@@ -9,8 +9,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { XmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
-import { namingOf } from "../document/names.js";
-import { quotesOf, type RawRecord } from "../document/quotes.js";
+import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
 import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
@@ -128,19 +127,7 @@ export function xmlQuotes(
   known: ReadonlySet<string>,
 ): Pick<Observations, "quotes" | "fetched" | "skipped"> {
   const records = xmlRecords(text, cfg, nowMs);
-  const out = quotesOf(
-    records,
-    {
-      id: cfg.id,
-      seller: cfg.seller,
-      sellers: cfg.sellers,
-      naming: namingOf(cfg),
-      divideBy: cfg.divideBy,
-      take: cfg.take,
-    },
-    known,
-    nowMs,
-  );
+  const out = quotesOf(records, quoteMappingOf(cfg), known, nowMs);
   if (out.quotes.length === 0) {
     const reasons = [...new Set(out.skipped.map((s) => s.reason))].join("; ");
     throw new ShapeError(

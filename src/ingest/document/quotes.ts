@@ -7,7 +7,7 @@
 import { roundHalfAway } from "../../core/round.js";
 import type { Quote } from "../../schema/inputs.js";
 import type { Observations } from "../adapters/types.js";
-import { foldName, resolveAsset, type AssetNaming } from "./names.js";
+import { foldName, namingOf, resolveAsset, type AssetNaming } from "./names.js";
 import { parsePrice } from "./numbers.js";
 
 export interface QuoteMapping {
@@ -22,6 +22,26 @@ export interface QuoteMapping {
   divideBy: number;
   /** Which prices the source takes when the record has both. */
   take: "cash" | "transfer";
+}
+
+/** A document source's mapping from its configuration (the schema's defaults where one is absent). */
+export function quoteMappingOf(cfg: {
+  id: string;
+  seller?: string | undefined;
+  sellers?: Record<string, string> | undefined;
+  assets?: Record<string, string>;
+  units?: Record<string, number>;
+  divideBy?: number | undefined;
+  take?: "cash" | "transfer" | undefined;
+}): QuoteMapping {
+  return {
+    id: cfg.id,
+    seller: cfg.seller,
+    sellers: cfg.sellers ?? {},
+    naming: namingOf(cfg),
+    divideBy: cfg.divideBy ?? 1,
+    take: cfg.take ?? "cash",
+  };
 }
 
 /** What one record says, as raw values. `timeMs` undefined: the record has no time (the run's instant); null: it has one that could not be read. */
