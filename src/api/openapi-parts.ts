@@ -5,7 +5,7 @@
  */
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
-import { SECURITY_HEADERS } from "../edge/headers.js";
+import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
 import type { Feed } from "../schema/outputs.js";
 import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
 
@@ -94,13 +94,7 @@ export function headers(about: About): Record<string, Json> {
 /** Headers every answer carries: CORS, the rate-limit state and the security headers. */
 export const COMMON = [
   "Access-Control-Allow-Origin",
-  "RateLimit-Limit",
-  "RateLimit-Remaining",
-  "RateLimit-Reset",
-  "RateLimit-Policy",
-  "Daily-Limit",
-  "Daily-Used",
-  "Daily-Reset",
+  ...RATE_LIMIT_HEADERS,
   "Deprecation",
   "Sunset",
   ...Object.keys(SECURITY_HEADERS),

@@ -33,10 +33,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Cross-Origin-Resource-Policy": "cross-origin",
   "Content-Security-Policy": API_CSP,
 };
-export const EXPOSE = [
-  "ETag",
-  "Last-Modified",
-  "Retry-After",
+/** The rate-limit state every answer carries (the IETF RateLimit draft, and the Cairo-day allowance). */
+export const RATE_LIMIT_HEADERS = [
   "RateLimit-Limit",
   "RateLimit-Remaining",
   "RateLimit-Reset",
@@ -44,6 +42,12 @@ export const EXPOSE = [
   "Daily-Limit",
   "Daily-Used",
   "Daily-Reset",
+] as const;
+export const EXPOSE = [
+  "ETag",
+  "Last-Modified",
+  "Retry-After",
+  ...RATE_LIMIT_HEADERS,
   "Deprecation",
   "Sunset",
   "Link",
