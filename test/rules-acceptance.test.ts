@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { acceptDay, checkQuote, type AcceptanceContext, type LocatedQuote } from "../src/rules/acceptance.js";
+import { acceptDay, checkQuote, type AcceptanceContext } from "../src/rules/acceptance.js";
+import type { LocatedQuote } from "../src/core/dataset.js";
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
 

@@ -12,11 +12,24 @@ const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", 
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+/** The instants parsed so far: a day's quotes share a handful of them (one per ingest run). */
+const instants = new Map<string, number | null>();
+
 /**
  * Parses an ISO 8601 instant with an explicit offset or Z; null when it is not one. Every field is
  * range-checked first, because Date.parse rolls "02-30" over into March and accepts "24:00".
  */
 export function parseInstant(s: string): number | null {
+  let ms = instants.get(s);
+  if (ms === undefined) {
+    if (instants.size > 100_000) instants.clear();
+    ms = parseInstantOnce(s);
+    instants.set(s, ms);
+  }
+  return ms;
+}
+
+function parseInstantOnce(s: string): number | null {
   const m = INSTANT.exec(s);
   if (!m) return null;
   const [y, mo, d, h, mi, sec, oh, om] = m.slice(1).map((x) => x ?? "0") as [

@@ -25,14 +25,55 @@ export interface LocatedQuote {
   line: number;
 }
 
+/**
+ * Why a quote is not used, one code per rule of docs/methodology.md §2 (the build report counts them).
+ * `unknown-asset` and `wrong-day-file` guard the data itself: a quote of an asset the catalog does
+ * not have, or filed under another Cairo date than its own.
+ */
+export const REJECTION_REASONS = [
+  "unknown-asset",
+  "unlicensed-seller",
+  "not-licensed-for-category",
+  "no-price",
+  "non-positive-price",
+  "crossed",
+  "invalid-observedAt",
+  "observed-in-future",
+  "wrong-day-file",
+  "implausible-sell",
+  "implausible-buy",
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+export interface RejectedQuote extends LocatedQuote {
+  reason: RejectionReason;
+}
+
+/**
+ * A raw day already taken through acceptance to its closes as it was read (a build streams its raw
+ * days, src/io/data.ts), so that its quotes need not be kept: src/rules/days.ts closeRawDay's result
+ * and the number of quotes read.
+ */
+export interface ClosedRawDay {
+  /** The build instant it was closed at: the rules use it only at that instant. */
+  atMs: number;
+  closes: DayClose[];
+  rejected: RejectedQuote[];
+  accepted: number;
+  read: number;
+}
+
 export interface Dataset {
   catalog: Catalog;
   registry: Registry;
   calendar: Calendar;
   site: Site;
   sources: Sources;
-  /** Raw quote days, ascending: `quotes/<date>.ndjson`. */
-  quoteDays: Array<{ date: string; file: string; quotes: LocatedQuote[] }>;
+  /**
+   * Raw quote days, ascending: `quotes/<date>.ndjson`. With `closed`, the day was closed at the
+   * build instant as it was read, and `quotes` is empty: the rules use `closed` instead.
+   */
+  quoteDays: Array<{ date: string; file: string; quotes: LocatedQuote[]; closed?: ClosedRawDay }>;
   /** Compacted days, ascending: `history/<date>.ndjson`. */
   historyDays: Array<{ date: string; file: string; records: DayRecord[] }>;
   /**

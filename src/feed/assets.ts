@@ -6,7 +6,8 @@
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import type { Dataset, DayRecord } from "../core/dataset.js";
 import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
-import type { RejectedQuote, Side } from "../rules/acceptance.js";
+import type { RejectedQuote } from "../core/dataset.js";
+import type { Side } from "../rules/acceptance.js";
 import { dailyCloses, mapsOf, type Disagreement, type Maps } from "../rules/days.js";
 import { bestOf, sellerTable } from "../rules/table.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";

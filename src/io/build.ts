@@ -47,7 +47,7 @@ export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFil
 
 async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
   const [dataset, changelog, previous, methodology, sourceRuns] = await Promise.all([
-    loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs), bounded: true }),
+    loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs), bounded: true, closeAt: o.nowMs }),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8"),

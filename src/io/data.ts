@@ -5,7 +5,7 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { DataError } from "../core/errors.js";
-import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
+import { recordOf, type Dataset, type DayRecord, type Located, type LocatedQuote } from "../core/dataset.js";
 import {
   Calendar,
   Catalog,
@@ -20,9 +20,11 @@ import {
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
 import { dayFiles } from "./day-files.js";
-import { assertInside, parseNdjson, readDayText, readJson } from "./files.js";
+import { assertInside, ndjsonRows, readDayFile, readJson } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween } from "../core/cairo.js";
+import { closeRawDay, mapsOf, sourceOrder } from "../rules/days.js";
+import { dailyRefs } from "../rules/references.js";
 
 export const dataPaths = (dir: string) => ({
   catalog: path.join(dir, "assets.json"),
@@ -45,6 +47,12 @@ export interface LoadOptions {
    * uses (historyNeeds), instead of every compacted day. `compact` and `init` load everything.
    */
   bounded?: boolean;
+  /**
+   * The build instant, with `upTo` its Cairo date: each raw quote day up to `upTo` is taken through
+   * acceptance to its closes as it is read (src/rules/days.ts closeRawDay) and its quotes are not kept
+   * (Dataset quoteDays' `closed`); the rules then use those closes at this instant only.
+   */
+  closeAt?: number;
 }
 
 /**
@@ -89,6 +97,31 @@ class HistoryNeeds {
   }
 }
 
+/**
+ * The bytes of day files in order, each read started up to `ahead` files before it is wanted, so that
+ * the disk works while the previous day is parsed. A read that fails throws only when its text is
+ * wanted (a read ahead that is never wanted fails silently).
+ */
+function readAhead(
+  files: ReadonlyArray<{ file: string }>,
+  read: (file: string) => Promise<Buffer>,
+  ahead: number,
+): (i: number) => Promise<Buffer> {
+  const started = new Map<number, Promise<Buffer>>();
+  const start = (i: number) => {
+    if (i >= files.length || started.has(i)) return;
+    const text = read(files[i]!.file);
+    text.catch(() => {}); // reported when awaited
+    started.set(i, text);
+  };
+  return (i) => {
+    for (let j = i; j <= i + ahead; j++) start(j);
+    const text = started.get(i)!;
+    started.delete(i);
+    return text;
+  };
+}
+
 export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<Dataset> {
   const p = dataPaths(dir);
   const [catalog, registry, calendar, site, sources] = await Promise.all([
@@ -104,20 +137,58 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
 
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
-    const out: Array<{ date: string; file: string; rows: Array<{ value: T; line: number }> }> = [];
-    for (const d of await dayFiles(folder))
-      out.push({ ...d, rows: parseNdjson(d.file, await readDayText(d.file, dir), schema, fast) });
+    const out: Array<Located<T>> = [];
+    const days = await dayFiles(folder);
+    const text = readAhead(days, (f) => readDayFile(f, dir), 8); // small files: several in flight
+    for (let i = 0; i < days.length; i++)
+      for (const r of ndjsonRows(days[i]!.file, await text(i), schema, fast))
+        out.push({ value: r.value, file: days[i]!.file, line: r.line });
     return out;
   };
-
-  const quoteDays = await ndjsonDays(p.quotes, Quote, isQuote);
-  const official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
-  const global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);
+  function* quotesOf(file: string, text: Buffer): Generator<LocatedQuote, void, undefined> {
+    for (const r of ndjsonRows(file, text, Quote, isQuote)) yield { quote: r.value, file, line: r.line };
+  }
+  const quoteFiles = await dayFiles(p.quotes);
+  let official: Dataset["official"] = [];
+  let global: Dataset["global"] = [];
+  const quoteDays: Dataset["quoteDays"] = [];
+  if (opts.closeAt !== undefined && opts.upTo !== undefined) {
+    // The build: each raw day up to the build date goes through acceptance as soon as it is read,
+    // and only its closes and rejections stay (the quotes of one day at a time are in memory). That
+    // needs the reference rates first; a fault in them is still reported after the quotes' own, as
+    // when the folders are read in order.
+    const at = opts.closeAt;
+    let refsFault: { error: unknown } | null = null;
+    try {
+      official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
+      global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);
+    } catch (error) {
+      refsFault = { error };
+    }
+    const maps = mapsOf({ catalog, registry });
+    const refs = refsFault ? null : dailyRefs(official, maps.assets, at, []);
+    const order = sourceOrder(sources.sources);
+    const quoteText = readAhead(quoteFiles, (f) => readDayFile(f, dir), 1);
+    for (let i = 0; i < quoteFiles.length; i++) {
+      const { date, file } = quoteFiles[i]!;
+      const quotes = quotesOf(file, await quoteText(i));
+      if (refs && date <= opts.upTo)
+        quoteDays.push({ date, file, quotes: [], closed: closeRawDay({ date, quotes }, at, maps, refs, order) });
+      else quoteDays.push({ date, file, quotes: [...quotes] });
+    }
+    if (refsFault) throw refsFault.error;
+  } else {
+    for (const { date, file } of quoteFiles)
+      quoteDays.push({ date, file, quotes: [...quotesOf(file, await readDayFile(file, dir))] });
+    official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
+    global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);
+  }
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
   const historyFiles = await dayFiles(p.history);
-  const readHistoryDay = async (d: { date: string; file: string }) => {
+  const historyText = readAhead(historyFiles, (f) => readDayFile(f, dir, true), 1);
+  const readHistoryDay = async (d: { date: string; file: string }, text: Promise<Buffer>) => {
     const records: DayRecord[] = [];
-    for (const r of parseNdjson(d.file, await readDayText(d.file, dir, true), DayClose, isDayClose)) {
+    for (const r of ndjsonRows(d.file, await text, DayClose, isDayClose)) {
       if (r.value.date !== d.date)
         throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
       records.push(recordOf(r.value));
@@ -135,13 +206,15 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     const needs = new HistoryNeeds(catalog.filter((a) => a.market !== "reference").map((a) => a.id));
     const seen = new Set<string>();
     let settled = false;
+    // Newest first: the read ahead of day i is day i - 1.
+    const newestFirst = readAhead([...historyFiles].reverse(), (f) => readDayFile(f, dir, true), 1);
     for (let i = historyFiles.length - 1; i >= 0; i--) {
       const d = historyFiles[i]!;
       if (settled) {
         await assertInside(dir, d.file);
         continue;
       }
-      const day = await readHistoryDay(d);
+      const day = await readHistoryDay(d, newestFirst(historyFiles.length - 1 - i));
       if (d.date > upTo) for (const rec of day.records) rec.close = null;
       else {
         // The latest record of each asset up to the build date keeps its close: the last line of the newest day.
@@ -158,8 +231,9 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     historyDays.reverse();
   } else {
     const latest = new Map<string, DayRecord>();
-    for (const d of historyFiles) {
-      const day = await readHistoryDay(d);
+    for (let i = 0; i < historyFiles.length; i++) {
+      const d = historyFiles[i]!;
+      const day = await readHistoryDay(d, historyText(i));
       for (const rec of day.records) {
         if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
         else {
@@ -177,15 +251,11 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     calendar,
     site,
     sources,
-    quoteDays: quoteDays.map((d) => ({
-      date: d.date,
-      file: d.file,
-      quotes: d.rows.map((r) => ({ quote: r.value, file: d.file, line: r.line })),
-    })),
+    quoteDays,
     historyDays,
     historyDates: historyFiles.map((d) => d.date),
-    official: official.flatMap((d) => d.rows.map((r) => ({ value: r.value, file: d.file, line: r.line }))),
-    global: global.flatMap((d) => d.rows.map((r) => ({ value: r.value, file: d.file, line: r.line }))),
+    official,
+    global,
   };
 }
 

@@ -54,20 +54,37 @@ export async function readText(file: string, within?: string): Promise<string> {
 }
 
 /**
- * A day file's text. A quotes, official or global day file exists only because a record was
+ * A day file's bytes (ndjsonRows decodes them a line at a time, so no copy of a whole day's text is
+ * ever made). A quotes, official or global day file exists only because a record was
  * appended to it, so an empty one is damage (a truncated write, a bad merge), never "no data":
  * it stops the build rather than silently dropping the day. A history day may be empty (every
  * quote of that day was rejected), so the caller says which.
  */
-export async function readDayText(file: string, within: string, allowEmpty = false): Promise<string> {
-  const text = await readText(file, within);
-  if (!allowEmpty && text.trim() === "")
+export async function readDayFile(file: string, within: string, allowEmpty = false): Promise<Buffer> {
+  await assertInside(within, file);
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (e) {
+    throw new DataError(file, null, errnoReason(e), { cause: e });
+  }
+  if (!allowEmpty && isBlank(bytes))
     throw new DataError(
       file,
       null,
       "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)",
     );
-  return text;
+  return bytes;
+}
+
+/** Whether bytes decode to white space only, or nothing (what `text.trim() === ""` says of their text). */
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) {
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue; // the white space of ASCII
+    if (b < 0x80) return false;
+    return bytes.toString("utf8").trim() === ""; // beyond ASCII: as the decoder and trim say
+  }
+  return true;
 }
 
 /** Line number (1-based) of a character offset, for JSON syntax errors. */
@@ -99,83 +116,53 @@ export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: s
 }
 
 /**
- * One JSON value a line; blank lines are allowed (a trailing newline is usual). The whole file is
- * parsed at once as an array (much faster); only when that fails is it read line by line to say where.
+ * One JSON value a line; blank lines are allowed (a trailing newline is usual). The rows come one at
+ * a time, each parsed and checked as it is reached, so a caller that reduces them as they come (the
+ * build's raw days and history) never holds a whole day's values, and a day's text is never copied.
  * `fast`, when given, is an exact hand check of the schema (src/schema/fast-inputs.ts): a row it
  * accepts is the schema's; any other goes through the schema, which gives the message.
  */
+export function* ndjsonRows<T>(
+  file: string,
+  text: string | Buffer,
+  schema: z.ZodType<T>,
+  fast?: (v: unknown) => boolean,
+): Generator<{ value: T; line: number }, void, undefined> {
+  // Bytes are split at the newline byte, which never occurs inside a multi-byte UTF-8 character, so
+  // each line decodes as it does in the whole text.
+  const bytes = typeof text === "string" ? null : text;
+  let line = 0;
+  for (let at = 0; at <= text.length;) {
+    let end = bytes ? bytes.indexOf(10, at) : (text as string).indexOf("\n", at);
+    if (end < 0) end = text.length;
+    line++;
+    const s = (bytes ? bytes.toString("utf8", at, end) : (text as string).slice(at, end)).trim();
+    at = end + 1;
+    if (!s) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(s);
+    } catch (e) {
+      throw new DataError(file, line, `not valid JSON (${(e as Error).message})`, { cause: e });
+    }
+    if (!fast || !fast(raw)) {
+      const r = schema.safeParse(raw);
+      if (!r.success) throw new DataError(file, line, describeZodIssues(r.error.issues));
+    }
+    // Strict schemas without defaults: the validated value equals the parsed one, so keep that
+    // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.
+    yield { value: internStrings(raw) as T, line };
+  }
+}
+
+/** Every row of an NDJSON text (ndjsonRows), checked. */
 export function parseNdjson<T>(
   file: string,
   text: string,
   schema: z.ZodType<T>,
   fast?: (v: unknown) => boolean,
 ): Array<{ value: T; line: number }> {
-  const out: Array<{ value: T; line: number }> = [];
-  const whole = parseWhole(text);
-  if (whole) {
-    const { values, lineOf } = whole;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (!fast || !fast(v)) {
-        const r = schema.safeParse(v);
-        if (!r.success) throw new DataError(file, lineOf(i), describeZodIssues(r.error.issues));
-      }
-      // Strict schemas without defaults: the validated value equals the parsed one, so keep that
-      // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.
-      out.push({ value: internStrings(v) as T, line: lineOf(i) });
-    }
-    return out;
-  }
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i]!.trim();
-    if (!s) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(s);
-    } catch (e) {
-      throw new DataError(file, i + 1, `not valid JSON (${(e as Error).message})`, { cause: e });
-    }
-    const r = schema.safeParse(raw);
-    if (!r.success) throw new DataError(file, i + 1, describeZodIssues(r.error.issues));
-    out.push({ value: r.data, line: i + 1 });
-  }
-  return out;
-}
-
-/** A line that is empty or only white space (`\s` is exactly what String.prototype.trim removes). */
-const BLANK_LINE = /(?:^|\n)[^\S\n]*(?:\n|$)/;
-
-/** Every line's value at once, or null (then the caller reads line by line to say where it fails). */
-function parseWhole(text: string): { values: unknown[]; lineOf: (i: number) => number } | null {
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  if (body !== "" && !BLANK_LINE.test(body)) {
-    // The usual file: no blank line, so value i is on line i + 1.
-    let lines = 1;
-    for (let at = body.indexOf("\n"); at >= 0; at = body.indexOf("\n", at + 1)) lines++;
-    try {
-      const values = JSON.parse(`[${body.replaceAll("\n", ",")}]`) as unknown[];
-      if (values.length === lines) return { values, lineOf: (i) => i + 1 };
-    } catch {
-      // white space JSON does not allow around a value (trimmed below), or a real error
-    }
-  }
-  const lines = text.split("\n");
-  const numbered: number[] = [];
-  const present: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i]!.trim();
-    if (s) {
-      numbered.push(i + 1);
-      present.push(s);
-    }
-  }
-  try {
-    const values = JSON.parse(`[${present.join(",")}]`) as unknown[];
-    return values.length === present.length ? { values, lineOf: (i) => numbered[i]! } : null;
-  } catch {
-    return null;
-  }
+  return [...ndjsonRows(file, text, schema, fast)];
 }
 
 /** Write-then-rename, so a reader never sees half a file. */

@@ -6,10 +6,8 @@ import { CLOCK_SKEW_MS, PLAUSIBLE_BAND, PLAUSIBLE_MIN_PEERS } from "../core/meth
 import { roundHalfAway } from "../core/round.js";
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import { median } from "../core/stats.js";
-import type { LocatedQuote } from "../core/dataset.js";
+import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
-
-export type { LocatedQuote };
 
 /** An accepted quote, its prices rounded to the asset's decimals. */
 export interface AcceptedQuote {
@@ -19,30 +17,6 @@ export interface AcceptedQuote {
   buy: number | null;
   sell: number | null;
   observedAtMs: number;
-}
-
-/**
- * Why a quote is not used, one code per rule of docs/methodology.md §2 (the build report counts them).
- * `unknown-asset` and `wrong-day-file` guard the data itself: a quote of an asset the catalog does
- * not have, or filed under another Cairo date than its own.
- */
-export const REJECTION_REASONS = [
-  "unknown-asset",
-  "unlicensed-seller",
-  "not-licensed-for-category",
-  "no-price",
-  "non-positive-price",
-  "crossed",
-  "invalid-observedAt",
-  "observed-in-future",
-  "wrong-day-file",
-  "implausible-sell",
-  "implausible-buy",
-] as const;
-export type RejectionReason = (typeof REJECTION_REASONS)[number];
-
-export interface RejectedQuote extends LocatedQuote {
-  reason: RejectionReason;
 }
 
 export interface OfficialRef {
@@ -74,7 +48,11 @@ export function checkQuote(q: Quote, ctx: AcceptanceContext): AcceptedQuote | Re
   if (!seller) return "unlicensed-seller"; // rule 1
   if (!seller.categories.includes(asset.category)) return "not-licensed-for-category"; // rule 1
   if (q.buy === null && q.sell === null) return "no-price"; // rule 2
-  for (const v of [q.buy, q.sell]) if (v !== null && !(Number.isFinite(v) && v > 0)) return "non-positive-price";
+  if (
+    (q.buy !== null && !(Number.isFinite(q.buy) && q.buy > 0)) ||
+    (q.sell !== null && !(Number.isFinite(q.sell) && q.sell > 0))
+  )
+    return "non-positive-price";
   const buy = q.buy === null ? null : roundHalfAway(q.buy, asset.decimals);
   const sell = q.sell === null ? null : roundHalfAway(q.sell, asset.decimals);
   if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return "non-positive-price";
@@ -108,50 +86,67 @@ export function sellerValueOrder(rank: (s: string) => number, own: (s: string) =
  * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
  */
-export function acceptDay(quotes: readonly LocatedQuote[], ctx: AcceptanceContext) {
+export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const accepted: AcceptedQuote[] = [];
   const rejected: RejectedQuote[] = [];
-  const passing: Array<{ lq: LocatedQuote; q: AcceptedQuote }> = [];
+  // The quotes passing rules 1–4, and where each was read (the same index in both). The quotes are
+  // read once, in order, so they may come as they are parsed (src/io/data.ts).
+  const passing: AcceptedQuote[] = [];
+  const passingAt: LocatedQuote[] = [];
+  let read = 0;
   for (const lq of quotes) {
+    read++;
     const r = checkQuote(lq.quote, ctx);
     if (typeof r === "string") rejected.push({ ...lq, reason: r });
-    else passing.push({ lq, q: r });
+    else {
+      passing.push(r);
+      passingAt.push(lq);
+    }
   }
   // Each seller's value per asset (its own publication first, then the latest passing quote): the
-  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).
-  const latest = new Map<string, Map<string, AcceptedQuote>>();
+  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3). Per asset and
+  // side, the median of the others' values is computed once per seller.
+  const byAsset = new Map<string, PeerValues>();
   const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
-  for (const { q } of passing) {
-    let bySeller = latest.get(q.asset);
-    if (!bySeller) latest.set(q.asset, (bySeller = new Map()));
-    const cur = bySeller.get(q.seller);
-    if (!cur || order(q, cur) < 0) bySeller.set(q.seller, q);
+  for (const q of passing) {
+    let peers = byAsset.get(q.asset);
+    if (!peers) byAsset.set(q.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map() }));
+    const cur = peers.latest.get(q.seller);
+    if (!cur || order(q, cur) < 0) peers.latest.set(q.seller, q);
   }
-  const medians = new Map<string, number | null>(); // key: asset|side|excluded seller
-  const peerMedian = (asset: string, side: Side, seller: string): number | null => {
-    const key = `${asset}|${side}|${seller}`;
-    let m = medians.get(key);
+  const peerMedian = (peers: PeerValues, side: Side, seller: string): number | null => {
+    const medians = peers[side];
+    let m = medians.get(seller);
     if (m === undefined) {
       const values: number[] = [];
-      for (const [other, q] of latest.get(asset) ?? []) if (other !== seller && q[side] !== null) values.push(q[side]);
+      for (const [other, q] of peers.latest) if (other !== seller && q[side] !== null) values.push(q[side]);
       m = values.length >= PLAUSIBLE_MIN_PEERS ? median(values) : null;
-      medians.set(key, m);
+      medians.set(seller, m);
     }
     return m;
   };
-  for (const { lq, q } of passing) {
+  for (let i = 0; i < passing.length; i++) {
+    const q = passing[i]!;
+    const peers = byAsset.get(q.asset)!;
     let reason: RejectionReason | null = null;
     for (const side of SIDES) {
       const v = q[side];
       if (v === null) continue;
-      const ref = peerMedian(q.asset, side, q.seller) ?? ctx.official(q.asset)?.[side] ?? null;
+      const ref = peerMedian(peers, side, q.seller) ?? ctx.official(q.asset)?.[side] ?? null;
       if (ref !== null && Math.abs(v - ref) > PLAUSIBLE_BAND * ref) {
         reason = `implausible-${side}`;
         break;
       }
     }
-    if (reason) rejected.push({ ...lq, reason });
+    if (reason) rejected.push({ ...passingAt[i]!, reason });
     else accepted.push(q);
   }
-  return { accepted, rejected };
+  return { accepted, rejected, read };
+}
+
+/** One asset's sellers of a day in rule 5: each seller's value, and the peer medians computed so far. */
+interface PeerValues {
+  latest: Map<string, AcceptedQuote>;
+  sell: Map<string, number | null>;
+  buy: Map<string, number | null>;
 }

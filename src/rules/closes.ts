@@ -34,22 +34,20 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
   for (const [asset, quotes] of [...byAsset].sort(([a], [b]) => cmp(a, b))) {
     quotes.sort(order);
     const closes = new Map<string, AcceptedQuote>(); // seller → its close (§2.3)
-    const perSource = new Map<string, AcceptedQuote>(); // seller|source → that source's latest
-    const reporters = new Map<string, Set<string>>(); // seller → every source with an accepted quote of it
+    // seller → source → that source's latest accepted quote of the seller (its keys: every source
+    // with an accepted quote of it)
+    const perSource = new Map<string, Map<string, AcceptedQuote>>();
     for (const q of quotes) {
       const cur = closes.get(q.seller);
       if (!cur || valueOrder(q, cur) < 0) closes.set(q.seller, q);
-      const key = `${q.seller}|${q.source}`;
-      if (!perSource.has(key)) perSource.set(key, q);
-      const seen = reporters.get(q.seller);
-      if (seen) seen.add(q.source);
-      else reporters.set(q.seller, new Set([q.source]));
+      const bySource = perSource.get(q.seller);
+      if (!bySource) perSource.set(q.seller, new Map([[q.source, q]]));
+      else if (!bySource.has(q.source)) bySource.set(q.source, q);
     }
     const disagreements: DayClose["disagreements"] = [];
-    const bySeller = new Map<string, AcceptedQuote[]>();
-    for (const q of perSource.values()) bySeller.set(q.seller, [...(bySeller.get(q.seller) ?? []), q]);
-    for (const [seller, list] of [...bySeller].sort(([a], [b]) => cmp(a, b))) {
-      list.sort((a, b) => cmp(a.source, b.source));
+    for (const [seller, bySource] of [...perSource].sort(([a], [b]) => cmp(a, b))) {
+      if (bySource.size < 2) continue;
+      const list = [...bySource.values()].sort((a, b) => cmp(a.source, b.source));
       for (let i = 0; i < list.length; i++)
         for (let j = i + 1; j < list.length; j++)
           for (const side of ["sell", "buy"] as const) {
@@ -74,7 +72,7 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
         .map((q) => ({
           seller: q.seller,
           source: q.source,
-          sources: [...(reporters.get(q.seller) ?? [q.source])].sort(cmp),
+          sources: [...perSource.get(q.seller)!.keys()].sort(cmp),
           buy: q.buy,
           sell: q.sell,
           observedAt: instantString(q.observedAtMs),

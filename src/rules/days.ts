@@ -4,10 +4,11 @@
  * (which must keep exactly what a build computes) and by the sample writer.
  */
 import { cairoDate } from "../core/cairo.js";
-import { recordOf, type Dataset, type DayRecord } from "../core/dataset.js";
+import { recordOf, type ClosedRawDay, type Dataset, type DayRecord, type LocatedQuote } from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
-import { acceptDay, type RejectedQuote } from "./acceptance.js";
+import type { RejectedQuote } from "../core/dataset.js";
+import { acceptDay } from "./acceptance.js";
 import { closeDay, type SourceOrder } from "./closes.js";
 import { refInForce, type DayRef } from "./references.js";
 
@@ -54,8 +55,10 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
     }
     rawDays.push(day.date);
     days.set(day.date, () => {
-      const r = closeRawDay(day, nowMs, maps, official, order);
-      read += day.quotes.length;
+      if (day.closed && day.closed.atMs !== nowMs)
+        throw new Error(`${day.file}: closed as read at another instant than the build's`);
+      const r = day.closed ?? closeRawDay(day, nowMs, maps, official, order);
+      read += r.read;
       accepted += r.accepted;
       rejections.push(...r.rejected);
       for (const c of r.closes)
@@ -67,14 +70,17 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
   return { perAsset, warnings, rejections, disagreements, accepted, read, rawDays, compactedDays: compacted.size };
 }
 
-/** One raw day through acceptance to its closes: what the build does, and what `compact` keeps. */
+/**
+ * One raw day through acceptance to its closes: what the build does (as the loader reads the day, or
+ * here), and what `compact` keeps.
+ */
 export function closeRawDay(
-  day: Dataset["quoteDays"][number],
+  day: { date: string; quotes: Iterable<LocatedQuote> },
   nowMs: number,
   maps: Maps,
-  official: Map<string, DayRef[]>,
+  official: ReadonlyMap<string, DayRef[]>,
   order: SourceOrder,
-) {
+): ClosedRawDay {
   const r = acceptDay(day.quotes, {
     date: day.date,
     nowMs,
@@ -84,10 +90,16 @@ export function closeRawDay(
     sourceRank: order.rank,
     ownSource: order.own,
   });
-  return { closes: closeDay(day.date, r.accepted, order), rejected: r.rejected, accepted: r.accepted.length };
+  return {
+    atMs: nowMs,
+    closes: closeDay(day.date, r.accepted, order),
+    rejected: r.rejected,
+    accepted: r.accepted.length,
+    read: r.read,
+  };
 }
 
-export function mapsOf(ds: Dataset): Maps {
+export function mapsOf(ds: Pick<Dataset, "catalog" | "registry">): Maps {
   return { assets: new Map(ds.catalog.map((a) => [a.id, a])), sellers: new Map(ds.registry.map((s) => [s.id, s])) };
 }
 
