@@ -5,14 +5,19 @@ import { nowOption } from "./options.js";
 export function compactCommand(program: Command): void {
   program
     .command("compact")
-    .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/")
+    .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/ (and their summaries in data/summaries/)",
+    )
     .option("--data <dir>", "the dataset", "data")
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
       const { runCompact } = await import("../io/build.js");
-      const days = await runCompact(o.data, o.now ?? Date.now());
+      const { days, summaries } = await runCompact(o.data, o.now ?? Date.now());
       console.log(
         days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",
       );
+      if (summaries.written || summaries.removed)
+        console.log(
+          `summaries/: ${summaries.written} rewritten (missing or stale), ${summaries.removed} removed (no history day)`,
+        );
     });
 }

@@ -83,6 +83,8 @@ export interface Dataset {
   historyDates?: readonly string[];
   official: Array<Located<OfficialRate>>;
   global: Array<Located<GlobalRate>>;
+  /** What the loader noticed without stopping (a history summary it could not use), for the build report. */
+  warnings?: string[];
 }
 
 /** The day's low and high across sellers, per side: all that a past day's series entry needs. */

@@ -4,11 +4,11 @@
  * confidence. Pure: the same dataset and instant give the same result.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import type { Dataset, DayRecord } from "../core/dataset.js";
+import type { DayRecord } from "../core/dataset.js";
 import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
-import { dailyCloses, mapsOf, type Disagreement, type Maps } from "../rules/days.js";
+import { dailyCloses, mapsOf, type Disagreement, type LoadedDataset, type Maps } from "../rules/days.js";
 import { bestOf, sellerTable } from "../rules/table.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
 import { assessDirection } from "../rules/verdict.js";
@@ -52,10 +52,13 @@ function refEntry(r: { date: string; lo: number | null; hi: number | null }, ben
   return { date: r.date, buyLo: r.lo, buyHi: r.hi, sellLo: r.lo, sellHi: r.hi, bench };
 }
 
-export function buildAssets(ds: Dataset, nowMs: number): AssetsResult {
+export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
   const maps = mapsOf(ds);
   const refIssues: RefIssue[] = [];
-  const official = dailyRefs(ds.official, maps.assets, nowMs, refIssues);
+  // The loader's, when it computed them at this instant; they are the same either way.
+  const loaded = ds.officialDaily?.atMs === nowMs ? ds.officialDaily : null;
+  if (loaded) refIssues.push(...loaded.issues);
+  const official = loaded ? loaded.refs : dailyRefs(ds.official, maps.assets, nowMs, refIssues);
   const global = dailyRefs(ds.global, maps.assets, nowMs, refIssues);
   const closes = dailyCloses(ds, nowMs, maps, official);
   const today = cairoDate(nowMs);

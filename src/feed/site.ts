@@ -9,6 +9,7 @@ import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
+import type { LoadedDataset } from "../rules/days.js";
 import type { Feed } from "../schema/outputs.js";
 import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
 import { buildSourceHealth } from "./sources-doc.js";
@@ -25,7 +26,7 @@ export interface SiteFile {
 }
 
 export interface SiteInput {
-  dataset: Dataset;
+  dataset: LoadedDataset;
   changelog: Changelog;
   nowMs: number;
   previous: PublishedState;

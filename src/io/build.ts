@@ -2,10 +2,12 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
-import { dataPaths, loadDataset, loadState } from "./data.js";
+import { dataPaths, loadDataset, loadState, sha256Hex } from "./data.js";
 import { loadChangelog } from "./changelog.js";
 import { publishSite, writeReport, writeState } from "./site-writer.js";
-import { compactDays, historyText } from "../rules/compact.js";
+import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
+import { recordOf } from "../core/dataset.js";
+import { dayFiles } from "./day-files.js";
 import { writeFileAtomic } from "./files.js";
 import { apiRenderers } from "../api/renderers.js";
 import { cairoDate } from "../core/cairo.js";
@@ -63,13 +65,39 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
   return { site, reportFile };
 }
 
-/** Compacts raw quote days past retention: history first, then the raw file goes. */
+/**
+ * Compacts raw quote days past retention: history first, then its summary, then the raw file goes (an
+ * interruption leaves at worst a day without summary, which a build reads in full, and the next
+ * compact writes). Then every history day's summary is made true again: written where missing or
+ * stale, removed where its history day is gone (src/schema/inputs.ts DaySummary).
+ */
 export async function runCompact(dataDir: string, nowMs: number) {
+  const p = dataPaths(dataDir);
   const ds = await loadDataset(dataDir);
   const days = compactDays(ds, nowMs);
+  const summaryFile = (date: string) => path.join(p.summaries, `${date}.json`);
   for (const d of days) {
-    await writeFileAtomic(path.join(dataPaths(dataDir).history, `${d.date}.ndjson`), historyText(d.closes));
+    const text = historyText(d.closes);
+    await writeFileAtomic(path.join(p.history, `${d.date}.ndjson`), text);
+    await writeFileAtomic(
+      summaryFile(d.date),
+      summaryText(daySummary(d.date, sha256Hex(text), d.closes.map(recordOf))),
+    );
     await fs.rm(d.rawFile);
   }
-  return days;
+  const summaries = { written: 0, removed: 0 };
+  const historyDates = new Set(ds.historyDays.map((h) => h.date));
+  for (const h of ds.historyDays) {
+    const want = summaryText(daySummary(h.date, sha256Hex(await fs.readFile(h.file)), h.records));
+    const have = await fs.readFile(summaryFile(h.date), "utf8").catch(() => null);
+    if (have === want) continue;
+    await writeFileAtomic(summaryFile(h.date), want);
+    summaries.written++;
+  }
+  for (const s of await dayFiles(p.summaries, "json"))
+    if (!historyDates.has(s.date) && !days.some((d) => d.date === s.date)) {
+      await fs.rm(s.file);
+      summaries.removed++;
+    }
+  return { days, summaries };
 }

@@ -4,12 +4,14 @@
  */
 import path from "node:path";
 import { promises as fs } from "node:fs";
-import { DataError } from "../core/errors.js";
+import { createHash } from "node:crypto";
+import { DataError, messageOf } from "../core/errors.js";
 import { recordOf, type Dataset, type DayRecord, type Located, type LocatedQuote } from "../core/dataset.js";
 import {
   Calendar,
   Catalog,
   DayClose,
+  DaySummary,
   GlobalRate,
   OfficialRate,
   Quote,
@@ -23,8 +25,9 @@ import { dayFiles } from "./day-files.js";
 import { assertInside, ndjsonRows, readDayFile, readJson } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween } from "../core/cairo.js";
-import { closeRawDay, mapsOf, sourceOrder } from "../rules/days.js";
-import { dailyRefs } from "../rules/references.js";
+import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
+import { summaryRecords } from "../rules/compact.js";
+import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.js";
 
 export const dataPaths = (dir: string) => ({
   catalog: path.join(dir, "assets.json"),
@@ -37,6 +40,7 @@ export const dataPaths = (dir: string) => ({
   official: path.join(dir, "official"),
   global: path.join(dir, "global"),
   history: path.join(dir, "history"),
+  summaries: path.join(dir, "summaries"),
 });
 
 export interface LoadOptions {
@@ -122,7 +126,7 @@ function readAhead(
   };
 }
 
-export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<Dataset> {
+export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<LoadedDataset> {
   const p = dataPaths(dir);
   const [catalog, registry, calendar, site, sources] = await Promise.all([
     readJson(p.catalog, Catalog, dir),
@@ -151,11 +155,12 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const quoteFiles = await dayFiles(p.quotes);
   let official: Dataset["official"] = [];
   let global: Dataset["global"] = [];
+  let officialDaily: DailyRefsAt | undefined;
   const quoteDays: Dataset["quoteDays"] = [];
   if (opts.closeAt !== undefined && opts.upTo !== undefined) {
     // The build: each raw day up to the build date goes through acceptance as soon as it is read,
     // and only its closes and rejections stay (the quotes of one day at a time are in memory). That
-    // needs the reference rates first; a fault in them is still reported after the quotes' own, as
+    // needs the official rates first; a fault in them is still reported after the quotes' own, as
     // when the folders are read in order.
     const at = opts.closeAt;
     let refsFault: { error: unknown } | null = null;
@@ -166,14 +171,22 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       refsFault = { error };
     }
     const maps = mapsOf({ catalog, registry });
-    const refs = refsFault ? null : dailyRefs(official, maps.assets, at, []);
+    if (!refsFault) {
+      const issues: RefIssue[] = [];
+      officialDaily = { atMs: at, refs: dailyRefs(official, maps.assets, at, issues), issues };
+    }
     const order = sourceOrder(sources.sources);
     const quoteText = readAhead(quoteFiles, (f) => readDayFile(f, dir), 1);
     for (let i = 0; i < quoteFiles.length; i++) {
       const { date, file } = quoteFiles[i]!;
       const quotes = quotesOf(file, await quoteText(i));
-      if (refs && date <= opts.upTo)
-        quoteDays.push({ date, file, quotes: [], closed: closeRawDay({ date, quotes }, at, maps, refs, order) });
+      if (officialDaily && date <= opts.upTo)
+        quoteDays.push({
+          date,
+          file,
+          quotes: [],
+          closed: closeRawDay({ date, quotes }, at, maps, officialDaily.refs, order),
+        });
       else quoteDays.push({ date, file, quotes: [...quotes] });
     }
     if (refsFault) throw refsFault.error;
@@ -186,9 +199,9 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
   const historyFiles = await dayFiles(p.history);
   const historyText = readAhead(historyFiles, (f) => readDayFile(f, dir, true), 1);
-  const readHistoryDay = async (d: { date: string; file: string }, text: Promise<Buffer>) => {
+  const readHistoryDay = (d: { date: string; file: string }, bytes: Buffer) => {
     const records: DayRecord[] = [];
-    for (const r of ndjsonRows(d.file, await text, DayClose, isDayClose)) {
+    for (const r of ndjsonRows(d.file, bytes, DayClose, isDayClose)) {
       if (r.value.date !== d.date)
         throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
       records.push(recordOf(r.value));
@@ -196,8 +209,10 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     return { date: d.date, file: d.file, records };
   };
   const historyDays: Dataset["historyDays"] = [];
+  const warnings: string[] = [];
   if (opts.bounded && opts.upTo !== undefined) {
     const upTo = opts.upTo;
+    const summaries = await historySummaries(dir, p.summaries, historyFiles, warnings);
     // Days after the build date count for nothing in it (a build at an earlier --now), but are still
     // validated, as before; then the days up to it newest first, until every seller asset is settled.
     // The days left unread keep the checks that need no read: their names (dayFiles) and that none
@@ -214,7 +229,12 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
         await assertInside(dir, d.file);
         continue;
       }
-      const day = await readHistoryDay(d, newestFirst(historyFiles.length - 1 - i));
+      const bytes = await newestFirst(historyFiles.length - 1 - i);
+      // A day's ranges come from its summary while the file is the one it was made from; the closes
+      // themselves are parsed only for a day that holds some asset's latest record up to the build date.
+      const summary = await summaries.usable(d, bytes);
+      let day = summary && { date: d.date, file: d.file, records: summaryRecords(summary) };
+      if (!day || (d.date <= upTo && day.records.some((r) => !seen.has(r.asset)))) day = readHistoryDay(d, bytes);
       if (d.date > upTo) for (const rec of day.records) rec.close = null;
       else {
         // The latest record of each asset up to the build date keeps its close: the last line of the newest day.
@@ -229,11 +249,12 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       historyDays.push(day);
     }
     historyDays.reverse();
+    summaries.report();
   } else {
     const latest = new Map<string, DayRecord>();
     for (let i = 0; i < historyFiles.length; i++) {
       const d = historyFiles[i]!;
-      const day = await readHistoryDay(d, historyText(i));
+      const day = readHistoryDay(d, await historyText(i));
       for (const rec of day.records) {
         if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
         else {
@@ -256,7 +277,63 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     historyDates: historyFiles.map((d) => d.date),
     official,
     global,
+    ...(officialDaily ? { officialDaily } : {}),
+    warnings,
   };
+}
+
+/**
+ * The summaries of compacted days (src/schema/inputs.ts DaySummary) as a build may use them: a day's
+ * summary stands for its history file only while the file's bytes hash to the summary's
+ * `historySha256`. A missing, stale or unreadable summary is never an error (it is a cache: the day is
+ * read in full, as without it); the report says which, and `price-feed compact` rewrites them.
+ */
+async function historySummaries(
+  dir: string,
+  folder: string,
+  historyFiles: ReadonlyArray<{ date: string; file: string }>,
+  warnings: string[],
+) {
+  const files = new Map((await dayFiles(folder, "json")).map((d) => [d.date, d.file]));
+  const historyDates = new Set(historyFiles.map((d) => d.date));
+  for (const [date, file] of files)
+    if (!historyDates.has(date))
+      warnings.push(`${file}: summary of a day with no history file; ignored (\`price-feed compact\` removes it)`);
+  const missing: string[] = [];
+  return {
+    async usable(d: { date: string; file: string }, bytes: Buffer): Promise<DaySummary | null> {
+      const file = files.get(d.date);
+      if (file === undefined) {
+        missing.push(d.date);
+        return null;
+      }
+      let summary: DaySummary;
+      try {
+        summary = await readJson(file, DaySummary, dir);
+      } catch (e) {
+        warnings.push(`${messageOf(e)}; the day was read in full (\`price-feed compact\` rewrites the summary)`);
+        return null;
+      }
+      if (summary.date !== d.date || summary.historySha256 !== sha256Hex(bytes)) {
+        warnings.push(
+          `${file}: made from other bytes than ${d.file} (was the history file edited?); the day was read in full (\`price-feed compact\` rewrites the summary)`,
+        );
+        return null;
+      }
+      return summary;
+    },
+    report() {
+      if (!missing.length) return;
+      const [first, last] = [missing.at(-1)!, missing[0]!]; // read newest first
+      warnings.push(
+        `${folder}: no summary of ${missing.length} history day(s) read (${first}${first === last ? "" : ` … ${last}`}); they were read in full (\`price-feed compact\` writes the summaries)`,
+      );
+    },
+  };
+}
+
+export function sha256Hex(bytes: Buffer | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** What was last published; a first build starts from nothing. */

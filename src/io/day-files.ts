@@ -8,9 +8,11 @@ import path from "node:path";
 import { DataError } from "../core/errors.js";
 import { errnoReason } from "./files.js";
 
-const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.ndjson$/;
+/** Day logs are `.ndjson`; the summaries of compacted days (`summaries/`) are `.json`. */
+export type DayFileKind = "ndjson" | "json";
+const DAY_FILE = { ndjson: /^(\d{4}-\d{2}-\d{2})\.ndjson$/, json: /^(\d{4}-\d{2}-\d{2})\.json$/ };
 /** What writeFileAtomic leaves behind when its process dies between the write and the rename. */
-const OUR_TEMP = /^\d{4}-\d{2}-\d{2}\.ndjson\.tmp-(\d+)$/;
+const OUR_TEMP = { ndjson: /^\d{4}-\d{2}-\d{2}\.ndjson\.tmp-(\d+)$/, json: /^\d{4}-\d{2}-\d{2}\.json\.tmp-(\d+)$/ };
 /** A temporary file older than this is abandoned even if its process id has been reused. */
 export const TEMP_MAX_AGE_MS = 3_600_000;
 
@@ -50,10 +52,10 @@ async function cleanTemp(file: string, pid: number): Promise<void> {
 }
 
 /**
- * The `<YYYY-MM-DD>.ndjson` files of a folder, ascending; anything else there is an error, but for
+ * The `<YYYY-MM-DD>.ndjson` (or `.json`) files of a folder, ascending; anything else there is an error, but for
  * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
  */
-export async function dayFiles(dir: string): Promise<Array<{ date: string; file: string }>> {
+export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promise<Array<{ date: string; file: string }>> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -64,18 +66,18 @@ export async function dayFiles(dir: string): Promise<Array<{ date: string; file:
   const out: Array<{ date: string; file: string }> = [];
   for (const name of names.sort()) {
     if (name.startsWith(".")) continue;
-    const temp = OUR_TEMP.exec(name);
+    const temp = OUR_TEMP[kind].exec(name);
     if (temp) {
       await cleanTemp(path.join(dir, name), Number(temp[1]));
       continue;
     }
-    const m = DAY_FILE.exec(name);
-    if (!m) throw new DataError(path.join(dir, name), null, "unexpected file: day files are named YYYY-MM-DD.ndjson");
+    const m = DAY_FILE[kind].exec(name);
+    if (!m) throw new DataError(path.join(dir, name), null, `unexpected file: day files are named YYYY-MM-DD.${kind}`);
     if (!isCalendarDate(m[1]!))
       throw new DataError(
         path.join(dir, name),
         null,
-        `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.ndjson after a real day`,
+        `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.${kind} after a real day`,
       );
     out.push({ date: m[1]!, file: path.join(dir, name) });
   }

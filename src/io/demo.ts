@@ -221,7 +221,7 @@ export async function hourlyRun(p: DemoPaths, nowMs: number, sinceMs: number | n
     for (const r of await ingestOrFail(p.data, h)) appended += r.appended;
   for (const r of await ingestOrFail(p.data, nowMs)) appended += r.appended;
   hours++;
-  const compacted = await runCompact(p.data, nowMs);
+  const { days: compacted } = await runCompact(p.data, nowMs);
   const { site } = await runBuild({ dataDir: p.data, outDir: p.out, nowMs });
   return {
     nowMs,

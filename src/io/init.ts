@@ -13,7 +13,7 @@ import { loadDataset } from "./data.js";
 export const DEPLOYMENT_TEMPLATE = fileURLToPath(new URL("../../examples/egypt", import.meta.url));
 
 const CONFIG_FILES = ["assets.json", "sellers.json", "calendar.json", "site.json", "sources.json"];
-const LOG_FOLDERS = ["quotes", "official", "global", "history", "state"];
+const LOG_FOLDERS = ["quotes", "official", "global", "history", "summaries", "state"];
 
 export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE): Promise<{ files: string[] }> {
   const existing = await fs.readdir(dir).catch((e: NodeJS.ErrnoException) => {

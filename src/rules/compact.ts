@@ -6,8 +6,8 @@
 import { RAW_RETENTION_DAYS } from "../core/methodology.js";
 import { addDays, cairoDate } from "../core/cairo.js";
 import { dailyRefs, type RefIssue } from "./references.js";
-import type { Dataset } from "../core/dataset.js";
-import type { DayClose } from "../schema/inputs.js";
+import type { Dataset, DayRecord } from "../core/dataset.js";
+import type { DayClose, DaySummary } from "../schema/inputs.js";
 import { closeRawDay, mapsOf, sourceOrder } from "./days.js";
 import { canonical } from "../core/canonical.js";
 
@@ -39,4 +39,27 @@ export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
 
 export function historyText(closes: readonly DayClose[]): string {
   return closes.map((c) => `${canonical(c)}\n`).join("");
+}
+
+/**
+ * A compacted day's summary (src/schema/inputs.ts DaySummary): each history line's asset and range,
+ * in the file's order, and the hash of the file's bytes it stands for (computed by the caller, which
+ * holds the bytes).
+ */
+export function daySummary(date: string, historySha256: string, records: ReadonlyArray<DayRecord>): DaySummary {
+  return { date, historySha256, ranges: records.map((r) => ({ asset: r.asset, ...r.range })) };
+}
+
+export function summaryText(s: DaySummary): string {
+  return `${canonical(s)}\n`;
+}
+
+/** A summary's rows as day records: ranges only, no closes (a build reads a day's closes from history/). */
+export function summaryRecords(s: DaySummary): DayRecord[] {
+  return s.ranges.map(({ asset, buyLo, buyHi, sellLo, sellHi }) => ({
+    date: s.date,
+    asset,
+    range: { buyLo, buyHi, sellLo, sellHi },
+    close: null,
+  }));
 }

@@ -10,7 +10,10 @@ import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import { acceptDay } from "./acceptance.js";
 import { closeDay, type SourceOrder } from "./closes.js";
-import { refInForce, type DayRef } from "./references.js";
+import { refInForce, type DailyRefsAt, type DayRef } from "./references.js";
+
+/** A dataset as the build's load gives it: with the official references it already computed. */
+export type LoadedDataset = Dataset & { officialDaily?: DailyRefsAt };
 
 export type Disagreement = DayClose["disagreements"][number] & { date: string; asset: string };
 
@@ -34,7 +37,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
     if (list) list.push(c);
     else perAsset.set(c.asset, [c]);
   };
-  const warnings: string[] = [];
+  const warnings: string[] = [...(ds.warnings ?? [])];
   const rejections: RejectedQuote[] = [];
   const disagreements: Disagreement[] = [];
   let accepted = 0;

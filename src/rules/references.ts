@@ -27,6 +27,16 @@ export interface RefIssue {
   reason: string;
 }
 
+/**
+ * The official references as the loader computed them for the build instant (src/io/data.ts, which
+ * needs them to close raw days), so that the build does not compute them a second time.
+ */
+export interface DailyRefsAt {
+  atMs: number;
+  refs: Map<string, DayRef[]>;
+  issues: RefIssue[];
+}
+
 /** Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. */
 export function dailyRefs(
   rows: ReadonlyArray<Located<OfficialRate | GlobalRate>>,

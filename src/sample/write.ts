@@ -10,7 +10,9 @@ import { addDays, CAIRO, cairoDate } from "../core/cairo.js";
 import { dailyRefs } from "../rules/references.js";
 import type { Located } from "../core/dataset.js";
 import { closeRawDay, sourceOrder, type Maps } from "../rules/days.js";
-import { historyText, retentionStart } from "../rules/compact.js";
+import { daySummary, historyText, retentionStart, summaryText } from "../rules/compact.js";
+import { recordOf } from "../core/dataset.js";
+import { createHash } from "node:crypto";
 import type { GlobalRate, OfficialRate, Quote, Site, Sources } from "../schema/inputs.js";
 import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "./catalog.js";
 import { SampleMarket, type SampleConfig } from "./market.js";
@@ -111,7 +113,13 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
         if (last !== undefined) quotes.push(...market.hour(last, { only: (a) => a === asset }).quotes);
       }
       const day = { date, file: `quotes/${date}.ndjson`, quotes: quotes.map((q) => ({ quote: q, file: "", line: 0 })) };
-      put(`history/${date}.ndjson`, historyText(closeRawDay(day, o.nowMs, maps, official, order).closes));
+      const closes = closeRawDay(day, o.nowMs, maps, official, order).closes;
+      const text = historyText(closes);
+      put(`history/${date}.ndjson`, text);
+      if (!text) continue; // a day without quotes has no history file, so no summary
+      // What `price-feed compact` writes beside it (src/io/build.ts runCompact), byte for byte.
+      const hash = createHash("sha256").update(text).digest("hex");
+      put(`summaries/${date}.json`, summaryText(daySummary(date, hash, closes.map(recordOf))));
       continue;
     }
     let text = "";
@@ -122,7 +130,9 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   // Written over an older dataset (`npm run sample` over data/), a day is raw or compacted, never
   // both: a raw file of a day now compacted, or closes of a day now raw, would be stale (the build
   // ignores the raw file of a compacted day, and warns).
-  const superseded: string[] = dates.filter((d) => d >= compactBefore).map((d) => `history/${d}.ndjson`);
+  const superseded: string[] = dates
+    .filter((d) => d >= compactBefore)
+    .flatMap((d) => [`history/${d}.ndjson`, `summaries/${d}.json`]);
   if (o.compact)
     for (const name of await fs.readdir(path.join(o.out, "quotes")).catch(() => [] as string[]))
       if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore)

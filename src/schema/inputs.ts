@@ -177,3 +177,26 @@ export const DayClose = z.strictObject({
   observedAt: z.string().nullable(),
 });
 export type DayClose = z.infer<typeof DayClose>;
+
+/**
+ * The summary of one compacted day (`summaries/<date>.json`), written by `compact` beside
+ * `history/<date>.ndjson`: per history line, in its order, the asset and the day's low and high per
+ * side, which is all a past day gives the series and the verdict (src/core/dataset.ts DayRange). It is
+ * a cache, never the record: it names the SHA-256 of the history file it was made from, and a build
+ * uses it only while that file's bytes still hash to it (src/io/data.ts).
+ */
+export const DaySummary = z.strictObject({
+  date: DateString,
+  /** Lower-case hex SHA-256 of the bytes of `history/<date>.ndjson`. */
+  historySha256: z.string().regex(/^[0-9a-f]{64}$/),
+  ranges: z.array(
+    z.strictObject({
+      asset: z.string(),
+      buyLo: z.number().nullable(),
+      buyHi: z.number().nullable(),
+      sellLo: z.number().nullable(),
+      sellHi: z.number().nullable(),
+    }),
+  ),
+});
+export type DaySummary = z.infer<typeof DaySummary>;
