@@ -63,12 +63,8 @@ export function serveCommand(program: Command): void {
         ...(o.now === undefined ? {} : { nowMs: o.now }),
         ...(o.redisUrl ? { redisUrl: o.redisUrl } : {}),
       });
-      console.log(
-        `serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`,
-      );
-      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined);
-      if (warning) console.log(warning);
-      await new Promise<void>((resolve) => {
+      // The signal handlers come before the address is printed: whoever reads it may stop us at once.
+      const stopped = new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           console.log(`${signal}: closing`);
           void server.close().then(resolve);
@@ -76,6 +72,12 @@ export function serveCommand(program: Command): void {
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       });
+      console.log(
+        `serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`,
+      );
+      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined);
+      if (warning) console.log(warning);
+      await stopped;
     });
 }
 

@@ -100,8 +100,23 @@ export function nextCairoMidnight(ms: number): number {
   return m;
 }
 
+/** Per calendar, the sessions of each date asked: every asset of a category asks for the same days. */
+const sessionsMemo = new WeakMap<CategoryCalendar, Map<string, ReadonlyArray<readonly [number, number]>>>();
+
 /** The session intervals [open, close) of one Cairo date, as UTC milliseconds. */
-export function sessionsOn(date: string, cal: CategoryCalendar): Array<[number, number]> {
+export function sessionsOn(date: string, cal: CategoryCalendar): ReadonlyArray<readonly [number, number]> {
+  let memo = sessionsMemo.get(cal);
+  if (!memo) sessionsMemo.set(cal, (memo = new Map()));
+  let sessions = memo.get(date);
+  if (sessions === undefined) {
+    if (memo.size > 10_000) memo.clear();
+    sessions = sessionsOnce(date, cal);
+    memo.set(date, sessions);
+  }
+  return sessions;
+}
+
+function sessionsOnce(date: string, cal: CategoryCalendar): Array<[number, number]> {
   if (cal.holidays.includes(date)) return [];
   const wd = weekdayOf(date);
   const out: Array<[number, number]> = [];

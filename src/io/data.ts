@@ -101,31 +101,6 @@ class HistoryNeeds {
   }
 }
 
-/**
- * The bytes of day files in order, each read started up to `ahead` files before it is wanted, so that
- * the disk works while the previous day is parsed. A read that fails throws only when its text is
- * wanted (a read ahead that is never wanted fails silently).
- */
-function readAhead(
-  files: ReadonlyArray<{ file: string }>,
-  read: (file: string) => Promise<Buffer>,
-  ahead: number,
-): (i: number) => Promise<Buffer> {
-  const started = new Map<number, Promise<Buffer>>();
-  const start = (i: number) => {
-    if (i >= files.length || started.has(i)) return;
-    const text = read(files[i]!.file);
-    text.catch(() => {}); // reported when awaited
-    started.set(i, text);
-  };
-  return (i) => {
-    for (let j = i; j <= i + ahead; j++) start(j);
-    const text = started.get(i)!;
-    started.delete(i);
-    return text;
-  };
-}
-
 export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<LoadedDataset> {
   const p = dataPaths(dir);
   const [catalog, registry, calendar, site, sources] = await Promise.all([
@@ -143,10 +118,9 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<Located<T>> = [];
     const days = await dayFiles(folder);
-    const text = readAhead(days, (f) => readDayFile(f, dir), 8); // small files: several in flight
-    for (let i = 0; i < days.length; i++)
-      for (const r of ndjsonRows(days[i]!.file, await text(i), schema, fast))
-        out.push({ value: r.value, file: days[i]!.file, line: r.line });
+    for (const { file } of days)
+      for (const r of ndjsonRows(file, await readDayFile(file, dir), schema, fast))
+        out.push({ value: r.value, file, line: r.line });
     return out;
   };
   function* quotesOf(file: string, text: Buffer): Generator<LocatedQuote, void, undefined> {
@@ -176,10 +150,8 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       officialDaily = { atMs: at, refs: dailyRefs(official, maps.assets, at, issues), issues };
     }
     const order = sourceOrder(sources.sources);
-    const quoteText = readAhead(quoteFiles, (f) => readDayFile(f, dir), 1);
-    for (let i = 0; i < quoteFiles.length; i++) {
-      const { date, file } = quoteFiles[i]!;
-      const quotes = quotesOf(file, await quoteText(i));
+    for (const { date, file } of quoteFiles) {
+      const quotes = quotesOf(file, await readDayFile(file, dir));
       if (officialDaily && date <= opts.upTo)
         quoteDays.push({
           date,
@@ -198,7 +170,6 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   }
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
   const historyFiles = await dayFiles(p.history);
-  const historyText = readAhead(historyFiles, (f) => readDayFile(f, dir, true), 1);
   const readHistoryDay = (d: { date: string; file: string }, bytes: Buffer) => {
     const records: DayRecord[] = [];
     for (const r of ndjsonRows(d.file, bytes, DayClose, isDayClose)) {
@@ -221,15 +192,13 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     const needs = new HistoryNeeds(catalog.filter((a) => a.market !== "reference").map((a) => a.id));
     const seen = new Set<string>();
     let settled = false;
-    // Newest first: the read ahead of day i is day i - 1.
-    const newestFirst = readAhead([...historyFiles].reverse(), (f) => readDayFile(f, dir, true), 1);
     for (let i = historyFiles.length - 1; i >= 0; i--) {
       const d = historyFiles[i]!;
       if (settled) {
         await assertInside(dir, d.file);
         continue;
       }
-      const bytes = await newestFirst(historyFiles.length - 1 - i);
+      const bytes = await readDayFile(d.file, dir, true);
       // A day's ranges come from its summary while the file is the one it was made from; the closes
       // themselves are parsed only for a day that holds some asset's latest record up to the build date.
       const summary = await summaries.usable(d, bytes);
@@ -254,7 +223,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     const latest = new Map<string, DayRecord>();
     for (let i = 0; i < historyFiles.length; i++) {
       const d = historyFiles[i]!;
-      const day = readHistoryDay(d, await historyText(i));
+      const day = readHistoryDay(d, await readDayFile(d.file, dir, true));
       for (const rec of day.records) {
         if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
         else {

@@ -28,9 +28,25 @@ function numberFormat(lang: PageLang, decimals: number): Intl.NumberFormat {
   return f;
 }
 
+/**
+ * Formatting through Intl costs a microsecond or more a call, and a build formats the same prices,
+ * dates and times on many pages (both languages, every chart): each text is made once per key.
+ */
+const texts = new Map<string, string>();
+function once(key: string, make: () => string): string {
+  let t = texts.get(key);
+  if (t === undefined) {
+    if (texts.size > 200_000) texts.clear();
+    texts.set(key, (t = make()));
+  }
+  return t;
+}
+
 /** A price with the asset's decimals and thousands separators; an em dash when there is none. */
 export function price(v: number | null | undefined, decimals: number, lang: PageLang): string {
-  return v === null || v === undefined ? "—" : numberFormat(lang, decimals).format(v);
+  return v === null || v === undefined
+    ? "—"
+    : once(`p${lang}${decimals}:${v}`, () => numberFormat(lang, decimals).format(v));
 }
 
 /**
@@ -41,7 +57,7 @@ export const westernDigits = (text: string) =>
   text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) % 16));
 
 /** A whole number (a count of days, of sources). */
-export const count = (n: number, lang: PageLang) => numberFormat(lang, 0).format(n);
+export const count = (n: number, lang: PageLang) => once(`c${lang}:${n}`, () => numberFormat(lang, 0).format(n));
 
 /** A percentage without its sign ("0.41%"); the words around it say above or below. */
 export function percent(v: number, lang: PageLang): string {
@@ -69,13 +85,17 @@ function dateFormat(kind: keyof typeof dateFormats, lang: PageLang): Intl.DateTi
 const noon = (date: string) => new Date(`${date}T12:00:00Z`);
 
 /** "Thursday 19 November" / "الخميس، 19 نوفمبر". */
-export const longDate = (date: string, lang: PageLang) => dateFormat("long", lang).format(noon(date));
+export const longDate = (date: string, lang: PageLang) =>
+  once(`l${lang}:${date}`, () => dateFormat("long", lang).format(noon(date)));
 /** "19 Nov" / "19 نوفمبر", for chart axes. */
-export const shortDate = (date: string, lang: PageLang) => dateFormat("short", lang).format(noon(date));
+export const shortDate = (date: string, lang: PageLang) =>
+  once(`s${lang}:${date}`, () => dateFormat("short", lang).format(noon(date)));
 /** "19 November 2026", for the chart's text alternative. */
-export const fullDate = (date: string, lang: PageLang) => dateFormat("year", lang).format(noon(date));
+export const fullDate = (date: string, lang: PageLang) =>
+  once(`y${lang}:${date}`, () => dateFormat("year", lang).format(noon(date)));
 /** The Cairo wall-clock time of an instant, "14:05". */
-export const cairoClock = (iso: string, lang: PageLang) => dateFormat("time", lang).format(new Date(iso));
+export const cairoClock = (iso: string, lang: PageLang) =>
+  once(`t${lang}:${iso}`, () => dateFormat("time", lang).format(new Date(iso)));
 /** The Cairo calendar date of an instant. */
 export const cairoDay = (iso: string) => cairoDate(Date.parse(iso));
 

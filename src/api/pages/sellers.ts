@@ -23,8 +23,8 @@ export interface SellerTableOptions {
 }
 
 /** A source's rank in the configuration (unknown ones last), so the numbers follow the operator's order. */
-const order = (o: SellerTableOptions, id: string) => {
-  const i = [...o.sourceNames.keys()].indexOf(id);
+const order = (ranks: readonly string[], id: string) => {
+  const i = ranks.indexOf(id);
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 };
 
@@ -40,8 +40,9 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const withTime = rows.some((r) => (r.observedAt ?? null) !== null);
   // Sources are long names: the table shows their numbers, the list under it the names. The source
   // whose quote is shown comes first, in bold; the others also reported the seller that day.
+  const ranks = [...o.sourceNames.keys()];
   const used = [...new Set(rows.flatMap((r) => [...(r.source ? [r.source] : []), ...(r.sources ?? [])]))].sort(
-    (a, b) => order(o, a) - order(o, b),
+    (a, b) => order(ranks, a) - order(ranks, b),
   );
   const withSources = used.length > 0;
   const numberOf = (id: string) => count(used.indexOf(id) + 1, lang);
@@ -64,13 +65,13 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const body = rows
     .map((r) => {
       const other = otherName(lang, r.seller, r.sellerAr);
-      const via =
-        withSources && sourcesOf(r) ? `<span class="sub">${ar ? "المصادر: " : "Sources: "}${sourcesOf(r)}</span>` : "";
+      const sources = withSources ? sourcesOf(r) : "";
+      const via = sources ? `<span class="sub">${ar ? "المصادر: " : "Sources: "}${sources}</span>` : "";
       const id = r.id ? ` id="seller-${esc(r.id)}"` : "";
       return (
         `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${via}</th>` +
         `<td class="col-wide">${other || "—"}</td>${cell(r, "buy")}${cell(r, "sell")}${withTime ? time(r) : ""}` +
-        `${withSources ? `<td class="col-wide n">${sourcesOf(r) || "—"}</td>` : ""}</tr>`
+        `${withSources ? `<td class="col-wide n">${sources || "—"}</td>` : ""}</tr>`
       );
     })
     .join("\n");
