@@ -5,7 +5,8 @@ import { nowOption } from "./options.js";
 export function compactCommand(program: Command): void {
   program
     .command("compact")
-    .description("turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/ (and their summaries in data/summaries/)",
+    .description(
+      "turn raw quote days older than the retention (7 Cairo days) into daily closes in data/history/ (and their summaries in data/summaries/)",
     )
     .option("--data <dir>", "the dataset", "data")
     .addOption(nowOption())

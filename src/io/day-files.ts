@@ -55,7 +55,10 @@ async function cleanTemp(file: string, pid: number): Promise<void> {
  * The `<YYYY-MM-DD>.ndjson` (or `.json`) files of a folder, ascending; anything else there is an error, but for
  * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
  */
-export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promise<Array<{ date: string; file: string }>> {
+export async function dayFiles(
+  dir: string,
+  kind: DayFileKind = "ndjson",
+): Promise<Array<{ date: string; file: string }>> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
