@@ -2,7 +2,7 @@
  * Every file of the published site, its manifest entry and the publishing state, from a dataset and
  * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
  */
-import { canonical, composeWithAssets, strongEtag, withoutGeneratedAt } from "../core/canonical.js";
+import { canonical, composeWithAssets, webHashing, withoutGeneratedAt, type Hashing } from "../core/canonical.js";
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
@@ -113,7 +113,11 @@ export function manifestHead(ds: Dataset, feed: Feed): Omit<Manifest, "files"> {
   };
 }
 
-export async function composeSite(input: SiteInput, renderers: readonly Renderer[] = []): Promise<Site> {
+export async function composeSite(
+  input: SiteInput,
+  renderers: readonly Renderer[] = [],
+  hashing: Hashing = webHashing,
+): Promise<Site> {
   const { dataset: ds, nowMs } = input;
   const generatedAt = isoUtc(nowMs);
   const result = buildAssets(ds, nowMs);
@@ -132,7 +136,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
   const manifestFiles: Manifest["files"] = {};
   const changed: string[] = [];
   for (const f of siteFiles) {
-    const etag = await strongEtag(f.etagInput);
+    const etag = await hashing.etag(f.etagInput);
     const prev = input.previous.files[f.path];
     const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
     if (!prev || prev.etag !== etag) changed.push(f.path);
@@ -141,7 +145,7 @@ export async function composeSite(input: SiteInput, renderers: readonly Renderer
       etag,
       lastModified,
       contentType: f.contentType,
-      bytes: new TextEncoder().encode(f.body).length,
+      bytes: hashing.byteLength(f.body),
     };
   }
   const manifest: Manifest = { ...manifestHead(ds, feed), files: manifestFiles };

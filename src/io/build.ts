@@ -14,6 +14,8 @@ import { cairoDate } from "../core/cairo.js";
 import { loadSourceRuns } from "./source-runs.js";
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "./build-lock.js";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
+import type { Hashing } from "../core/canonical.js";
 
 /** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
 export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
@@ -58,12 +60,19 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
   const site = await composeSite(
     { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
     o.renderers ?? apiRenderers,
+    nodeHashing,
   );
   await publishSite(o.outDir, site);
   if (o.saveState !== false) await writeState(dataPaths(o.dataDir).state, site);
   const reportFile = await writeReport(o.outDir, site);
   return { site, reportFile };
 }
+
+/** core/canonical.ts Hashing with Node's crypto and Buffer: the same ETags and lengths as webHashing (tested). */
+export const nodeHashing: Hashing = {
+  etag: (text) => `"${createHash("sha256").update(text, "utf8").digest("base64url")}"`,
+  byteLength: (text) => Buffer.byteLength(text, "utf8"),
+};
 
 /**
  * Compacts raw quote days past retention: history first, then its summary, then the raw file goes (an

@@ -28,6 +28,16 @@ const DAY_MS = 86_400_000;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 const pts = (p: Pt[]) => p.map(([x, y]) => `${r1(x)},${r1(y)}`).join(" ");
 
+/** Per series (by identity, so never across builds), its drawn layers per scale (seriesChart). */
+const drawnLayersMemo = new WeakMap<readonly SeriesEntry[], Map<string, readonly string[]>>();
+function drawnOnce(s: readonly SeriesEntry[], key: string, draw: () => string[]): readonly string[] {
+  let memo = drawnLayersMemo.get(s);
+  if (!memo) drawnLayersMemo.set(s, (memo = new Map()));
+  let d = memo.get(key);
+  if (!d) memo.set(key, (d = draw()));
+  return d;
+}
+
 /** The layers this asset's chart draws, in legend order. */
 export function drawnLayers(asset: Asset): Layer[] {
   const s = asset.series;
@@ -134,11 +144,12 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     `<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`,
   );
 
+  const xOf = new Map(s.map((e) => [e.date, x(e.date)]));
   const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
     runs(s, lo, hi)
       .map((run) => {
-        const upper: Pt[] = run.map((e) => [x(e.date), y(e[hi] as number)]);
-        const lower: Pt[] = run.map((e): Pt => [x(e.date), y(e[lo] as number)]);
+        const upper: Pt[] = run.map((e) => [xOf.get(e.date)!, y(e[hi] as number)]);
+        const lower: Pt[] = run.map((e): Pt => [xOf.get(e.date)!, y(e[lo] as number)]);
         if (run.length === 1) {
           upper.push([upper[0]![0] + 4, upper[0]![1]]);
           lower.push([lower[0]![0] + 4, lower[0]![1]]);
@@ -149,19 +160,27 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
       })
       .join("");
   const hatch = `${id}-${size}-hatch`;
-  if (layers.includes("ref")) parts.push(band("sellLo", "sellHi", "ref", null));
-  if (layers.includes("sell")) parts.push(band("sellLo", "sellHi", "sell", "sellLo"));
-  if (layers.includes("buy")) parts.push(band("buyLo", "buyHi", "buy", "buyHi", ` fill="url(#${hatch})"`));
-  if (layers.includes("bench"))
-    parts.push(
-      runs(s, "bench", "bench")
-        .map((run) =>
-          run.length === 1
-            ? `<circle class="bench" cx="${r1(x(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
-            : `<polyline class="bench" points="${pts(run.map((e) => [x(e.date), y(e.bench!)]))}"/>`,
-        )
-        .join(""),
-    );
+  // The layers depend on the series and the scales only, not on the language: drawn once for both pages.
+  const scale = `${size}|${id}|${left}|${y0.lo}|${y0.hi}|${layers.join()}`;
+  parts.push(
+    ...drawnOnce(s, scale, () => {
+      const drawn: string[] = [];
+      if (layers.includes("ref")) drawn.push(band("sellLo", "sellHi", "ref", null));
+      if (layers.includes("sell")) drawn.push(band("sellLo", "sellHi", "sell", "sellLo"));
+      if (layers.includes("buy")) drawn.push(band("buyLo", "buyHi", "buy", "buyHi", ` fill="url(#${hatch})"`));
+      if (layers.includes("bench"))
+        drawn.push(
+          runs(s, "bench", "bench")
+            .map((run) =>
+              run.length === 1
+                ? `<circle class="bench" cx="${r1(xOf.get(run[0]!.date)!)}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
+                : `<polyline class="bench" points="${pts(run.map((e) => [xOf.get(e.date)!, y(e.bench!)]))}"/>`,
+            )
+            .join(""),
+        );
+      return drawn;
+    }),
+  );
   const descId = `${id}-${size}-desc`;
   return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
 <desc id="${descId}">${esc(describe(asset, lang))}</desc>
