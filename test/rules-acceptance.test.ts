@@ -3,6 +3,8 @@ import { acceptDay, checkQuote, type AcceptanceContext } from "../src/rules/acce
 import type { LocatedQuote } from "../src/core/dataset.js";
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
+import { median, medianWithout } from "../src/core/stats.js";
+import fc from "fast-check";
 
 const usd: CatalogAsset = {
   id: "USD-EGP",
@@ -185,5 +187,39 @@ describe("rounding half away from zero", () => {
   ])("%d to %i decimals is %d", (x, d, out) => {
     expect(roundHalfAway(x, d)).toBe(out);
     expect(Object.is(roundHalfAway(x, d), -0)).toBe(false);
+  });
+});
+
+describe("rule 5's median of the others, read from one sorted list (core/stats.ts medianWithout)", () => {
+  test.each([
+    [[], null, null],
+    [[5], 5, null],
+    [[5], null, 5],
+    [[1, 2, 3], 2, 2],
+    [[1, 2, 3], 1, 2.5],
+    [[1, 2, 3], 3, 1.5],
+    [[1, 2, 2, 3], 2, 2],
+    [[1, 2, 3, 4], 9, 2.5], // a value not in the list: nothing is left out
+    [[47.8, 47.85, 47.9, 48.1], 47.85, 47.9],
+  ])("%j without %j: %j", (sorted, v, want) => {
+    expect(medianWithout(sorted, v)).toBe(want);
+  });
+
+  test("equals the median of the others' values, sorted afresh", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.01, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 60 }),
+        fc.nat(),
+        (values, pick) => {
+          const own = values[pick % values.length]!;
+          const sorted = [...values].sort((a, b) => a - b);
+          const others = [...values];
+          others.splice(pick % values.length, 1);
+          expect(medianWithout(sorted, own)).toBe(others.length ? median(others) : null);
+          expect(medianWithout(sorted, null)).toBe(median(values));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -5,7 +5,7 @@
 import { CLOCK_SKEW_MS, PLAUSIBLE_BAND, PLAUSIBLE_MIN_PEERS } from "../core/methodology.js";
 import { roundHalfAway } from "../core/round.js";
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import { median } from "../core/stats.js";
+import { medianWithout } from "../core/stats.js";
 import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
 
@@ -110,7 +110,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
   for (const q of passing) {
     let peers = byAsset.get(q.asset);
-    if (!peers) byAsset.set(q.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map() }));
+    if (!peers) byAsset.set(q.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {} }));
     const cur = peers.latest.get(q.seller);
     if (!cur || order(q, cur) < 0) peers.latest.set(q.seller, q);
   }
@@ -118,9 +118,19 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     const medians = peers[side];
     let m = medians.get(seller);
     if (m === undefined) {
-      const values: number[] = [];
-      for (const [other, q] of peers.latest) if (other !== seller && q[side] !== null) values.push(q[side]);
-      m = values.length >= PLAUSIBLE_MIN_PEERS ? median(values) : null;
+      // The others' values are every seller's value but this seller's own: one sorted list per asset
+      // and side, and each seller's median read from it without its own value (same numbers as
+      // sorting the others' values).
+      let sorted = peers.sorted[side];
+      if (!sorted) {
+        sorted = [];
+        for (const q of peers.latest.values()) if (q[side] !== null) sorted.push(q[side]);
+        sorted.sort((a, b) => a - b);
+        peers.sorted[side] = sorted;
+      }
+      const own = peers.latest.get(seller)?.[side] ?? null;
+      const others = sorted.length - (own === null ? 0 : 1);
+      m = others >= PLAUSIBLE_MIN_PEERS ? medianWithout(sorted, own) : null;
       medians.set(seller, m);
     }
     return m;
@@ -149,4 +159,6 @@ interface PeerValues {
   latest: Map<string, AcceptedQuote>;
   sell: Map<string, number | null>;
   buy: Map<string, number | null>;
+  /** Per side, every seller's value (latest), ascending: made once, when a median is first asked. */
+  sorted: Partial<Record<Side, number[]>>;
 }

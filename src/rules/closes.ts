@@ -32,17 +32,23 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
   const valueOrder = sellerValueOrder(sources.rank, sources.own);
   const out: DayClose[] = [];
   for (const [asset, quotes] of [...byAsset].sort(([a], [b]) => cmp(a, b))) {
-    quotes.sort(order);
+    // One pass, no sort: each choice is the first quote (in reading order) that no other beats, which
+    // is what the first of a stable sort would be.
     const closes = new Map<string, AcceptedQuote>(); // seller → its close (§2.3)
     // seller → source → that source's latest accepted quote of the seller (its keys: every source
     // with an accepted quote of it)
     const perSource = new Map<string, Map<string, AcceptedQuote>>();
+    let newest = quotes[0]!;
     for (const q of quotes) {
+      if (order(q, newest) < 0) newest = q;
       const cur = closes.get(q.seller);
       if (!cur || valueOrder(q, cur) < 0) closes.set(q.seller, q);
       const bySource = perSource.get(q.seller);
       if (!bySource) perSource.set(q.seller, new Map([[q.source, q]]));
-      else if (!bySource.has(q.source)) bySource.set(q.source, q);
+      else {
+        const had = bySource.get(q.source);
+        if (!had || order(q, had) < 0) bySource.set(q.source, q);
+      }
     }
     const disagreements: DayClose["disagreements"] = [];
     for (const [seller, bySource] of [...perSource].sort(([a], [b]) => cmp(a, b))) {
@@ -79,7 +85,7 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
         })),
       sources: [...new Set(quotes.map((q) => q.source))].sort(cmp),
       disagreements,
-      observedAt: instantString(quotes[0]!.observedAtMs),
+      observedAt: instantString(newest.observedAtMs),
     });
   }
   return out;
