@@ -17,6 +17,8 @@ const quote = (source: string, sell: number, hhmm: string, seller = "alpha"): Ac
   buy: sell - 0.1,
   sell,
   observedAtMs: at(hhmm),
+  file: "quotes/2026-11-19.ndjson",
+  line: 1,
 });
 
 // Listed in this order: an aggregator first on purpose, so that kind and not position decides.

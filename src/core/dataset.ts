@@ -45,7 +45,16 @@ export const REJECTION_REASONS = [
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
-export interface RejectedQuote extends LocatedQuote {
+/**
+ * A quote not used, as the build report names it: where it was read, whose it was, and why. The
+ * quote's prices are not kept (a day's rejections can number thousands, and nothing reads them).
+ */
+export interface RejectedQuote {
+  file: string;
+  line: number;
+  source: string;
+  seller: string;
+  asset: string;
   reason: RejectionReason;
 }
 

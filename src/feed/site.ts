@@ -170,9 +170,9 @@ function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, ch
     rejections: r.rejections.map((x) => ({
       file: x.file,
       line: x.line,
-      source: x.quote.source,
-      seller: x.quote.seller,
-      asset: x.quote.asset,
+      source: x.source,
+      seller: x.seller,
+      asset: x.asset,
       reason: x.reason,
     })),
     disagreements: r.disagreements.map((d) => ({

@@ -9,7 +9,10 @@ import { medianWithout } from "../core/stats.js";
 import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
 
-/** An accepted quote, its prices rounded to the asset's decimals. */
+/**
+ * An accepted quote, its prices rounded to the asset's decimals, and where it was read (the quote as
+ * parsed is not kept: a day holds tens of thousands of these until its closes are made).
+ */
 export interface AcceptedQuote {
   source: string;
   seller: string;
@@ -17,7 +20,11 @@ export interface AcceptedQuote {
   buy: number | null;
   sell: number | null;
   observedAtMs: number;
+  file: string;
+  line: number;
 }
+
+const NOWHERE = { file: "", line: 0 };
 
 export interface OfficialRef {
   buy: number | null;
@@ -41,7 +48,11 @@ export type Side = "buy" | "sell";
 const SIDES: readonly Side[] = ["sell", "buy"];
 
 /** Rules 1–4, which look at one quote alone. Returns the rounded quote or the reason it fails. */
-export function checkQuote(q: Quote, ctx: AcceptanceContext): AcceptedQuote | RejectionReason {
+export function checkQuote(
+  q: Quote,
+  ctx: AcceptanceContext,
+  at: { file: string; line: number } = NOWHERE,
+): AcceptedQuote | RejectionReason {
   const asset = ctx.assets.get(q.asset);
   if (!asset) return "unknown-asset";
   const seller = ctx.sellers.get(q.seller);
@@ -61,7 +72,7 @@ export function checkQuote(q: Quote, ctx: AcceptanceContext): AcceptedQuote | Re
   if (observedAtMs === null) return "invalid-observedAt"; // rule 4
   if (observedAtMs > ctx.nowMs + CLOCK_SKEW_MS) return "observed-in-future"; // rule 4
   if (cairoDate(observedAtMs) !== ctx.date) return "wrong-day-file";
-  return { source: q.source, seller: q.seller, asset: q.asset, buy, sell, observedAtMs };
+  return { source: q.source, seller: q.seller, asset: q.asset, buy, sell, observedAtMs, file: at.file, line: at.line };
 }
 
 /** Latest first; on equal instants the source listed first in the configuration wins. */
@@ -89,19 +100,17 @@ export function sellerValueOrder(rank: (s: string) => number, own: (s: string) =
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const accepted: AcceptedQuote[] = [];
   const rejected: RejectedQuote[] = [];
-  // The quotes passing rules 1–4, and where each was read (the same index in both). The quotes are
-  // read once, in order, so they may come as they are parsed (src/io/data.ts).
+  // The quotes passing rules 1–4. The quotes are read once, in order, so they may come as they are
+  // parsed (src/io/data.ts).
   const passing: AcceptedQuote[] = [];
-  const passingAt: LocatedQuote[] = [];
   let read = 0;
   for (const lq of quotes) {
     read++;
-    const r = checkQuote(lq.quote, ctx);
-    if (typeof r === "string") rejected.push({ ...lq, reason: r });
-    else {
-      passing.push(r);
-      passingAt.push(lq);
-    }
+    const q = lq.quote;
+    const r = checkQuote(q, ctx, lq);
+    if (typeof r === "string")
+      rejected.push({ file: lq.file, line: lq.line, source: q.source, seller: q.seller, asset: q.asset, reason: r });
+    else passing.push(r);
   }
   // Each seller's value per asset (its own publication first, then the latest passing quote): the
   // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3). Per asset and
@@ -148,7 +157,8 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
         break;
       }
     }
-    if (reason) rejected.push({ ...passingAt[i]!, reason });
+    if (reason)
+      rejected.push({ file: q.file, line: q.line, source: q.source, seller: q.seller, asset: q.asset, reason });
     else accepted.push(q);
   }
   return { accepted, rejected, read };
