@@ -37,6 +37,11 @@ export interface DailyRefsAt {
   issues: RefIssue[];
 }
 
+const isPrice = (p: number) => Number.isFinite(p) && p > 0;
+/** At least one price, and each present one a positive finite number. */
+const pricesOk = (buy: number | null, sell: number | null) =>
+  (buy !== null || sell !== null) && (buy === null || isPrice(buy)) && (sell === null || isPrice(sell));
+
 /** Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. */
 export function dailyRefs(
   rows: ReadonlyArray<Located<OfficialRate | GlobalRate>>,
@@ -49,14 +54,13 @@ export function dailyRefs(
   for (const { value: r, file, line } of rows) {
     const asset = assets.get(r.asset);
     const ms = parseInstant(r.observedAt);
-    const prices = "value" in r ? [r.value] : [r.buy, r.sell];
+    const global = "value" in r;
     let reason: string | null = null;
     if (!asset) reason = "unknown-asset";
     else if (ms === null) reason = "invalid-observedAt";
     else if (ms > nowMs + CLOCK_SKEW_MS)
       continue; // not yet observed at this build instant
-    else if (prices.some((p) => p !== null && !(Number.isFinite(p) && p > 0)) || prices.every((p) => p === null))
-      reason = "non-positive-price";
+    else if (global ? !isPrice(r.value) : !pricesOk(r.buy, r.sell)) reason = "non-positive-price";
     else if ("buy" in r && r.buy !== null && r.sell !== null && r.buy > r.sell) reason = "crossed";
     if (reason || !asset || ms === null) {
       issues.push({ file, line, reason: reason ?? "invalid" });
