@@ -1,0 +1,73 @@
+/**
+ * One measured run for `npm run bench`, in its own process so that peak RSS is its own:
+ * `build DATA OUT NOW` times a whole build; `floor OUT` times only serializing, hashing and writing
+ * the same files again, with the build's own means (canonical JSON, Node's SHA-256, synchronous
+ * folders and writes); `floor+input OUT FLOOR DATA` the same plus reading the input a build needs:
+ * every raw quote, official and global day as text and JSON, and of the history days the bounded
+ * load reads, their summaries as JSON and their bytes hashed. Runs the compiled code (dist/), as the
+ * hourly job does. Prints one JSON line.
+ */
+import { promises as fs } from "node:fs";
+import { performance } from "node:perf_hooks";
+import path from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { nodeHashing, runBuild } from "../dist/io/build.js";
+import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
+import { parseInstant } from "../dist/core/cairo.js";
+import { loadDataset, sha256Hex } from "../dist/io/data.js";
+
+const [mode, a, b, c] = process.argv.slice(2);
+/** @param {string} dir @returns {Promise<string[]>} */
+async function listFiles(dir) {
+  /** @type {string[]} */
+  const out = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.push(path.join(e.parentPath, e.name));
+  return out;
+}
+
+if (mode === "build") {
+  const t0 = performance.now();
+  await runBuild({ dataDir: a, outDir: b, nowMs: parseInstant(c) });
+  console.log(JSON.stringify({ ms: performance.now() - t0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+} else {
+  // The floor: the same documents as values (parsed ahead, untimed), serialized, hashed and written.
+  const files = await listFiles(a);
+  const docs = await Promise.all(
+    files.map(async (f) => ({ rel: path.relative(a, f), body: await fs.readFile(f, "utf8") })),
+  );
+  const values = docs.map((d) => ({ rel: d.rel, value: d.rel.endsWith(".json") ? JSON.parse(d.body) : d.body }));
+  const out = `${b}`;
+  await fs.rm(out, { recursive: true, force: true });
+  const data = mode === "floor+input" ? c : null;
+  // Which history days a build reads (untimed): the bounded load's own choice.
+  const readDays = data
+    ? new Set(
+        (await loadDataset(data, { upTo: "9999-12-31", bounded: true })).historyDays.map(
+          (/** @type {{date: string}} */ d) => d.date,
+        ),
+      )
+    : null;
+  const t0 = performance.now();
+  if (data) {
+    for (const folder of ["quotes", "official", "global", "summaries", "history"]) {
+      for (const name of (await fs.readdir(path.join(data, folder)).catch(() => [])).sort()) {
+        const day = name.slice(0, 10);
+        if ((folder === "history" || folder === "summaries") && !readDays.has(day)) continue;
+        const bytes = readFileSync(path.join(data, folder, name));
+        if (folder === "history") sha256Hex(bytes);
+        else if (folder === "summaries") JSON.parse(bytes.toString("utf8"));
+        else JSON.parse(`[${bytes.toString("utf8").trimEnd().replaceAll("\n", ",")}]`);
+      }
+    }
+  }
+  const dirs = new Set(values.map((v) => path.dirname(path.join(out, v.rel))));
+  for (const d of [...dirs].sort()) mkdirSync(d, { recursive: true });
+  for (const v of values) {
+    const body = typeof v.value === "string" ? v.value : canonical(v.value);
+    nodeHashing.etag(withoutGeneratedAt(body));
+    nodeHashing.byteLength(body);
+    writeFileSync(path.join(out, v.rel), body);
+  }
+  console.log(JSON.stringify({ ms: performance.now() - t0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+}
