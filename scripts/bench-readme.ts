@@ -76,7 +76,7 @@ const http = Object.entries(r.serve.http).map(([dataset, h]) =>
 );
 
 const section = `<!-- bench:start -->
-Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: this machine's speed drifts by up to a third within an hour (it measured 470–630 ms on one day), and every figure drifts with it.
+Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
 
 | build | input → output | time | peak RSS | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
 |---|---|---|---|---|---|---|---|---|
