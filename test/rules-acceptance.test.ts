@@ -159,10 +159,7 @@ describe("acceptance rule 5, plausibility", () => {
     // b's earlier quotes at 60 would drag a per-quote median up; only its latest (47.6) counts.
     const bEarly = [8, 9].map((h) => q({ seller: "b", sell: 60, buy: null, observedAt: `2026-11-19T0${h}:00:00Z` }));
     const r = acceptDay(day([...bEarly, ...peers, q({ seller: "a", sell: 47.7, buy: null })]), ctx());
-    expect(r.rejected.map((x) => `${x.seller}:${x.reason}`)).toEqual([
-      "b:implausible-sell",
-      "b:implausible-sell",
-    ]);
+    expect(r.rejected.map((x) => `${x.seller}:${x.reason}`)).toEqual(["b:implausible-sell", "b:implausible-sell"]);
   });
 
   test("a quote failing rules 1–4 is not a peer", () => {

@@ -11,7 +11,9 @@ export function initCommand(program: Command): void {
     .action(async (dir: string) => {
       const { initDataFolder } = await import("../io/init.js");
       const { files } = await initDataFolder(dir);
-      console.log(`created ${dir}: ${files.join(", ")}, and empty quotes/, official/, global/, history/, summaries/, state/`);
+      console.log(
+        `created ${dir}: ${files.join(", ")}, and empty quotes/, official/, global/, history/, summaries/, state/`,
+      );
       console.log(
         `next: edit ${dir}/sources.json (contact, enabled sources), then \`npx price-feed ingest --data ${dir}\` and \`npx price-feed build --data ${dir}\``,
       );
