@@ -127,3 +127,33 @@ describe("history summaries", () => {
     expect(await summaryDates(data)).not.toContain(date);
   });
 });
+
+describe("history and summaries as links", () => {
+  test("a history day that is a link leaving data/ is refused, though its summary would do", async () => {
+    const data = await sampleData();
+    const date = await pastDay(data);
+    const file = path.join(data, "history", `${date}.ndjson`);
+    const outside = path.join(await tempDir("pf-outside-"), "day.ndjson");
+    await fs.rename(file, outside);
+    await fs.symlink(outside, file);
+    const err = await build(data).catch((e: unknown) => e);
+    expect((err as Error).message).toBe(
+      `${file}: is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)`,
+    );
+  });
+
+  test("a summary that is a link leaving data/ is not used: the day is read in full", async () => {
+    const data = await sampleData();
+    const clean = await snapshot((await build(data)).out);
+    const date = await pastDay(data);
+    const file = path.join(data, "summaries", `${date}.json`);
+    const outside = path.join(await tempDir("pf-outside-"), "summary.json");
+    await fs.rename(file, outside);
+    await fs.symlink(outside, file);
+    const { out, warnings } = await build(data);
+    expect(warnings).toEqual([
+      expect.stringContaining(`${file}: is a symbolic link to a place outside the data folder`),
+    ]);
+    expect(await snapshot(out)).toEqual(clean);
+  });
+});

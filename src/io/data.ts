@@ -21,8 +21,8 @@ import {
 } from "../schema/inputs.js";
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
-import { dayFiles } from "./day-files.js";
-import { assertInside, ndjsonRows, readDayFile, readJson } from "./files.js";
+import { dayFiles, type DayFile } from "./day-files.js";
+import { assertInside, folderInside, ndjsonRows, readDayFile, readJson } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween } from "../core/cairo.js";
 import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
@@ -114,19 +114,29 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     if (!calendar.categories[a.category])
       throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
 
+  /**
+   * Where a day file of this folder must be shown to lie inside the data folder: nowhere (null) when
+   * the folder itself resolves inside and the file is no symbolic link; else each file is resolved.
+   */
+  const checkIn = async (folder: string) => {
+    const inside = await folderInside(dir, folder);
+    return (d: DayFile) => (inside && !d.link ? null : dir);
+  };
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<Located<T>> = [];
     const days = await dayFiles(folder);
-    for (const { file } of days)
-      for (const r of ndjsonRows(file, await readDayFile(file, dir), schema, fast))
-        out.push({ value: r.value, file, line: r.line });
+    const within = await checkIn(folder);
+    for (const d of days)
+      for (const r of ndjsonRows(d.file, await readDayFile(d.file, within(d)), schema, fast))
+        out.push({ value: r.value, file: d.file, line: r.line });
     return out;
   };
   function* quotesOf(file: string, text: Buffer): Generator<LocatedQuote, void, undefined> {
     for (const r of ndjsonRows(file, text, Quote, isQuote)) yield { quote: r.value, file, line: r.line };
   }
   const quoteFiles = await dayFiles(p.quotes);
+  const quoteIn = await checkIn(p.quotes);
   let official: Dataset["official"] = [];
   let global: Dataset["global"] = [];
   let officialDaily: DailyRefsAt | undefined;
@@ -150,8 +160,9 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       officialDaily = { atMs: at, refs: dailyRefs(official, maps.assets, at, issues), issues };
     }
     const order = sourceOrder(sources.sources);
-    for (const { date, file } of quoteFiles) {
-      const quotes = quotesOf(file, await readDayFile(file, dir));
+    for (const d of quoteFiles) {
+      const { date, file } = d;
+      const quotes = quotesOf(file, await readDayFile(file, quoteIn(d)));
       if (officialDaily && date <= opts.upTo)
         quoteDays.push({
           date,
@@ -163,13 +174,18 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     }
     if (refsFault) throw refsFault.error;
   } else {
-    for (const { date, file } of quoteFiles)
-      quoteDays.push({ date, file, quotes: [...quotesOf(file, await readDayFile(file, dir))] });
+    for (const d of quoteFiles)
+      quoteDays.push({
+        date: d.date,
+        file: d.file,
+        quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d)))],
+      });
     official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
     global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);
   }
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
   const historyFiles = await dayFiles(p.history);
+  const historyIn = await checkIn(p.history);
   const readHistoryDay = (d: { date: string; file: string }, bytes: Buffer) => {
     const records: DayRecord[] = [];
     for (const r of ndjsonRows(d.file, bytes, DayClose, isDayClose)) {
@@ -195,10 +211,10 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     for (let i = historyFiles.length - 1; i >= 0; i--) {
       const d = historyFiles[i]!;
       if (settled) {
-        await assertInside(dir, d.file);
+        if (historyIn(d) !== null) await assertInside(dir, d.file);
         continue;
       }
-      const bytes = await readDayFile(d.file, dir, true);
+      const bytes = await readDayFile(d.file, historyIn(d), true);
       // A day's ranges come from its summary while the file is the one it was made from; the closes
       // themselves are parsed only for a day that holds some asset's latest record up to the build date.
       const summary = await summaries.usable(d, bytes);
@@ -223,7 +239,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     const latest = new Map<string, DayRecord>();
     for (let i = 0; i < historyFiles.length; i++) {
       const d = historyFiles[i]!;
-      const day = readHistoryDay(d, await readDayFile(d.file, dir, true));
+      const day = readHistoryDay(d, await readDayFile(d.file, historyIn(d), true));
       for (const rec of day.records) {
         if (opts.upTo !== undefined && d.date > opts.upTo) rec.close = null;
         else {
@@ -263,7 +279,10 @@ async function historySummaries(
   historyFiles: ReadonlyArray<{ date: string; file: string }>,
   warnings: string[],
 ) {
-  const files = new Map((await dayFiles(folder, "json")).map((d) => [d.date, d.file]));
+  const listed = await dayFiles(folder, "json");
+  const files = new Map(listed.map((d) => [d.date, d.file]));
+  const inside = await folderInside(dir, folder);
+  const links = new Set(listed.filter((d) => d.link).map((d) => d.date));
   const historyDates = new Set(historyFiles.map((d) => d.date));
   for (const [date, file] of files)
     if (!historyDates.has(date))
@@ -278,7 +297,7 @@ async function historySummaries(
       }
       let summary: DaySummary;
       try {
-        summary = await readJson(file, DaySummary, dir);
+        summary = await readJson(file, DaySummary, inside && !links.has(d.date) ? undefined : dir);
       } catch (e) {
         warnings.push(`${messageOf(e)}; the day was read in full (\`price-feed compact\` rewrites the summary)`);
         return null;

@@ -3,7 +3,7 @@
  * calendar day are read; a temporary file our own interrupted write left behind is cleaned up when
  * its process is gone; anything else is an error naming the file.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, type Dirent } from "node:fs";
 import path from "node:path";
 import { DataError } from "../core/errors.js";
 import { errnoReason } from "./files.js";
@@ -51,23 +51,28 @@ async function cleanTemp(file: string, pid: number): Promise<void> {
   console.error(`price-feed: removed ${file}, left by an interrupted write of process ${pid}`);
 }
 
+/** A day file as listed: whether it is a symbolic link comes with the listing, at no extra cost. */
+export interface DayFile {
+  date: string;
+  file: string;
+  link: boolean;
+}
+
 /**
  * The `<YYYY-MM-DD>.ndjson` (or `.json`) files of a folder, ascending; anything else there is an error, but for
  * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
  */
-export async function dayFiles(
-  dir: string,
-  kind: DayFileKind = "ndjson",
-): Promise<Array<{ date: string; file: string }>> {
-  let names: string[];
+export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promise<DayFile[]> {
+  let entries: Dirent[];
   try {
-    names = await fs.readdir(dir);
+    entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new DataError(dir, null, errnoReason(e), { cause: e });
   }
-  const out: Array<{ date: string; file: string }> = [];
-  for (const name of names.sort()) {
+  const out: DayFile[] = [];
+  const link = new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name));
+  for (const name of entries.map((e) => e.name).sort()) {
     if (name.startsWith(".")) continue;
     const temp = OUR_TEMP[kind].exec(name);
     if (temp) {
@@ -82,7 +87,7 @@ export async function dayFiles(
         null,
         `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.${kind} after a real day`,
       );
-    out.push({ date: m[1]!, file: path.join(dir, name) });
+    out.push({ date: m[1]!, file: path.join(dir, name), link: link.has(name) });
   }
   return out;
 }
