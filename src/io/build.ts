@@ -95,7 +95,8 @@ export async function runCompact(dataDir: string, nowMs: number) {
     await fs.rm(d.rawFile);
   }
   const summaries = { written: 0, removed: 0 };
-  const historyDates = new Set(ds.historyDays.map((h) => h.date));
+  // The history days there are now: those read, and those just compacted (their summaries are written).
+  const historyDates = new Set([...ds.historyDays, ...days].map((h) => h.date));
   for (const h of ds.historyDays) {
     const want = summaryText(daySummary(h.date, sha256Hex(await fs.readFile(h.file)), h.records));
     const have = await fs.readFile(summaryFile(h.date), "utf8").catch(() => null);
@@ -104,7 +105,7 @@ export async function runCompact(dataDir: string, nowMs: number) {
     summaries.written++;
   }
   for (const s of await dayFiles(p.summaries, "json"))
-    if (!historyDates.has(s.date) && !days.some((d) => d.date === s.date)) {
+    if (!historyDates.has(s.date)) {
       await fs.rm(s.file);
       summaries.removed++;
     }

@@ -199,7 +199,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const warnings: string[] = [];
   if (opts.bounded && opts.upTo !== undefined) {
     const upTo = opts.upTo;
-    const summaries = await historySummaries(dir, p.summaries, historyFiles, warnings);
+    const summaries = await historySummaries(p.summaries, historyFiles, warnings, checkIn);
     // Days after the build date count for nothing in it (a build at an earlier --now), but are still
     // validated, as before; then the days up to it newest first, until every seller asset is settled.
     // The days left unread keep the checks that need no read: their names (dayFiles) and that none
@@ -274,30 +274,29 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
  * read in full, as without it); the report says which, and `price-feed compact` rewrites them.
  */
 async function historySummaries(
-  dir: string,
   folder: string,
   historyFiles: ReadonlyArray<{ date: string; file: string }>,
   warnings: string[],
+  checkIn: (folder: string) => Promise<(d: DayFile) => string | null>,
 ) {
-  const listed = await dayFiles(folder, "json");
-  const files = new Map(listed.map((d) => [d.date, d.file]));
-  const inside = await folderInside(dir, folder);
-  const links = new Set(listed.filter((d) => d.link).map((d) => d.date));
+  const listed = new Map((await dayFiles(folder, "json")).map((d) => [d.date, d]));
+  const within = await checkIn(folder);
   const historyDates = new Set(historyFiles.map((d) => d.date));
-  for (const [date, file] of files)
+  for (const [date, { file }] of listed)
     if (!historyDates.has(date))
       warnings.push(`${file}: summary of a day with no history file; ignored (\`price-feed compact\` removes it)`);
   const missing: string[] = [];
   return {
     async usable(d: { date: string; file: string }, bytes: Buffer): Promise<DaySummary | null> {
-      const file = files.get(d.date);
-      if (file === undefined) {
+      const entry = listed.get(d.date);
+      if (entry === undefined) {
         missing.push(d.date);
         return null;
       }
+      const { file } = entry;
       let summary: DaySummary;
       try {
-        summary = await readJson(file, DaySummary, inside && !links.has(d.date) ? undefined : dir);
+        summary = await readJson(file, DaySummary, within(entry) ?? undefined);
       } catch (e) {
         warnings.push(`${messageOf(e)}; the day was read in full (\`price-feed compact\` rewrites the summary)`);
         return null;

@@ -54,13 +54,13 @@ export function dailyRefs(
   for (const { value: r, file, line } of rows) {
     const asset = assets.get(r.asset);
     const ms = parseInstant(r.observedAt);
-    const global = "value" in r;
+    const isGlobal = "value" in r;
     let reason: string | null = null;
     if (!asset) reason = "unknown-asset";
     else if (ms === null) reason = "invalid-observedAt";
     else if (ms > nowMs + CLOCK_SKEW_MS)
       continue; // not yet observed at this build instant
-    else if (global ? !isPrice(r.value) : !pricesOk(r.buy, r.sell)) reason = "non-positive-price";
+    else if (isGlobal ? !isPrice(r.value) : !pricesOk(r.buy, r.sell)) reason = "non-positive-price";
     else if ("buy" in r && r.buy !== null && r.sell !== null && r.buy > r.sell) reason = "crossed";
     if (reason || !asset || ms === null) {
       issues.push({ file, line, reason: reason ?? "invalid" });
