@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import path from "node:path";
-import { builtSite, BUILT_AT } from "./helpers/site.js";
-import { startServer, type RunningServer } from "../src/server/serve.js";
+import { builtSite, testServer } from "./helpers/site.js";
+import type { RunningServer } from "../src/server/serve.js";
 
 const run = promisify(execFile);
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
@@ -17,15 +17,7 @@ let out: string;
 
 beforeAll(async () => {
   ({ out } = await builtSite());
-  server = await startServer({
-    dir: out,
-    port: 0,
-    host: "127.0.0.1",
-    nowMs: BUILT_AT + 60_000,
-    limits: { window: 240, windowSeconds: 60, daily: 1000 },
-    trustProxy: false,
-    log: () => {},
-  });
+  server = await testServer(out, { log: () => {} });
 });
 afterAll(() => server?.close());
 

@@ -5,10 +5,10 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type RunningServer } from "../src/server/serve.js";
+import type { RunningServer } from "../src/server/serve.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
-import { builtSite, BUILT_AT, depsFor } from "./helpers/site.js";
+import { builtSite, depsFor, testServer } from "./helpers/site.js";
 import { deref, readOpenApi, validators, type Json } from "./helpers/openapi.js";
 
 let out: string;
@@ -20,15 +20,7 @@ beforeAll(async () => {
   ({ out } = await builtSite());
   doc = await readOpenApi(out);
   check = validators(doc);
-  s = await startServer({
-    dir: out,
-    port: 0,
-    host: "127.0.0.1",
-    nowMs: BUILT_AT + 60_000,
-    limits: { window: 240, windowSeconds: 60, daily: 1000 },
-    trustProxy: false,
-    log: (l) => logs.push(l),
-  });
+  s = await testServer(out, {}, logs);
 });
 afterAll(() => s.close());
 

@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from "../src/server/serve.js";
 import { MemoryStore, OVERFLOW_KEY } from "../src/edge/counters.js";
 import { clientAddress, clientKey, normalizeIp } from "../src/edge/client.js";
 import { handle } from "../src/edge/handler.js";
-import { builtSite, BUILT_AT, depsFor } from "./helpers/site.js";
+import { builtSite, BUILT_AT, depsFor, testServer } from "./helpers/site.js";
 import { startRedis, type RedisServer } from "./helpers/redis.js";
 
 let out: string;
@@ -26,16 +26,7 @@ afterAll(async () => {
 });
 
 async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await startServer({
-    dir: out,
-    port: 0,
-    host: "127.0.0.1",
-    nowMs: BUILT_AT + 60_000,
-    limits: { window: 3, windowSeconds: 60, daily: 1000 },
-    trustProxy: false,
-    log: (l) => logs.push(l),
-    ...o,
-  });
+  const s = await testServer(out, { limits: { window: 3, windowSeconds: 60, daily: 1000 }, ...o }, logs);
   servers.push(s);
   return s;
 }

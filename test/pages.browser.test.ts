@@ -15,9 +15,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startServer, type RunningServer } from "../src/server/serve.js";
+import type { RunningServer } from "../src/server/serve.js";
 import type { Feed } from "../src/schema/outputs.js";
 import { SAMPLE_NOW, cairoClock, humanPages, printed, sampleSite, type HumanPage } from "./helpers/pages.js";
+import { testServer } from "./helpers/site.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -41,15 +42,11 @@ beforeAll(async () => {
   feed = site.feed;
   pages = humanPages(feed);
   mkdirSync(SHOTS, { recursive: true });
-  server = await startServer({
-    dir: site.out,
-    port: 0,
-    host: "127.0.0.1",
-    nowMs: SAMPLE_NOW + 60_000,
-    limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 },
-    trustProxy: false,
-    log: (l) => logs.push(l),
-  });
+  server = await testServer(
+    site.out,
+    { nowMs: SAMPLE_NOW + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 } },
+    logs,
+  );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
 }, 120_000);
 afterAll(async () => {

@@ -4,20 +4,10 @@ import type { LocatedQuote } from "../src/core/dataset.js";
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
 import { median, medianWithout } from "../src/core/stats.js";
+import { catalog } from "./helpers/dataset.js";
 import fc from "fast-check";
 
-const usd: CatalogAsset = {
-  id: "USD-EGP",
-  slug: "us-dollar",
-  category: "currencies",
-  kind: "currency",
-  market: "competitive",
-  unit: "EGP/USD",
-  decimals: 2,
-  defaultSide: "sell",
-  name: "US Dollar",
-  nameAr: "دولار",
-};
+const usd: CatalogAsset = catalog.find((a) => a.id === "USD-EGP")!;
 const bank = (id: string, categories = ["currencies"]): RegistrySeller => ({
   id,
   name: id.toUpperCase(),

@@ -4,6 +4,7 @@ import { confidence } from "../src/rules/confidence.js";
 import { tradingAgeMs } from "../src/core/cairo.js";
 import { bestOf, sellerTable } from "../src/rules/table.js";
 import type { CategoryCalendar, CatalogAsset, RegistrySeller } from "../src/schema/inputs.js";
+import { catalog } from "./helpers/dataset.js";
 
 const currencies: CategoryCalendar = {
   sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
@@ -152,16 +153,8 @@ describe("confidence", () => {
 
 describe("today's table and best sellers", () => {
   const asset = (defaultSide: "sell" | "buy"): CatalogAsset => ({
-    id: "USD-EGP",
-    slug: "us-dollar",
-    category: "currencies",
-    kind: "currency",
-    market: "competitive",
-    unit: "EGP/USD",
-    decimals: 2,
+    ...catalog.find((a) => a.id === "USD-EGP")!,
     defaultSide,
-    name: "US Dollar",
-    nameAr: "دولار",
   });
   const registry = new Map<string, RegistrySeller>(
     ["alpha", "beta", "gamma", "delta"].map((id) => [

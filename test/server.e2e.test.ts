@@ -4,7 +4,7 @@ import { startServer, type RunningServer } from "../src/server/serve.js";
 import { RedisStore } from "../src/server/redis-store.js";
 import { UpstashStore } from "../src/edge/upstash-store.js";
 import { Redis } from "ioredis";
-import { builtSite, BUILT_AT } from "./helpers/site.js";
+import { builtSite, BUILT_AT, testServer } from "./helpers/site.js";
 import { startRedis, type RedisServer } from "./helpers/redis.js";
 
 let out: string;
@@ -20,16 +20,7 @@ afterAll(async () => {
 });
 
 async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await startServer({
-    dir: out,
-    port: 0,
-    host: "127.0.0.1",
-    nowMs: BUILT_AT + 60_000,
-    limits: { window: 240, windowSeconds: 60, daily: 1000 },
-    trustProxy: false,
-    log: (l) => logs.push(l),
-    ...o,
-  });
+  const s = await testServer(out, o, logs);
   servers.push(s);
   return s;
 }

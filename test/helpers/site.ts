@@ -4,7 +4,7 @@ import { runBuild } from "../../src/io/build.js";
 import { MemoryStore, type CounterStore } from "../../src/edge/counters.js";
 import type { HandlerDeps } from "../../src/edge/deps.js";
 import { FeedCache } from "../../src/edge/feed-cache.js";
-import { SiteReader } from "../../src/server/serve.js";
+import { SiteReader, startServer, type RunningServer } from "../../src/server/serve.js";
 import { tempDir, writeDataset } from "./dataset.js";
 import { smallRows } from "./rows.js";
 
@@ -37,4 +37,25 @@ export function depsFor(
     cache: new FeedCache(),
     ...o,
   };
+}
+
+/**
+ * `price-feed serve` on a free loopback port over a built site, at a clock just after its build, with
+ * generous limits and its log lines kept in `logs`; `o` overrides any of it.
+ */
+export function testServer(
+  dir: string,
+  o: Partial<Parameters<typeof startServer>[0]> = {},
+  logs: string[] = [],
+): Promise<RunningServer> {
+  return startServer({
+    dir,
+    port: 0,
+    host: "127.0.0.1",
+    nowMs: BUILT_AT + 60_000,
+    limits: { window: 240, windowSeconds: 60, daily: 1000 },
+    trustProxy: false,
+    log: (l) => logs.push(l),
+    ...o,
+  });
 }
