@@ -7,6 +7,7 @@
 import { z } from "zod";
 import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
+import { precomputed } from "./precomputed.js";
 import {
   CHANGELOG_PATH,
   DOCS_PATH,
@@ -50,8 +51,19 @@ const PUBLIC_SCHEMAS = [
   "SourceStatus",
 ];
 
-/** Component schemas from the zod registry: `$ref`s between them point into components. */
+let schemasMemo: Record<string, Json> | undefined;
+
+/**
+ * Component schemas from the zod registry: `$ref`s between them point into components. They depend
+ * on the code alone, so they are made once per process (the OpenAPI document and the docs page's
+ * field tables both read them; neither changes them), or taken from the bundle (precomputed.ts).
+ */
 export function componentSchemas(): Record<string, Json> {
+  return (schemasMemo ??= precomputed?.componentSchemas ?? schemasFromZod());
+}
+
+/** componentSchemas() computed: what the bundle step stores. */
+export function schemasFromZod(): Record<string, Json> {
   // Importing outputs registers every schema with an id in zod's global registry.
   void outputs;
   void documents;

@@ -1,0 +1,110 @@
+/**
+ * The bin runs the command line's bundle with V8's code cache (src/cli/launch.ts, made by
+ * scripts/bundle-cli.mjs, with what src/api/precomputed.ts lists computed at compile time). It must
+ * make the same bytes as the modules themselves, and its cache must never be a requirement: written
+ * after a run that needed it, left alone when V8 took it, replaced when V8 refused it, keyed by the
+ * bundle's content rather than its length.
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { cacheFile } from "../src/cli/launch.js";
+import { runBuild } from "../src/io/build.js";
+import { parseInstant } from "../src/core/cairo.js";
+import { snapshot, tempDir } from "./helpers/dataset.js";
+
+const run = promisify(execFile);
+const NOW = "2026-11-19T12:30:00Z";
+const DATA = path.resolve("data");
+
+async function cliBuild(bin: string, out: string, env: Record<string, string> = {}) {
+  await run("node", [bin, "build", "--no-state", "--force", "--data", DATA, "--out", out, "--now", NOW], {
+    env: { ...process.env, PRICE_FEED_DEBUG: "", PRICE_FEED_NO_CODE_CACHE: "", ...env },
+  });
+  return snapshot(out);
+}
+
+/** The bin, its launcher and bundle, and the files the bundle reads beside them, in a folder of its own. */
+async function binCopy(): Promise<{ bin: string; cacheDir: string }> {
+  const root = await tempDir("pf-bin-");
+  for (const f of [
+    "dist/cli/bin.js",
+    "dist/cli/launch.js",
+    "dist/cli/main.bundle.cjs",
+    "docs/methodology.md",
+    "src/api/changelog.json",
+  ]) {
+    await fs.mkdir(path.join(root, path.dirname(f)), { recursive: true });
+    await fs.copyFile(f, path.join(root, f));
+  }
+  await fs.writeFile(path.join(root, "package.json"), '{"type":"module"}\n');
+  return { bin: path.join(root, "dist/cli/bin.js"), cacheDir: path.join(root, "dist/cli/.cache") };
+}
+
+const cacheFiles = async (dir: string) =>
+  (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith("build-")).sort();
+
+describe("the bundled command line", () => {
+  test("builds the same bytes as the modules, unbundled and in process", async () => {
+    const tmp = await tempDir("pf-bundle-");
+    const inProcess = path.join(tmp, "in-process");
+    await runBuild({ dataDir: DATA, outDir: inProcess, nowMs: parseInstant(NOW)!, saveState: false, force: true });
+    const want = await snapshot(inProcess);
+    expect(want.get("docs/index.html")).toContain('id="methodology-');
+    const bin = path.resolve("dist/cli/bin.js");
+    const bundled = await cliBuild(bin, path.join(tmp, "bundled"));
+    const modules = await cliBuild(bin, path.join(tmp, "modules"), { PRICE_FEED_DEBUG: "1" });
+    expect([...bundled.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [file, body] of want) {
+      expect(bundled.get(file), file).toBe(body);
+      expect(modules.get(file), file).toBe(body);
+    }
+  });
+
+  test("the code cache: written when missing, kept when taken, replaced when refused", async () => {
+    const { bin, cacheDir } = await binCopy();
+    const tmp = await tempDir("pf-cache-");
+    const first = await cliBuild(bin, path.join(tmp, "1"));
+    const [written] = await cacheFiles(cacheDir);
+    expect(written).toMatch(/^build-[0-9a-f]{16}\.v8$/);
+    const file = path.join(cacheDir, written!);
+    const { mtimeMs } = await fs.stat(file);
+
+    // Taken: the next run leaves it as it is, and builds the same bytes.
+    expect(await cliBuild(bin, path.join(tmp, "2"))).toEqual(first);
+    expect((await fs.stat(file)).mtimeMs).toBe(mtimeMs);
+
+    // Refused (not V8's data at all): the run still succeeds, and a good cache replaces the bad one.
+    const size = (await fs.stat(file)).size;
+    await fs.writeFile(file, Buffer.alloc(size, 7));
+    expect(await cliBuild(bin, path.join(tmp, "3"))).toEqual(first);
+    expect(await cacheFiles(cacheDir)).toEqual([written]);
+    expect((await fs.readFile(file)).equals(Buffer.alloc(size, 7))).toBe(false);
+
+    // Switched off: no cache is read or written.
+    await fs.rm(cacheDir, { recursive: true });
+    expect(await cliBuild(bin, path.join(tmp, "4"), { PRICE_FEED_NO_CODE_CACHE: "1" })).toEqual(first);
+    expect(await cacheFiles(cacheDir)).toEqual([]);
+  });
+
+  test("a failed run writes no cache; an unwritable cache folder costs nothing", async () => {
+    const { bin, cacheDir } = await binCopy();
+    const r = await run("node", [bin, "build", "--data", "/nonexistent/data"]).catch((e: { code: number }) => e);
+    expect((r as { code: number }).code).toBe(1);
+    expect(await cacheFiles(cacheDir)).toEqual([]);
+    await fs.writeFile(cacheDir, "a file where the folder would be");
+    const tmp = await tempDir("pf-cache-");
+    expect((await cliBuild(bin, path.join(tmp, "o"))).size).toBeGreaterThan(10);
+  });
+
+  test("the cache is named by the bundle's bytes and the Node that runs it, not by its length", () => {
+    const a = Buffer.from("module.exports = 1;");
+    const b = Buffer.from("module.exports = 2;");
+    expect(cacheFile(a, "build")).not.toBe(cacheFile(b, "build"));
+    expect(cacheFile(a, "build")).toBe(cacheFile(Buffer.from(a), "build"));
+    expect(path.basename(cacheFile(a, "build"))).toMatch(/^build-/);
+    expect(path.basename(cacheFile(a, "--help"))).toMatch(/^other-/);
+  });
+});
