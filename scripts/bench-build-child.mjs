@@ -1,6 +1,7 @@
 /**
  * One measured run for `npm run bench`, in its own process so that peak RSS is its own:
- * `build DATA OUT NOW` times a whole build; `floor OUT` times only serializing, hashing and writing
+ * `build DATA OUT NOW` times a whole build; `build-hourly DATA OUT NOW` one on the state (the raw
+ * days kept closed) that a `build` left; `floor OUT` times only serializing, hashing and writing
  * the same files again, with the build's own means (canonical JSON, Node's SHA-256, synchronous
  * folders and writes); `floor+input OUT FLOOR DATA` the same plus reading the input a build needs:
  * every raw quote, official and global day as text and JSON, and of the history days the bounded
@@ -26,9 +27,11 @@ async function listFiles(dir) {
   return out;
 }
 
-if (mode === "build") {
+if (mode === "build" || mode === "build-hourly") {
+  // build: from no state, saving it (closes the raw days and keeps them, src/io/closed-days.ts);
+  // build-hourly: on the state a build saved, as the next hour's job finds it, not saving it again.
   const t0 = performance.now();
-  await runBuild({ dataDir: a, outDir: b, nowMs: parseInstant(c) });
+  await runBuild({ dataDir: a, outDir: b, nowMs: parseInstant(c), saveState: mode === "build" });
   console.log(JSON.stringify({ ms: performance.now() - t0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 } else {
   // The floor: the same documents as values (parsed ahead, untimed), serialized, hashed and written.

@@ -13,6 +13,10 @@ interface BuildRow {
   buildMinMs: number;
   buildMaxMs: number;
   peakRssMB: number;
+  hourlyMs?: number;
+  hourlyMinMs?: number;
+  hourlyMaxMs?: number;
+  hourlyPeakRssMB?: number;
   floorMs: number;
   buildOverFloor: number;
   inputFloorMs: number;
@@ -20,6 +24,7 @@ interface BuildRow {
   wholeProcessMs?: number;
   wholeProcessMinMs?: number;
   wholeProcessMaxMs?: number;
+  wholeNoCodeCacheMs?: number;
   calibrationMs?: string;
 }
 interface Results {
@@ -42,14 +47,17 @@ const build = r.build.rows.map((b) =>
     `${b.dataMB} MB → ${b.outMB} MB`,
     `${s(b.buildMs)} (${s(b.buildMinMs)}–${s(b.buildMaxMs)})`,
     `${b.peakRssMB} MB`,
+    b.hourlyMs === undefined
+      ? ""
+      : `${s(b.hourlyMs)} (${s(b.hourlyMinMs!)}–${s(b.hourlyMaxMs!)}), ${b.hourlyPeakRssMB} MB`,
     `${b.buildOverFloor}× (floor ${b.floorMs} ms)`,
     `${b.buildOverInputFloor}× (${b.inputFloorMs} ms)`,
     b.wholeProcessMs === undefined
       ? ""
-      : `${s(b.wholeProcessMs)} (${s(b.wholeProcessMinMs!)}–${s(b.wholeProcessMaxMs!)})`,
+      : `${s(b.wholeProcessMs)} (${s(b.wholeProcessMinMs!)}–${s(b.wholeProcessMaxMs!)})${b.wholeNoCodeCacheMs === undefined ? "" : `; ${s(b.wholeNoCodeCacheMs)} without code cache`}`,
     b.calibrationMs === undefined ? "" : `${b.calibrationMs} ms`,
     b.dataset === "large"
-      ? `≤ 3 s ${mark(b.buildMs <= 3000)}, ≤ 5× ${mark(b.buildOverFloor <= 5)}, ≤ 300 MB ${mark(b.peakRssMB <= 300)}`
+      ? `≤ 3 s ${mark(b.buildMs <= 3000)} (hourly ${mark((b.hourlyMs ?? Infinity) <= 3000)}), ≤ 5× ${mark(b.buildOverFloor <= 5)}, ≤ 300 MB ${mark(b.peakRssMB <= 300)} (hourly ${mark((b.hourlyPeakRssMB ?? Infinity) <= 300)})`
       : b.dataset === "sample"
         ? `whole process ≤ 0.4 s ${mark((b.wholeProcessMs ?? Infinity) <= 400)}`
         : "",
@@ -76,10 +84,10 @@ const http = Object.entries(r.serve.http).map(([dataset, h]) =>
 );
 
 const section = `<!-- bench:start -->
-Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
+Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The hourly figure is the same build on the state the previous build saved, as the hourly job finds it: the raw days before today already closed (data/state/closed-days). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
 
-| build | input → output | time | peak RSS | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
-|---|---|---|---|---|---|---|---|---|
+| build | input → output | time | peak RSS | hourly: past raw days kept closed | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
+|---|---|---|---|---|---|---|---|---|---|
 ${build.join("\n")}
 
 Large ÷ half build time: ${r.build.largeOverHalf} (2.0 is linear in the number of assets).

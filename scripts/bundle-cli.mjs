@@ -7,9 +7,11 @@
  * a module initialised on first use. It also writes in what src/api/precomputed.ts lists.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { schemasFromZod } from "../dist/api/openapi.js";
 import { renderMethodology } from "../dist/api/pages/methodology.js";
+import { sourceFingerprint } from "../dist/io/closed-days.js";
 
 // Computed once here rather than at every build's start (src/api/precomputed.ts says what and why);
 // from tsc's output of the same sources, which `npm run compile` has just written.
@@ -17,6 +19,7 @@ const markdown = readFileSync("docs/methodology.md", "utf8");
 const precomputed = {
   methodology: { markdown, html: renderMethodology(markdown) },
   componentSchemas: schemasFromZod(),
+  codeSha256: sourceFingerprint(fileURLToPath(new URL("../src", import.meta.url))),
 };
 
 const result = await build({

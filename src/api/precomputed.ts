@@ -1,7 +1,7 @@
 /**
  * What `npm run compile` computes once, at bundle time (scripts/bundle-cli.mjs), instead of every
  * build computing it again at start: results that depend only on the code and the repository's
- * docs/methodology.md. esbuild writes them in as the constant below; where it has not (the modules
+ * docs/methodology.md, and the fingerprint of the code itself. esbuild writes them in as the constant below; where it has not (the modules
  * run unbundled, under tsc's output or vitest), the constant is absent and everything is computed as
  * before. Either way the bytes are the same (test/cli-bundle.test.ts builds both ways and compares).
  */
@@ -12,6 +12,8 @@ export interface Precomputed {
   methodology: { markdown: string; html: string };
   /** componentSchemas() of src/api/openapi.ts: a function of the zod schemas alone. */
   componentSchemas: Record<string, Json>;
+  /** src/io/closed-days.ts sourceFingerprint() of the sources the bundle was made from. */
+  codeSha256: string;
 }
 
 declare const PRICE_FEED_PRECOMPUTED: Precomputed | undefined;

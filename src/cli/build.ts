@@ -16,7 +16,7 @@ export function buildCommand(program: Command): void {
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
       const { runBuild } = await import("../io/build.js"); // loaded only when the command runs: a fast start
-      const { site, reportFile } = await runBuild({
+      const { site, reportFile, closedDaysUsed } = await runBuild({
         dataDir: o.data,
         outDir: o.out,
         nowMs: o.now ?? Date.now(),
@@ -28,7 +28,10 @@ export function buildCommand(program: Command): void {
       console.log(
         `built ${r.files} files into ${o.out} (${r.changedFiles.length} changed) at ${r.generatedAt}\n` +
           `quotes: ${r.quotes.read} read on ${r.rawDays.length} raw days, ${r.quotes.accepted} accepted, ${r.quotes.rejected} rejected` +
-          `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days`,
+          `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days` +
+          (closedDaysUsed
+            ? `\nclosed raw days: ${closedDaysUsed} taken as an earlier build closed them (${o.data}/state/closed-days)`
+            : ""),
       );
       for (const d of r.disagreements.slice(-5))
         console.log(

@@ -3,6 +3,7 @@ import path from "node:path";
 import { promises as fs } from "node:fs";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
 import { dataPaths, loadDataset, loadState, sha256Hex } from "./data.js";
+import { ClosedDays } from "./closed-days.js";
 import { loadChangelog } from "./changelog.js";
 import { publishSite, writeReport, writeState } from "./site-writer.js";
 import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
@@ -38,7 +39,7 @@ export interface BuildOptions {
  * folder run one after the other, the folder, the state and the report come from one build, and an
  * earlier --now never replaces a later one.
  */
-export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
+export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, o.nowMs);
@@ -49,9 +50,10 @@ export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFil
   }
 }
 
-async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string }> {
+async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
+  const closedDays = await ClosedDays.open(o.dataDir);
   const [dataset, changelog, previous, methodology, sourceRuns] = await Promise.all([
-    loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs), bounded: true, closeAt: o.nowMs }),
+    loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs), bounded: true, closeAt: o.nowMs, closedDays }),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8"),
@@ -63,9 +65,12 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
     nodeHashing,
   );
   await publishSite(o.outDir, site);
-  if (o.saveState !== false) await writeState(dataPaths(o.dataDir).state, site);
+  if (o.saveState !== false) {
+    await writeState(dataPaths(o.dataDir).state, site);
+    await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
+  }
   const reportFile = await writeReport(o.outDir, site);
-  return { site, reportFile };
+  return { site, reportFile, closedDaysUsed: closedDays.used };
 }
 
 /** core/canonical.ts Hashing with Node's crypto and Buffer: the same ETags and lengths as webHashing (tested). */

@@ -24,7 +24,8 @@ import { PublishedState } from "../schema/documents.js";
 import { dayFiles, type DayFile } from "./day-files.js";
 import { assertInside, folderInside, ndjsonRows, readDayFile, readJson } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
-import { daysBetween } from "../core/cairo.js";
+import { daysBetween, parseInstant } from "../core/cairo.js";
+import { inputsKey, type ClosedDays } from "./closed-days.js";
 import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
 import { summaryRecords } from "../rules/compact.js";
 import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.js";
@@ -57,6 +58,12 @@ export interface LoadOptions {
    * (Dataset quoteDays' `closed`); the rules then use those closes at this instant only.
    */
   closeAt?: number;
+  /**
+   * With `closeAt`: raw days already closed by an earlier build (data/state/closed-days/,
+   * src/io/closed-days.ts), taken when their entry still stands for them; the days closed here are
+   * put into it, for the build to save.
+   */
+  closedDays?: ClosedDays;
 }
 
 /**
@@ -132,8 +139,15 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
         out.push({ value: r.value, file: d.file, line: r.line });
     return out;
   };
-  function* quotesOf(file: string, text: Buffer): Generator<LocatedQuote, void, undefined> {
-    for (const r of ndjsonRows(file, text, Quote, isQuote)) yield { quote: r.value, file, line: r.line };
+  /** A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts). */
+  function* quotesOf(file: string, text: Buffer, latest?: { ms: number | null }): Generator<LocatedQuote> {
+    for (const r of ndjsonRows(file, text, Quote, isQuote)) {
+      if (latest) {
+        const ms = parseInstant(r.value.observedAt);
+        if (ms !== null && (latest.ms === null || ms > latest.ms)) latest.ms = ms;
+      }
+      yield { quote: r.value, file, line: r.line };
+    }
   }
   const quoteFiles = await dayFiles(p.quotes);
   const quoteIn = await checkIn(p.quotes);
@@ -160,17 +174,21 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       officialDaily = { atMs: at, refs: dailyRefs(official, maps.assets, at, issues), issues };
     }
     const order = sourceOrder(sources.sources);
+    const kept = opts.closedDays;
     for (const d of quoteFiles) {
       const { date, file } = d;
-      const quotes = quotesOf(file, await readDayFile(file, quoteIn(d)));
-      if (officialDaily && date <= opts.upTo)
-        quoteDays.push({
-          date,
-          file,
-          quotes: [],
-          closed: closeRawDay({ date, quotes }, at, maps, officialDaily.refs, order),
-        });
-      else quoteDays.push({ date, file, quotes: [...quotes] });
+      const bytes = await readDayFile(file, quoteIn(d));
+      if (officialDaily && date <= opts.upTo) {
+        const inputs = kept ? inputsKey({ catalog, registry, sources }, officialDaily.refs, date) : "";
+        let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
+        if (!closed) {
+          const latest = { ms: null as number | null };
+          closed = closeRawDay({ date, quotes: quotesOf(file, bytes, latest) }, at, maps, officialDaily.refs, order);
+          // Only a day before the build's: today's file still grows every hour.
+          if (kept && date < opts.upTo) kept.put(date, bytes, inputs, closed, latest.ms);
+        }
+        quoteDays.push({ date, file, quotes: [], closed });
+      } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes)] });
     }
     if (refsFault) throw refsFault.error;
   } else {
@@ -235,6 +253,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     }
     historyDays.reverse();
     summaries.report();
+    if (opts.closedDays) warnings.push(...opts.closedDays.warnings);
   } else {
     const latest = new Map<string, DayRecord>();
     for (let i = 0; i < historyFiles.length; i++) {
