@@ -79,7 +79,7 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
     ex,
-    etag: await strongEtag(feedFile.etagInput),
+    etag: await strongEtag(feedFile.etagInput()),
     observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs,
   };
 }
@@ -95,10 +95,12 @@ export const openapiRenderer: Renderer = async (ctx) => {
   const body = canonical(doc);
   // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
   // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
-  return [{ path: files.openapi, body, contentType: JSON_TYPE, etagInput: body.split(ctx.feed.generatedAt).join("") }];
+  return [
+    { path: files.openapi, body, contentType: JSON_TYPE, etagInput: () => body.split(ctx.feed.generatedAt).join("") },
+  ];
 };
 
-const page = (path: string, body: string, etagInput = body): SiteFile => ({
+const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
   path,
   body,
   contentType: HTML_TYPE,
@@ -122,7 +124,7 @@ export const pageRenderer: Renderer = (ctx) => {
     ]),
     // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
     // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
-    page(files.docs, docs, docs.split(ctx.feed.generatedAt).join("")),
+    page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join("")),
   ];
 };
 

@@ -21,8 +21,12 @@ export interface SiteFile {
   path: string;
   body: string;
   contentType: string;
-  /** What the ETag hashes: the body, for a JSON document without its `generatedAt`. */
-  etagInput: string;
+  /**
+   * What the ETag hashes: the body, for a JSON document without its `generatedAt`. A function, called
+   * once when the ETag is made: the text it returns is a copy of the body, and 615 such copies held
+   * until publishing were a tenth of a large build's live heap.
+   */
+  etagInput: () => string;
 }
 
 export interface SiteInput {
@@ -71,12 +75,12 @@ export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit
 
 export function jsonFile(path: string, value: unknown): SiteFile {
   const body = canonical(value);
-  return { path, body, contentType: JSON_TYPE, etagInput: withoutGeneratedAt(body) };
+  return { path, body, contentType: JSON_TYPE, etagInput: () => withoutGeneratedAt(body) };
 }
 
 function feedFile(path: string, header: Omit<Feed, "assets">, assetJson: readonly string[]): SiteFile {
   const body = composeWithAssets(header, assetJson);
-  return { path, body, contentType: JSON_TYPE, etagInput: withoutGeneratedAt(body) };
+  return { path, body, contentType: JSON_TYPE, etagInput: () => withoutGeneratedAt(body) };
 }
 
 /** The feed and its pre-filtered variants: one per category, one per asset (README "Output layout"). */
@@ -136,7 +140,7 @@ export async function composeSite(
   const manifestFiles: Manifest["files"] = {};
   const changed: string[] = [];
   for (const f of siteFiles) {
-    const etag = await hashing.etag(f.etagInput);
+    const etag = await hashing.etag(f.etagInput());
     const prev = input.previous.files[f.path];
     const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
     if (!prev || prev.etag !== etag) changed.push(f.path);
