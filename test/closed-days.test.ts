@@ -205,6 +205,13 @@ describe("closed raw days kept in data/state/closed-days", () => {
     const again = await build(data);
     expect(again.used).toBe(past.length);
     expect(again.report.warnings).toEqual([]);
+
+    // A stray file makes the folder unreadable as day files: named, and the build goes on without it.
+    await fs.writeFile(path.join(closedDaysFolder(data), "notes.txt"), "mine");
+    const stray = await build(data);
+    expect(stray.used).toBe(0);
+    expect(stray.report.warnings).toEqual([expect.stringMatching(/notes\.txt.*no raw day was taken from/)]);
+    expect(stray.files).toEqual(again.files);
   });
 
   test("the code's fingerprint covers every file of the code root and the lockfile beside it", async () => {

@@ -143,7 +143,12 @@ export class ClosedDays {
 
   static async open(dataDir: string): Promise<ClosedDays> {
     const c = new ClosedDays(dataDir, closedDaysFolder(dataDir));
-    for (const d of await dayFiles(c.folder, "json")) c.listed.set(d.date, d.file);
+    try {
+      for (const d of await dayFiles(c.folder, "json")) c.listed.set(d.date, d.file);
+    } catch (e) {
+      // A cache that cannot be listed (a stray file, a permission) costs time, never the build.
+      c.warnings.push(`${messageOf(e)}; no raw day was taken from ${c.folder}`);
+    }
     return c;
   }
 
