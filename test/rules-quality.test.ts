@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { freshnessState } from "../src/rules/freshness.js";
 import { confidence } from "../src/rules/confidence.js";
-import { tradingAgeMs } from "../src/core/cairo.js";
+import { DateTime } from "luxon";
+import { cairoDate, tradingAgeMs } from "../src/core/cairo.js";
 import { bestOf, sellerTable } from "../src/rules/table.js";
 import type { CategoryCalendar, CatalogAsset, RegistrySeller } from "../src/schema/inputs.js";
 import { catalog } from "./helpers/dataset.js";
@@ -16,6 +17,38 @@ const metals: CategoryCalendar = {
 };
 const H = 3_600_000;
 const t = (s: string) => Date.parse(s);
+
+describe("the Cairo date of an instant", () => {
+  // cairoDate asks the time-zone database twice a UTC day and derives the hours from that offset;
+  // here every hour from 2010 to 2031 (Egypt's clock changed rules in 2011, 2014–2015 and 2023) is
+  // held to the database's own answer for that hour, and a few minutes either side of each hour.
+  test("agrees with the time-zone database at every hour, 2010–2031", () => {
+    const from = t("2010-01-01T00:00:00Z");
+    const to = t("2031-12-31T23:00:00Z");
+    const wrong: string[] = [];
+    for (let ms = from; ms <= to; ms += H)
+      for (const at of [ms, ms + 59 * 60_000]) {
+        const want = DateTime.fromMillis(at, { zone: "Africa/Cairo" }).toISODate();
+        if (cairoDate(at) !== want) wrong.push(`${new Date(at).toISOString()}: ${cairoDate(at)} ≠ ${want}`);
+      }
+    expect(wrong).toEqual([]);
+  });
+
+  test.each([
+    // Summer time began at local midnight on Friday 24 April 2026 (00:00 → 01:00) and ended at local
+    // midnight after Thursday 29 October 2026 (24:00 → 23:00).
+    { at: "2026-04-23T21:59:59Z", date: "2026-04-23" },
+    { at: "2026-04-23T22:00:00Z", date: "2026-04-24" },
+    { at: "2026-10-29T20:59:59Z", date: "2026-10-29" },
+    { at: "2026-10-29T21:00:00Z", date: "2026-10-29" },
+    { at: "2026-10-29T21:59:59Z", date: "2026-10-29" },
+    { at: "2026-10-29T22:00:00Z", date: "2026-10-30" },
+    { at: "2026-11-19T21:59:59Z", date: "2026-11-19" },
+    { at: "2026-11-19T22:00:00Z", date: "2026-11-20" },
+  ])("$at is $date in Cairo", ({ at, date }) => {
+    expect(cairoDate(t(at))).toBe(date);
+  });
+});
 
 describe("freshness across sessions, weekends, holidays and daylight saving (Cairo)", () => {
   test.each([

@@ -51,13 +51,32 @@ function parseInstantOnce(s: string): number | null {
 
 /** Cairo's offset is a whole number of hours, so the Cairo date is constant within a UTC hour. */
 const dateByHour = new Map<number, string>();
+/**
+ * Cairo's offset (minutes) through a whole UTC day, or null on a day it changes. Egypt's clock
+ * changes at most once a day (twice a year), so a day that starts and ends on one offset keeps it
+ * throughout; asking the time-zone database twice a day instead of every hour is what makes a cold
+ * start's dating cheap (each answer is an Intl.DateTimeFormat formatToParts).
+ */
+const offsetByUtcDay = new Map<number, number | null>();
 
 export function cairoDate(ms: number): string {
   const hour = Math.floor(ms / 3_600_000);
   let d = dateByHour.get(hour);
   if (d === undefined) {
     if (dateByHour.size > 100_000) dateByHour.clear();
-    d = DateTime.fromMillis(hour * 3_600_000, { zone: CAIRO_ZONE }).toISODate()!;
+    const start = hour * 3_600_000;
+    const day = Math.floor(start / 86_400_000);
+    let offset = offsetByUtcDay.get(day);
+    if (offset === undefined) {
+      if (offsetByUtcDay.size > 10_000) offsetByUtcDay.clear();
+      const first = CAIRO_ZONE.offset(day * 86_400_000);
+      offset = first === CAIRO_ZONE.offset((day + 1) * 86_400_000 - 1) ? first : null;
+      offsetByUtcDay.set(day, offset);
+    }
+    d =
+      offset === null
+        ? DateTime.fromMillis(start, { zone: CAIRO_ZONE }).toISODate()!
+        : new Date(start + offset * 60_000).toISOString().slice(0, 10);
     dateByHour.set(hour, d);
   }
   return d;
