@@ -171,6 +171,17 @@ describe("--help", () => {
     expect(top.stdout).toMatch(/2 {2}ingest: some sources failed/);
     expect(top.stdout).toMatch(/demo \[options\]/);
   });
+
+  test("a reader that stops early (`price-feed --help | head -1`) is no failure: no stack trace, exit 0", async () => {
+    // The reader's end is closed before the help is written, so that the write surely meets it closed.
+    const child = spawn("node", [BIN, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
 });
 
 describe("not-ready data, said at start-up and by /readyz", () => {

@@ -5,4 +5,12 @@
  */
 import { runCli } from "./launch.js";
 
+// A reader that stops early (`price-feed --help | head -3`) closes the pipe: not a failure of ours,
+// and no reason for a stack trace. Any other error of the standard streams still is one.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+
 process.exitCode = await runCli(process.argv);
