@@ -12,7 +12,7 @@ export function buildCommand(program: Command): void {
     .option("--force", "publish even over a site built at a later --now (a rollback)", false)
     .option(
       "--no-state",
-      "read <data>/state/published.json (the ETags and Last-Modified last published) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
+      "read <data>/state/ (the ETags and Last-Modified last published, the raw days already closed) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
       const { runBuild } = await import("../io/build.js"); // loaded only when the command runs: a fast start

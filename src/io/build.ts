@@ -30,7 +30,7 @@ export interface BuildOptions {
   force?: boolean;
   /** How long to wait for another build into the same folder (build-lock.ts LOCK_WAIT_MS). */
   lockWaitMs?: number;
-  /** false: read data/state/published.json but do not rewrite it (a local build; the hourly job commits it). */
+  /** false: read data/state/ (published.json, closed-days/) but do not rewrite it (a local build; the hourly job commits it). */
   saveState?: boolean;
 }
 
