@@ -194,6 +194,23 @@ describe("closed raw days kept in data/state/closed-days", () => {
     expect(then.report.rejectedByReason["observed-in-future"] ?? 0).toBeGreaterThan(0);
   });
 
+  test("a past day with a quote later than the build instant is not kept: later, rule 4 no longer rejects it", async () => {
+    const data = await sampleData();
+    const past = (await rawDates(data)).filter((d) => d < TODAY);
+    const file = path.join(data, "quotes", `${past[1]}.ndjson`);
+    const [line] = (await fs.readFile(file, "utf8")).split("\n");
+    const ahead = "2027-03-01T10:00:00Z"; // a seller's clock months ahead, filed under a past day
+    await fs.appendFile(file, `${JSON.stringify({ ...JSON.parse(line!), observedAt: ahead })}\n`);
+    const first = await build(data, { saveState: true });
+    expect(first.report.rejectedByReason["observed-in-future"] ?? 0).toBeGreaterThan(0);
+    expect(await entryDates(data)).toEqual(past.filter((d) => d !== past[1]));
+    // At that instant the same quote is rejected for its day instead; a kept entry would have said "future".
+    const later = Date.parse(ahead) + 3_600_000;
+    const then = await build(data, { nowMs: later });
+    expect(then.files).toEqual((await coldBuild(data, later)).files);
+    expect(then.report.rejectedByReason["wrong-day-file"] ?? 0).toBeGreaterThan(0);
+  });
+
   test("an unreadable entry is named in the report and the day is closed from its quotes; saving repairs it", async () => {
     const { data, past } = await withEntries();
     await fs.writeFile(entryFile(data, past[1]!), "{ not json");

@@ -184,8 +184,14 @@ export class ClosedDays {
     };
   }
 
-  /** Keeps a day the build closed from its quotes, to be written by save(). */
+  /**
+   * Keeps a day the build closed from its quotes, to be written by save() — only when no quote of it
+   * was later than the build instant: then rule 4 rejected none, and the result is the same at every
+   * instant from the day's latest quote on, which is when take() uses it. A day with a quote still
+   * in the future (a clock far ahead) is closed afresh by every build.
+   */
   put(date: string, bytes: Buffer, inputs: string, day: ClosedRawDay, latestObservedMs: number | null): void {
+    if (latestObservedMs !== null && latestObservedMs > day.atMs + CLOCK_SKEW_MS) return;
     const entry: ClosedDayEntry = {
       date,
       quotesSha256: sha256(bytes),
