@@ -15,7 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { nodeHashing, runBuild } from "../dist/io/build.js";
 import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
 import { parseInstant } from "../dist/core/cairo.js";
-import { loadDataset, sha256Hex } from "../dist/io/data.js";
+import { loadDataset } from "../dist/io/data.js";
+import { sha256Hex } from "../dist/io/files.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 /** @param {string} dir @returns {Promise<string[]>} */

@@ -2,14 +2,14 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
-import { dataPaths, loadDataset, loadState, sha256Hex } from "./data.js";
+import { dataPaths, loadDataset, loadState } from "./data.js";
 import { ClosedDays } from "./closed-days.js";
 import { loadChangelog } from "./changelog.js";
 import { publishSite, writeReport, writeState } from "./site-writer.js";
 import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
 import { recordOf } from "../core/dataset.js";
 import { dayFiles } from "./day-files.js";
-import { writeFileAtomic } from "./files.js";
+import { sha256Hex, writeFileAtomic } from "./files.js";
 import { apiRenderers } from "../api/renderers.js";
 import { cairoDate } from "../core/cairo.js";
 import { loadSourceRuns } from "./source-runs.js";

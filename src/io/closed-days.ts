@@ -34,7 +34,7 @@ import { refInForce, type DayRef } from "../rules/references.js";
 import { precomputed } from "../api/precomputed.js";
 import { dayFiles } from "./day-files.js";
 import { messageOf } from "../core/errors.js";
-import { readJson, writeFileAtomic } from "./files.js";
+import { readJson, sha256Hex, writeFileAtomic } from "./files.js";
 
 export const closedDaysFolder = (dataDir: string) => path.join(dataDir, "state", "closed-days");
 
@@ -64,12 +64,6 @@ export const ClosedDayEntry = z.strictObject({
 });
 export type ClosedDayEntry = z.infer<typeof ClosedDayEntry>;
 
-const sha256 = (...parts: Array<string | Buffer>) => {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p);
-  return h.digest("hex");
-};
-
 /** The files a code root holds, below it, as `relative path\0content\0`, in name order. */
 function hashTree(h: ReturnType<typeof createHash>, root: string, keep: (name: string) => boolean): void {
   const files = readdirSync(root, { recursive: true, withFileTypes: true })
@@ -90,10 +84,13 @@ function hashTree(h: ReturnType<typeof createHash>, root: string, keep: (name: s
  * time, since the same code on another Node may date an instant differently.
  */
 export function codeFingerprint(): string {
-  return (fingerprint ??= sha256(
-    precomputed?.codeSha256 ?? sourceFingerprint(fileURLToPath(new URL("..", import.meta.url))),
-    `\0${process.version}\0${process.versions["tz"] ?? ""}\0${process.versions["icu"] ?? ""}`,
-  ));
+  if (fingerprint === undefined) {
+    const code = precomputed?.codeSha256 ?? sourceFingerprint(fileURLToPath(new URL("..", import.meta.url)));
+    fingerprint = sha256Hex(
+      `${code}\0${process.version}\0${process.versions["tz"] ?? ""}\0${process.versions["icu"] ?? ""}`,
+    );
+  }
+  return fingerprint;
 }
 let fingerprint: string | undefined;
 
@@ -116,7 +113,7 @@ export function inputsKey(
   official: ReadonlyMap<string, DayRef[]>,
   date: string,
 ): string {
-  return sha256(
+  return sha256Hex(
     canonical({
       catalog: inputs.catalog,
       registry: inputs.registry,
@@ -171,7 +168,7 @@ export class ClosedDays {
       entry.codeSha256 !== this.code ||
       entry.inputsSha256 !== inputs ||
       (entry.latestObservedMs !== null && entry.latestObservedMs > atMs + CLOCK_SKEW_MS) ||
-      entry.quotesSha256 !== sha256(bytes)
+      entry.quotesSha256 !== sha256Hex(bytes)
     )
       return null;
     this.used++;
@@ -194,7 +191,7 @@ export class ClosedDays {
     if (latestObservedMs !== null && latestObservedMs > day.atMs + CLOCK_SKEW_MS) return;
     const entry: ClosedDayEntry = {
       date,
-      quotesSha256: sha256(bytes),
+      quotesSha256: sha256Hex(bytes),
       inputsSha256: inputs,
       codeSha256: this.code,
       latestObservedMs,

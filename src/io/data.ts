@@ -4,7 +4,6 @@
  */
 import path from "node:path";
 import { promises as fs } from "node:fs";
-import { createHash } from "node:crypto";
 import { DataError, messageOf } from "../core/errors.js";
 import { recordOf, type Dataset, type DayRecord, type Located, type LocatedQuote } from "../core/dataset.js";
 import {
@@ -22,7 +21,7 @@ import {
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
 import { dayFiles, type DayFile } from "./day-files.js";
-import { assertInside, folderInside, ndjsonRows, readDayFile, readJson } from "./files.js";
+import { assertInside, folderInside, ndjsonRows, readDayFile, readJson, sha256Hex } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween, parseInstant } from "../core/cairo.js";
 import { inputsKey, type ClosedDays } from "./closed-days.js";
@@ -253,7 +252,6 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     }
     historyDays.reverse();
     summaries.report();
-    if (opts.closedDays) warnings.push(...opts.closedDays.warnings);
   } else {
     const latest = new Map<string, DayRecord>();
     for (let i = 0; i < historyFiles.length; i++) {
@@ -270,6 +268,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       historyDays.push(day);
     }
   }
+  if (opts.closedDays) warnings.push(...opts.closedDays.warnings);
   return {
     catalog,
     registry,
@@ -336,10 +335,6 @@ async function historySummaries(
       );
     },
   };
-}
-
-export function sha256Hex(bytes: Buffer | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** What was last published; a first build starts from nothing. */

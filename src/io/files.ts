@@ -6,6 +6,7 @@
  * pool (open, stat, read, close, realpath): on the sample dataset that waiting was a third of the
  * load (README "Performance").
  */
+import { createHash } from "node:crypto";
 import { promises as fs, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -187,6 +188,11 @@ export function parseNdjson<T>(
   fast?: (v: unknown) => boolean,
 ): Array<{ value: T; line: number }> {
   return [...ndjsonRows(file, text, schema, fast)];
+}
+
+/** Lower-case hex SHA-256: what a summary or a closed day names the bytes it was made from by. */
+export function sha256Hex(bytes: Buffer | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 /** Write-then-rename, so a reader never sees half a file. */
