@@ -62,7 +62,8 @@ export async function runCli(argv: string[]): Promise<number> {
   if (bundle === undefined) return ((await import("./main.js")) as { main: Main }).main(argv);
   const source = bundle.toString("utf8");
   const file = cacheFile(bundle, argv[2] ?? "");
-  const cachedData = process.env["PRICE_FEED_NO_CODE_CACHE"] ? undefined : readOrNull(file);
+  const useCache = !process.env["PRICE_FEED_NO_CODE_CACHE"];
+  const cachedData = useCache ? readOrNull(file) : undefined;
   // The CommonJS wrapper, as Node's own loader compiles a .cjs file.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE_FILE,
@@ -73,11 +74,7 @@ export async function runCli(argv: string[]): Promise<number> {
   wrapper.call(mod.exports, mod.exports, createRequire(BUNDLE_FILE), mod, BUNDLE_FILE, path.dirname(BUNDLE_FILE));
   const status = await mod.exports.main(argv);
   // After the run: the cache then holds every function the command compiled, not only the top level.
-  if (
-    status === 0 &&
-    (cachedData === undefined || script.cachedDataRejected) &&
-    !process.env["PRICE_FEED_NO_CODE_CACHE"]
-  )
+  if (useCache && status === 0 && (cachedData === undefined || script.cachedDataRejected))
     saveCache(file, script.createCachedData());
   return status;
 }

@@ -64,18 +64,6 @@ export const ClosedDayEntry = z.strictObject({
 });
 export type ClosedDayEntry = z.infer<typeof ClosedDayEntry>;
 
-/** The files a code root holds, below it, as `relative path\0content\0`, in name order. */
-function hashTree(h: ReturnType<typeof createHash>, root: string, keep: (name: string) => boolean): void {
-  const files = readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && keep(e.name) && !path.relative(root, e.parentPath).split(path.sep).includes(".cache"))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-  for (const f of files)
-    h.update(`${path.relative(root, f)}\0`)
-      .update(readFileSync(f))
-      .update("\0");
-}
-
 /**
  * The running program's fingerprint, for `codeSha256`. The bundle carries it computed at compile
  * time from the sources it was made of (precomputed.ts); unbundled, it is computed here once a
@@ -94,10 +82,21 @@ export function codeFingerprint(): string {
 }
 let fingerprint: string | undefined;
 
-/** The fingerprint of a code root (src/ or dist/) and the lockfile beside it: what the bundle step stores. */
+/**
+ * The fingerprint of a code root (src/ or dist/) and the lockfile beside it, what the bundle step
+ * stores: every program file below it (`relative path\0content\0`, in name order; not source maps,
+ * nor the code caches of dist/cli/.cache), then the lockfile.
+ */
 export function sourceFingerprint(codeRoot: string): string {
   const h = createHash("sha256");
-  hashTree(h, codeRoot, (name) => /\.(ts|js|cjs|mjs|json)$/.test(name));
+  const files = readdirSync(codeRoot, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|js|cjs|mjs|json)$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+  for (const f of files)
+    h.update(`${path.relative(codeRoot, f)}\0`)
+      .update(readFileSync(f))
+      .update("\0");
   let lock: Buffer | string = "no lockfile";
   try {
     lock = readFileSync(path.join(codeRoot, "..", "package-lock.json"));
