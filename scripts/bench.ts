@@ -96,20 +96,21 @@ export async function benchBuild() {
     const builds = [];
     const whole = [];
     const cold = [];
+    // Every cold run starts from no state; the in-process build saves it, the whole processes do not.
+    const noState = () => fs.rm(path.join(dir, "state"), { recursive: true, force: true });
     await wholeProcess(dir, path.join(BENCH, `${name}-whole`)); // untimed: writes the code cache if it is missing
     for (let i = 0; i < RUNS; i++) {
-      await fs.rm(path.join(dir, "state"), { recursive: true, force: true }); // every run starts from no state
+      await noState();
       builds.push(await measure("build", dir, out, NOW));
-      await fs.rm(path.join(dir, "state"), { recursive: true, force: true });
+      await noState();
       whole.push(await wholeProcess(dir, path.join(BENCH, `${name}-whole`)));
-      await fs.rm(path.join(dir, "state"), { recursive: true, force: true });
       cold.push(await wholeProcess(dir, path.join(BENCH, `${name}-whole`), false));
     }
     // The hourly job's case: the raw days before today were closed and kept by the previous build.
     await measure("build", dir, out, NOW);
     const hourly = [];
     for (let i = 0; i < RUNS; i++) hourly.push(await measure("build-hourly", dir, out, NOW));
-    await fs.rm(path.join(dir, "state"), { recursive: true, force: true });
+    await noState();
     const floors = [];
     for (let i = 0; i < RUNS; i++) floors.push(await measure("floor", out, path.join(BENCH, `${name}-floor`)));
     // The floor plus reading the input a build needs: every raw quote day, official and global, and
