@@ -223,6 +223,18 @@ describe("closed raw days kept in data/state/closed-days", () => {
     expect(again.used).toBe(past.length);
     expect(again.report.warnings).toEqual([]);
 
+    // An entry that is a symbolic link out of the data folder is not read, as no day file of data/ is.
+    const outside = path.join(await tempDir(), "entry.json");
+    await fs.rename(entryFile(data, past[2]!), outside);
+    await fs.symlink(outside, entryFile(data, past[2]!));
+    const linked = await build(data);
+    expect(linked.used).toBe(past.length - 1);
+    expect(linked.report.warnings).toEqual([
+      expect.stringMatching(new RegExp(`closed-days/${past[2]}\\.json.*not usable .*closed from its quotes`)),
+    ]);
+    expect(linked.files).toEqual(again.files);
+    await fs.rm(entryFile(data, past[2]!));
+
     // A stray file makes the folder unreadable as day files: named, and the build goes on without it.
     await fs.writeFile(path.join(closedDaysFolder(data), "notes.txt"), "mine");
     const stray = await build(data);

@@ -32,7 +32,7 @@ import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
 import { precomputed } from "../api/precomputed.js";
-import { dayFiles } from "./day-files.js";
+import { dayFiles, insideCheck } from "./day-files.js";
 import { messageOf } from "../core/errors.js";
 import { readJson, sha256Hex, writeFileAtomic } from "./files.js";
 
@@ -124,7 +124,8 @@ export function inputsKey(
 
 /** The closed days a build may take from data/state/closed-days/, and those it closed itself. */
 export class ClosedDays {
-  private readonly listed = new Map<string, string>();
+  /** Each entry's file, and where it must be shown to lie inside the data folder (insideCheck). */
+  private readonly listed = new Map<string, { file: string; within: string | null }>();
   private readonly fresh = new Map<string, string>();
   private readonly code = codeFingerprint();
   /** An entry that could not be read, for the build report (a stale one is no news: it is a miss). */
@@ -132,15 +133,14 @@ export class ClosedDays {
   /** Days whose entry was used (for the build's summary line). */
   used = 0;
 
-  private constructor(
-    private readonly dataDir: string,
-    private readonly folder: string,
-  ) {}
+  private constructor(private readonly folder: string) {}
 
   static async open(dataDir: string): Promise<ClosedDays> {
-    const c = new ClosedDays(dataDir, closedDaysFolder(dataDir));
+    const c = new ClosedDays(closedDaysFolder(dataDir));
     try {
-      for (const d of await dayFiles(c.folder, "json")) c.listed.set(d.date, d.file);
+      const days = await dayFiles(c.folder, "json");
+      const within = await insideCheck(dataDir, c.folder);
+      for (const d of days) c.listed.set(d.date, { file: d.file, within: within(d) });
     } catch (e) {
       // A cache that cannot be listed (a stray file, a permission) costs time, never the build.
       c.warnings.push(`${messageOf(e)}; no raw day was taken from ${c.folder}`);
@@ -150,11 +150,12 @@ export class ClosedDays {
 
   /** The day's result at the build instant `atMs`, when its entry may stand for it; else null. */
   async take(date: string, file: string, bytes: Buffer, inputs: string, atMs: number): Promise<ClosedRawDay | null> {
-    const entryFile = this.listed.get(date);
-    if (entryFile === undefined) return null;
+    const listed = this.listed.get(date);
+    if (listed === undefined) return null;
+    const entryFile = listed.file;
     let entry: ClosedDayEntry;
     try {
-      entry = await readJson(entryFile, ClosedDayEntry, this.dataDir);
+      entry = await readJson(entryFile, ClosedDayEntry, listed.within ?? undefined);
       if (entry.date !== date) throw new Error(`the entry of ${entry.date}, not ${date}`);
       // The exact check of a history line (src/schema/fast-inputs.ts, property-tested against DayClose).
       const bad = entry.closes.findIndex((c) => !isDayClose(c));
@@ -216,7 +217,7 @@ export class ClosedDays {
       await writeFileAtomic(path.join(this.folder, `${date}.json`), text);
       written++;
     }
-    for (const [date, file] of this.listed)
+    for (const [date, { file }] of this.listed)
       if (!rawDates.has(date) && !this.fresh.has(date)) {
         rmSync(file, { force: true });
         removed++;

@@ -20,8 +20,8 @@ import {
 } from "../schema/inputs.js";
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
-import { dayFiles, type DayFile } from "./day-files.js";
-import { assertInside, folderInside, ndjsonRows, readDayFile, readJson, sha256Hex } from "./files.js";
+import { dayFiles, insideCheck } from "./day-files.js";
+import { assertInside, ndjsonRows, readDayFile, readJson, sha256Hex } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween, parseInstant } from "../core/cairo.js";
 import { inputsKey, type ClosedDays } from "./closed-days.js";
@@ -120,14 +120,8 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     if (!calendar.categories[a.category])
       throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
 
-  /**
-   * Where a day file of this folder must be shown to lie inside the data folder: nowhere (null) when
-   * the folder itself resolves inside and the file is no symbolic link; else each file is resolved.
-   */
-  const checkIn = async (folder: string) => {
-    const inside = await folderInside(dir, folder);
-    return (d: DayFile) => (inside && !d.link ? null : dir);
-  };
+  /** Where a day file of this folder must be shown to lie inside the data folder (day-files.ts insideCheck). */
+  const checkIn = (folder: string) => insideCheck(dir, folder);
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<Located<T>> = [];
@@ -216,7 +210,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const warnings: string[] = [];
   if (opts.bounded && opts.upTo !== undefined) {
     const upTo = opts.upTo;
-    const summaries = await historySummaries(p.summaries, historyFiles, warnings, checkIn);
+    const summaries = await historySummaries(p.summaries, historyFiles, warnings, dir);
     // Days after the build date count for nothing in it (a build at an earlier --now), but are still
     // validated, as before; then the days up to it newest first, until every seller asset is settled.
     // The days left unread keep the checks that need no read: their names (dayFiles) and that none
@@ -295,10 +289,10 @@ async function historySummaries(
   folder: string,
   historyFiles: ReadonlyArray<{ date: string; file: string }>,
   warnings: string[],
-  checkIn: (folder: string) => Promise<(d: DayFile) => string | null>,
+  dataDir: string,
 ) {
   const listed = new Map((await dayFiles(folder, "json")).map((d) => [d.date, d]));
-  const within = await checkIn(folder);
+  const within = await insideCheck(dataDir, folder);
   const historyDates = new Set(historyFiles.map((d) => d.date));
   for (const [date, { file }] of listed)
     if (!historyDates.has(date))

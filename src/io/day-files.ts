@@ -6,7 +6,7 @@
 import { promises as fs, type Dirent } from "node:fs";
 import path from "node:path";
 import { DataError } from "../core/errors.js";
-import { errnoReason } from "./files.js";
+import { errnoReason, folderInside } from "./files.js";
 
 /** Day logs are `.ndjson`; the summaries of compacted days (`summaries/`) are `.json`. */
 export type DayFileKind = "ndjson" | "json";
@@ -90,4 +90,14 @@ export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promi
     out.push({ date: m[1]!, file: path.join(dir, name), link: link.has(name) });
   }
   return out;
+}
+
+/**
+ * Where a day file of `folder` must be shown to lie inside `root` (files.ts assertInside): nowhere
+ * (null) when the folder itself resolves inside and the file is no symbolic link, which the listing
+ * says at no cost; else `root`, and the file is resolved on its own.
+ */
+export async function insideCheck(root: string, folder: string): Promise<(d: DayFile) => string | null> {
+  const inside = await folderInside(root, folder);
+  return (d) => (inside && !d.link ? null : root);
 }
