@@ -1,9 +1,10 @@
 /**
  * What `npm run compile` computes once, at bundle time (scripts/bundle-cli.mjs), instead of every
  * build computing it again at start: results that depend only on the code and the repository's
- * docs/methodology.md, and the fingerprint of the code itself. esbuild writes them in as the constant below; where it has not (the modules
- * run unbundled, under tsc's output or vitest), the constant is absent and everything is computed as
- * before. Either way the bytes are the same (test/cli-bundle.test.ts builds both ways and compares).
+ * docs/methodology.md, and the fingerprint of the code itself. esbuild writes them in as the
+ * constant below; where it has not (the modules run unbundled, under tsc's output or vitest), the
+ * constant is absent and everything is computed as before. Either way the bytes are the same
+ * (test/cli-bundle.test.ts builds both ways and compares).
  */
 import type { Json } from "./openapi-parts.js";
 
