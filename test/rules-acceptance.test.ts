@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { acceptDay, checkQuote, type AcceptanceContext } from "../src/rules/acceptance.js";
+import { acceptDay, checkQuote, type AcceptanceContext, type AcceptedQuote } from "../src/rules/acceptance.js";
 import type { LocatedQuote } from "../src/core/dataset.js";
 import { roundHalfAway } from "../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.js";
 import { median, medianWithout } from "../src/core/stats.js";
+import { DayQuotes, DayQuotesPicked } from "../src/rules/day-quotes.js";
 import { catalog } from "./helpers/dataset.js";
 import fc from "fast-check";
 
@@ -155,7 +156,7 @@ describe("acceptance rule 5, plausibility", () => {
   test("a quote failing rules 1–4 is not a peer", () => {
     const crossed = ["b", "c", "d"].map((seller) => q({ seller, buy: 80, sell: 70 }));
     const r = acceptDay(day([q({ sell: 90, buy: null }), ...crossed]), ctx(null));
-    expect(r.accepted.map((x) => x.seller)).toEqual(["a"]);
+    expect([...r.accepted].map((x) => x.seller)).toEqual(["a"]);
   });
 });
 
@@ -207,6 +208,53 @@ describe("rule 5's median of the others, read from one sorted list (core/stats.t
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("a day's passing quotes in columns (src/rules/day-quotes.ts)", () => {
+  const price = fc.option(fc.double({ min: 0.0001, max: 1e7, noNaN: true }), { nil: null });
+  const quote = fc.record({
+    source: fc.constantFrom("bank-sites", "rates-aggregator", "market-watch"),
+    seller: fc.stringMatching(/^[a-z]{1,6}$/),
+    asset: fc.constantFrom("USD-EGP", "EUR-EGP", "GOLD-21K"),
+    buy: price,
+    sell: price,
+    observedAtMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+    file: fc.constantFrom("data/quotes/2026-11-19.ndjson", "elsewhere.ndjson"),
+    line: fc.nat({ max: 2 ** 32 - 1 }),
+  });
+
+  /** The store and a pick of it give back exactly the quotes pushed and picked, in order. */
+  function check(quotes: AcceptedQuote[], picks: number[]) {
+    const store = new DayQuotes();
+    for (const q of quotes) store.push(q);
+    expect(store.length).toBe(quotes.length);
+    expect([...store]).toEqual(quotes);
+    quotes.forEach((q, i) => {
+      expect([store.seller(i), store.asset(i), store.price(i, "buy"), store.price(i, "sell")]).toEqual([
+        q.seller,
+        q.asset,
+        q.buy,
+        q.sell,
+      ]);
+    });
+    const chosen = quotes.length ? picks.map((p) => p % quotes.length) : [];
+    const picked = new DayQuotesPicked(store);
+    for (const i of chosen) picked.add(i);
+    expect(picked.length).toBe(chosen.length);
+    expect([...picked]).toEqual(chosen.map((i) => quotes[i]));
+  }
+
+  test("give back every quote as pushed, in order; a pick reads its quotes in its order", () => {
+    fc.assert(fc.property(fc.array(quote, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 60 }), check));
+  });
+
+  test("past their first growths (a day of 5 000 quotes, a pick of 3 000)", () => {
+    const day = fc.sample(quote, { numRuns: 5000, seed: 19 });
+    check(
+      day,
+      Array.from({ length: 3000 }, (_, k) => (k * 7919) % 5000),
     );
   });
 });

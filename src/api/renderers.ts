@@ -5,6 +5,7 @@
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
 import { canonical, strongEtag } from "../core/canonical.js";
+import { flat } from "../core/flat.js";
 import {
   API,
   FEED_PATH,
@@ -100,9 +101,10 @@ export const openapiRenderer: Renderer = async (ctx) => {
   ];
 };
 
+/** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
   path,
-  body,
+  body: flat(body),
   contentType: HTML_TYPE,
   etagInput,
 });

@@ -5,9 +5,11 @@
  * computes ETags of filtered answers too.
  */
 import stringify from "fast-json-stable-stringify";
+import { flat } from "./flat.js";
 
+/** The canonical JSON of a value, flattened (flat.ts): the serializer builds it piece by piece. */
 export function canonical(value: unknown): string {
-  return stringify(value);
+  return flat(stringify(value));
 }
 
 const encoder = new TextEncoder();
@@ -54,5 +56,5 @@ export function withoutGeneratedAt(json: string): string {
 export function composeWithAssets(header: Record<string, unknown>, assetJson: readonly string[]): string {
   const h = canonical({ ...header, assets: [] });
   const at = h.indexOf('"assets":[]');
-  return `${h.slice(0, at)}"assets":[${assetJson.join(",")}]${h.slice(at + 11)}`;
+  return flat(`${h.slice(0, at)}"assets":[${assetJson.join(",")}]${h.slice(at + 11)}`);
 }

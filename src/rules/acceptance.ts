@@ -8,10 +8,11 @@ import { cairoDate, parseInstant } from "../core/cairo.js";
 import { medianWithout } from "../core/stats.js";
 import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
+import { DayQuotes, DayQuotesPicked } from "./day-quotes.js";
 
 /**
  * An accepted quote, its prices rounded to the asset's decimals, and where it was read (the quote as
- * parsed is not kept: a day holds tens of thousands of these until its closes are made).
+ * parsed is not kept). A day's many are kept in columns (day-quotes.ts) until its closes are made.
  */
 export interface AcceptedQuote {
   source: string;
@@ -98,31 +99,30 @@ export function sellerValueOrder(rank: (s: string) => number, own: (s: string) =
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
  */
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
-  const accepted: AcceptedQuote[] = [];
   const rejected: RejectedQuote[] = [];
-  // The quotes passing rules 1–4. The quotes are read once, in order, so they may come as they are
-  // parsed (src/io/data.ts).
-  const passing: AcceptedQuote[] = [];
+  // The quotes passing rules 1–4, in columns (day-quotes.ts: as objects they were the build's largest
+  // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/data.ts).
+  const passing = new DayQuotes();
+  // Each seller's value per asset (its own publication first, then the latest passing quote): the
+  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).
+  const byAsset = new Map<string, PeerValues>();
+  const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
   let read = 0;
   for (const lq of quotes) {
     read++;
     const q = lq.quote;
     const r = checkQuote(q, ctx, lq);
-    if (typeof r === "string")
+    if (typeof r === "string") {
       rejected.push({ file: lq.file, line: lq.line, source: q.source, seller: q.seller, asset: q.asset, reason: r });
-    else passing.push(r);
+      continue;
+    }
+    passing.push(r);
+    let peers = byAsset.get(r.asset);
+    if (!peers) byAsset.set(r.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {} }));
+    const cur = peers.latest.get(r.seller);
+    if (!cur || order(r, cur) < 0) peers.latest.set(r.seller, r);
   }
-  // Each seller's value per asset (its own publication first, then the latest passing quote): the
-  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3). Per asset and
-  // side, the median of the others' values is computed once per seller.
-  const byAsset = new Map<string, PeerValues>();
-  const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
-  for (const q of passing) {
-    let peers = byAsset.get(q.asset);
-    if (!peers) byAsset.set(q.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {} }));
-    const cur = peers.latest.get(q.seller);
-    if (!cur || order(q, cur) < 0) peers.latest.set(q.seller, q);
-  }
+  // Per asset and side, the median of the others' values is computed once per seller.
   const peerMedian = (peers: PeerValues, side: Side, seller: string): number | null => {
     const medians = peers[side];
     let m = medians.get(seller);
@@ -144,22 +144,25 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     }
     return m;
   };
+  const accepted = new DayQuotesPicked(passing);
   for (let i = 0; i < passing.length; i++) {
-    const q = passing[i]!;
-    const peers = byAsset.get(q.asset)!;
+    const asset = passing.asset(i);
+    const seller = passing.seller(i);
+    const peers = byAsset.get(asset)!;
     let reason: RejectionReason | null = null;
     for (const side of SIDES) {
-      const v = q[side];
+      const v = passing.price(i, side);
       if (v === null) continue;
-      const ref = peerMedian(peers, side, q.seller) ?? ctx.official(q.asset)?.[side] ?? null;
+      const ref = peerMedian(peers, side, seller) ?? ctx.official(asset)?.[side] ?? null;
       if (ref !== null && Math.abs(v - ref) > PLAUSIBLE_BAND * ref) {
         reason = `implausible-${side}`;
         break;
       }
     }
-    if (reason)
-      rejected.push({ file: q.file, line: q.line, source: q.source, seller: q.seller, asset: q.asset, reason });
-    else accepted.push(q);
+    if (reason) {
+      const q = passing.get(i);
+      rejected.push({ file: q.file, line: q.line, source: q.source, seller, asset, reason });
+    } else accepted.add(i);
   }
   return { accepted, rejected, read };
 }

@@ -21,35 +21,42 @@ export interface SourceOrder {
   own: (source: string) => boolean;
 }
 
-export function closeDay(date: string, accepted: readonly AcceptedQuote[], sources: SourceOrder): DayClose[] {
-  const byAsset = new Map<string, AcceptedQuote[]>();
-  for (const q of accepted) {
-    const list = byAsset.get(q.asset);
-    if (list) list.push(q);
-    else byAsset.set(q.asset, [q]);
-  }
+/** One asset's day so far, in closeDay's single pass over the day's accepted quotes. */
+interface AssetDay {
+  newest: AcceptedQuote;
+  /** seller → its close (§2.3) */
+  closes: Map<string, AcceptedQuote>;
+  /** seller → source → that source's latest accepted quote of the seller (its keys: every source with an accepted quote of it) */
+  perSource: Map<string, Map<string, AcceptedQuote>>;
+  sources: Set<string>;
+}
+
+/**
+ * The quotes may come one at a time, made as they are read (day-quotes.ts): only each choice is kept,
+ * never the day's quotes.
+ */
+export function closeDay(date: string, accepted: Iterable<AcceptedQuote>, sources: SourceOrder): DayClose[] {
   const order = newerFirst(sources.rank);
   const valueOrder = sellerValueOrder(sources.rank, sources.own);
-  const out: DayClose[] = [];
-  for (const [asset, quotes] of [...byAsset].sort(([a], [b]) => cmp(a, b))) {
-    // One pass, no sort: each choice is the first quote (in reading order) that no other beats, which
-    // is what the first of a stable sort would be.
-    const closes = new Map<string, AcceptedQuote>(); // seller → its close (§2.3)
-    // seller → source → that source's latest accepted quote of the seller (its keys: every source
-    // with an accepted quote of it)
-    const perSource = new Map<string, Map<string, AcceptedQuote>>();
-    let newest = quotes[0]!;
-    for (const q of quotes) {
-      if (order(q, newest) < 0) newest = q;
-      const cur = closes.get(q.seller);
-      if (!cur || valueOrder(q, cur) < 0) closes.set(q.seller, q);
-      const bySource = perSource.get(q.seller);
-      if (!bySource) perSource.set(q.seller, new Map([[q.source, q]]));
-      else {
-        const had = bySource.get(q.source);
-        if (!had || order(q, had) < 0) bySource.set(q.source, q);
-      }
+  const byAsset = new Map<string, AssetDay>();
+  // One pass, no sort: each choice is the first quote (in reading order) that no other beats, which
+  // is what the first of a stable sort would be.
+  for (const q of accepted) {
+    let day = byAsset.get(q.asset);
+    if (!day) byAsset.set(q.asset, (day = { newest: q, closes: new Map(), perSource: new Map(), sources: new Set() }));
+    if (order(q, day.newest) < 0) day.newest = q;
+    day.sources.add(q.source);
+    const cur = day.closes.get(q.seller);
+    if (!cur || valueOrder(q, cur) < 0) day.closes.set(q.seller, q);
+    const bySource = day.perSource.get(q.seller);
+    if (!bySource) day.perSource.set(q.seller, new Map([[q.source, q]]));
+    else {
+      const had = bySource.get(q.source);
+      if (!had || order(q, had) < 0) bySource.set(q.source, q);
     }
+  }
+  const out: DayClose[] = [];
+  for (const [asset, { newest, closes, perSource, sources: seen }] of [...byAsset].sort(([a], [b]) => cmp(a, b))) {
     const disagreements: DayClose["disagreements"] = [];
     for (const [seller, bySource] of [...perSource].sort(([a], [b]) => cmp(a, b))) {
       if (bySource.size < 2) continue;
@@ -83,7 +90,7 @@ export function closeDay(date: string, accepted: readonly AcceptedQuote[], sourc
           sell: q.sell,
           observedAt: instantString(q.observedAtMs),
         })),
-      sources: [...new Set(quotes.map((q) => q.source))].sort(cmp),
+      sources: [...seen].sort(cmp),
       disagreements,
       observedAt: instantString(newest.observedAtMs),
     });
