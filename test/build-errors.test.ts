@@ -4,7 +4,9 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild } from "../src/io/build.js";
-import { DataError } from "../src/core/errors.js";
+import { DataError, OutputError } from "../src/core/errors.js";
+import { apiRenderers } from "../src/api/renderers.js";
+import { HTML_TYPE, type Renderer } from "../src/feed/site.js";
 import { snapshot, tempDir, writeDataset } from "./helpers/dataset.js";
 
 const NOW = Date.parse("2026-11-19T11:30:00Z");
@@ -166,6 +168,35 @@ describe("a malformed data file stops the build with file, line and reason, and 
     expect(await snapshot(out)).toEqual(before);
     if (file !== "state/published.json")
       expect(await fs.readFile(path.join(data, "state/published.json"), "utf8")).toBe(stateBefore);
+    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+  });
+});
+
+describe("a file that fails its schema half-way through publishing (src/io/site-writer.ts SiteFolder)", () => {
+  test("stops the build naming the file; the published site, the state and the data folder are as they were", async () => {
+    const data = await dataset();
+    const out = path.join(data, "public");
+    await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
+    const before = await snapshot(out);
+    const stateBefore = await fs.readFile(path.join(data, "state/published.json"), "utf8");
+    // Every file of the site is made and written into the new folder, then a page that is no HTML.
+    const made: string[] = [];
+    const broken: Renderer = function* (ctx) {
+      for (const r of apiRenderers)
+        for (const f of r(ctx)) {
+          made.push(f.path);
+          yield f;
+        }
+      yield { path: "late/index.html", body: "plain text", contentType: HTML_TYPE, etagInput: () => "plain text" };
+    };
+    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [broken] }).catch(
+      (e: unknown) => e,
+    );
+    expect(made.length).toBeGreaterThan(10);
+    expect(err).toBeInstanceOf(OutputError);
+    expect((err as OutputError).message).toContain("late/index.html");
+    expect(await snapshot(out)).toEqual(before);
+    expect(await fs.readFile(path.join(data, "state/published.json"), "utf8")).toBe(stateBefore);
     expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
   });
 });

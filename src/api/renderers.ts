@@ -4,7 +4,7 @@
  * the docs. Each is a Renderer that composeSite runs after the feed files.
  */
 import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
-import { canonical, strongEtag } from "../core/canonical.js";
+import { canonical } from "../core/canonical.js";
 import { flat } from "../core/flat.js";
 import {
   API,
@@ -31,11 +31,7 @@ import { renderAssetPage } from "./pages/asset.js";
 import type { Feed } from "../schema/outputs.js";
 import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../schema/documents.js";
 
-const parsed = <T>(ctx: RenderContext, path: string): T => {
-  const f = ctx.files.find((x) => x.path === path);
-  if (!f) throw new Error(`${path} is not built yet`);
-  return JSON.parse(f.body) as T;
-};
+const parsed = <T>(ctx: RenderContext, path: string): T => JSON.parse(ctx.text(path)) as T;
 
 /** The body the handler sends for a problem, at the feed's path. */
 const bodyOf = (p: HttpProblem) => p.body(FEED_PATH) as Problem;
@@ -51,10 +47,10 @@ function filterProblem(m: Pick<Manifest, "categories" | "assets">, query: string
 }
 
 /** Examples from this build: a one-asset feed, the index, the changelog, readiness, every problem. */
-async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag: string; observedAt: number }> {
+function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; observedAt: number } {
   const { feed, input } = ctx;
   const pick = feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
-  const feedFile = ctx.files.find((f) => f.path === files.asset(pick.slug))!;
+  const feedPath = files.asset(pick.slug);
   const m: Manifest = { ...manifestHead(input.dataset, feed), files: {} };
   const now = readiness(m, input.nowMs);
   const list: Partial<Record<ProblemSlug, Problem>> = {
@@ -70,7 +66,7 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
     unavailable: bodyOf(problems.unavailable()),
   };
   const ex: OpenApiExamples = {
-    feed: { ...(JSON.parse(feedFile.body) as Feed), _self: `${FEED_PATH}?asset=${pick.slug}` },
+    feed: { ...parsed<Feed>(ctx, feedPath), _self: `${FEED_PATH}?asset=${pick.slug}` },
     index: parsed<IndexDoc>(ctx, files.index),
     changelog: parsed<Changelog>(ctx, files.changelog),
     sources: parsed<SourceHealth>(ctx, files.sources),
@@ -80,13 +76,13 @@ async function examples(ctx: RenderContext): Promise<{ ex: OpenApiExamples; etag
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
     ex,
-    etag: await strongEtag(feedFile.etagInput()),
+    etag: ctx.etag(feedPath),
     observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs,
   };
 }
 
-export const openapiRenderer: Renderer = async (ctx) => {
-  const { ex, etag, observedAt } = await examples(ctx);
+export const openapiRenderer: Renderer = function* (ctx) {
+  const { ex, etag, observedAt } = examples(ctx);
   const doc = buildOpenApi(ex, {
     description: ctx.input.dataset.site.about,
     license: ctx.input.dataset.site.license,
@@ -96,9 +92,7 @@ export const openapiRenderer: Renderer = async (ctx) => {
   const body = canonical(doc);
   // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
   // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
-  return [
-    { path: files.openapi, body, contentType: JSON_TYPE, etagInput: () => body.split(ctx.feed.generatedAt).join("") },
-  ];
+  yield { path: files.openapi, body, contentType: JSON_TYPE, etagInput: () => body.split(ctx.feed.generatedAt).join("") };
 };
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
@@ -110,24 +104,22 @@ const page = (path: string, body: string, etagInput = () => body): SiteFile => (
 });
 const LANGS: readonly PageLang[] = ["en", "ar"];
 
-export const pageRenderer: Renderer = (ctx) => {
+/** Each page is rendered when the next is asked for (composeSite writes one before making another). */
+export const pageRenderer: Renderer = function* (ctx) {
+  for (const lang of LANGS) {
+    yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
+    for (const a of ctx.feed.assets)
+      yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
+    yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
+    yield page(
+      files.page(localized(SOURCES_PAGE_PATH, lang)),
+      renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang),
+    );
+  }
+  // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
+  // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
   const docs = renderDocs(ctx);
-  return [
-    ...LANGS.flatMap((lang) => [
-      page(files.page(localized("/", lang)), renderHome(ctx, lang)),
-      ...ctx.feed.assets.map((a) =>
-        page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang)),
-      ),
-      page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang)),
-      page(
-        files.page(localized(SOURCES_PAGE_PATH, lang)),
-        renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang),
-      ),
-    ]),
-    // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
-    // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
-    page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join("")),
-  ];
+  yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
 };
 
 export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];

@@ -40,17 +40,53 @@ export interface SiteInput {
   sourceRuns: SourceRuns;
 }
 
-/** Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. */
-export type Renderer = (ctx: RenderContext) => SiteFile[] | Promise<SiteFile[]>;
+/**
+ * Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. A renderer
+ * yields its files one at a time, and each is hashed and handed to the sink before the next is made.
+ */
+export type Renderer = (ctx: RenderContext) => Iterable<SiteFile>;
 export interface RenderContext {
   feed: Feed;
   input: SiteInput;
-  /** The files made so far: the feed, its variants, the index and the changelog, then earlier renderers' files. */
-  files: readonly SiteFile[];
+  /**
+   * The text of a file made before: the feed, its variants, the index, the changelog, the sources
+   * document, then earlier renderers' files. Throws for a path not made yet.
+   */
+  text(path: string): string;
+  /** The ETag of a file made before, as the manifest gives it. */
+  etag(path: string): string;
+}
+
+/**
+ * Where composeSite puts each file once it is made and hashed. The build's writes the file into the
+ * folder being published and keeps none of its text (src/io/site-writer.ts SiteFolder): 615 documents
+ * held until the end were most of a large build's live heap. memorySink keeps them all.
+ */
+export interface SiteSink {
+  put(f: SiteFile): void;
+  /** The text of a file put before (RenderContext.text). */
+  text(path: string): string;
+}
+
+/** A sink that keeps every file, in the order made. */
+export function memorySink(): SiteSink & { files: SiteFile[] } {
+  const files: SiteFile[] = [];
+  const byPath = new Map<string, SiteFile>();
+  return {
+    files,
+    put(f) {
+      files.push(f);
+      byPath.set(f.path, f);
+    },
+    text(path) {
+      const f = byPath.get(path);
+      if (!f) throw new Error(`${path} is not built yet`);
+      return f.body;
+    },
+  };
 }
 
 export interface Site {
-  files: SiteFile[];
   manifest: Manifest;
   state: PublishedState;
   report: BuildReport;
@@ -83,27 +119,27 @@ function feedFile(path: string, header: Omit<Feed, "assets">, assetJson: readonl
   return { path, body, contentType: JSON_TYPE, etagInput: () => withoutGeneratedAt(body) };
 }
 
-/** The feed and its pre-filtered variants: one per category, one per asset (README "Output layout"). */
-export function feedFiles(ds: Dataset, feed: Feed): SiteFile[] {
+/**
+ * The feed and its pre-filtered variants: one per category, one per asset (README "Output layout").
+ * Each asset is serialized once; a file is made when the next is asked for.
+ */
+export function* feedFiles(ds: Dataset, feed: Feed): Generator<SiteFile> {
   const json = feed.assets.map((a) => canonical(a));
   const head = (path: string) => feedHeader(ds, urlOf(path), feed.generatedAt);
-  const out = [feedFile(files.feed, head(files.feed), json)];
+  yield feedFile(files.feed, head(files.feed), json);
   const categories = [...new Set(feed.assets.map((a) => a.category))];
   for (const c of categories) {
     const path = files.category(c);
-    out.push(
-      feedFile(
-        path,
-        head(path),
-        json.filter((_, i) => feed.assets[i]!.category === c),
-      ),
+    yield feedFile(
+      path,
+      head(path),
+      json.filter((_, i) => feed.assets[i]!.category === c),
     );
   }
-  feed.assets.forEach((a, i) => {
+  for (const [i, a] of feed.assets.entries()) {
     const path = files.asset(a.slug);
-    out.push(feedFile(path, head(path), [json[i]!]));
-  });
-  return out;
+    yield feedFile(path, head(path), [json[i]!]);
+  }
 }
 
 /** What the manifest says besides its files: what the handler and /readyz need of the catalog and the feed. */
@@ -117,47 +153,68 @@ export function manifestHead(ds: Dataset, feed: Feed): Omit<Manifest, "files"> {
   };
 }
 
+/**
+ * Makes every file, in order: the feed files, the index, the changelog and the sources document,
+ * then each renderer's. Each file is hashed for the manifest and the state as soon as it is made,
+ * then put into the sink, so that a sink that writes it out need keep no text.
+ */
 export async function composeSite(
   input: SiteInput,
   renderers: readonly Renderer[] = [],
   hashing: Hashing = webHashing,
+  sink: SiteSink = memorySink(),
 ): Promise<Site> {
   const { dataset: ds, nowMs } = input;
   const generatedAt = isoUtc(nowMs);
   const result = buildAssets(ds, nowMs);
   const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
-  const siteFiles: SiteFile[] = [
-    ...feedFiles(ds, feed),
-    jsonFile(files.index, buildIndex(ds.catalog)),
-    jsonFile(files.changelog, input.changelog),
-    jsonFile(files.sources, buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt)),
-  ];
-  for (const render of renderers) siteFiles.push(...(await render({ feed, input, files: siteFiles })));
 
   // Last-Modified moves exactly when the ETag does (README "Output layout": the ETag and Last-Modified): HTTP dates have whole seconds.
   const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);
   const state: PublishedState = { files: {} };
   const manifestFiles: Manifest["files"] = {};
   const changed: string[] = [];
-  for (const f of siteFiles) {
-    const etag = await hashing.etag(f.etagInput());
-    const prev = input.previous.files[f.path];
-    const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
-    if (!prev || prev.etag !== etag) changed.push(f.path);
-    state.files[f.path] = { etag, lastModified };
-    manifestFiles[f.path] = {
-      etag,
-      lastModified,
-      contentType: f.contentType,
-      bytes: hashing.byteLength(f.body),
-    };
-  }
+  let count = 0;
+  const finish = async (made: Iterable<SiteFile>) => {
+    for (const f of made) {
+      const etag = await hashing.etag(f.etagInput());
+      const prev = input.previous.files[f.path];
+      const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
+      if (!prev || prev.etag !== etag) changed.push(f.path);
+      state.files[f.path] = { etag, lastModified };
+      manifestFiles[f.path] = {
+        etag,
+        lastModified,
+        contentType: f.contentType,
+        bytes: hashing.byteLength(f.body),
+      };
+      count++;
+      sink.put(f);
+    }
+  };
+  await finish(feedFiles(ds, feed));
+  await finish([
+    jsonFile(files.index, buildIndex(ds.catalog)),
+    jsonFile(files.changelog, input.changelog),
+    jsonFile(files.sources, buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt)),
+  ]);
+  const ctx: RenderContext = {
+    feed,
+    input,
+    text: (path) => sink.text(path),
+    etag: (path) => {
+      const entry = manifestFiles[path];
+      if (!entry) throw new Error(`${path} is not built yet`);
+      return entry.etag;
+    },
+  };
+  for (const render of renderers) await finish(render(ctx));
+
   const manifest: Manifest = { ...manifestHead(ds, feed), files: manifestFiles };
   return {
-    files: siteFiles,
     manifest,
     state,
-    report: buildReport(result, generatedAt, siteFiles.length, changed),
+    report: buildReport(result, generatedAt, count, changed),
     feed,
   };
 }

@@ -5,7 +5,7 @@ import { composeSite, type Renderer, type Site } from "../feed/site.js";
 import { dataPaths, loadDataset, loadState } from "./data.js";
 import { ClosedDays } from "./closed-days.js";
 import { loadChangelog } from "./changelog.js";
-import { publishSite, writeReport, writeState } from "./site-writer.js";
+import { SiteFolder, writeReport, writeState } from "./site-writer.js";
 import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
 import { recordOf } from "../core/dataset.js";
 import { dayFiles } from "./day-files.js";
@@ -59,12 +59,20 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
     fs.readFile(METHODOLOGY_FILE, "utf8"),
     loadSourceRuns(o.dataDir),
   ]);
-  const site = await composeSite(
-    { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
-    o.renderers ?? apiRenderers,
-    nodeHashing,
-  );
-  await publishSite(o.outDir, site);
+  const folder = await SiteFolder.open(o.outDir);
+  let site: Site;
+  try {
+    site = await composeSite(
+      { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
+      o.renderers ?? apiRenderers,
+      nodeHashing,
+      folder,
+    );
+    await folder.commit(site.manifest);
+  } catch (e) {
+    await folder.abort();
+    throw e;
+  }
   if (o.saveState !== false) {
     await writeState(dataPaths(o.dataDir).state, site);
     await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));

@@ -76,10 +76,22 @@ export function checkQuote(
   return { source: q.source, seller: q.seller, asset: q.asset, buy, sell, observedAtMs, file: at.file, line: at.line };
 }
 
+/**
+ * What the orders below read of a quote: an AcceptedQuote's own fields, or, for a day's quotes kept
+ * in columns, a position in them (day-quotes.ts), so that choosing among them makes no objects.
+ */
+export interface QuoteKeys<Q> {
+  observedAtMs(q: Q): number;
+  source(q: Q): string;
+}
+const FIELDS: QuoteKeys<AcceptedQuote> = { observedAtMs: (q) => q.observedAtMs, source: (q) => q.source };
+
 /** Latest first; on equal instants the source listed first in the configuration wins. */
-export function newerFirst(rank: (s: string) => number) {
-  return (a: AcceptedQuote, b: AcceptedQuote): number =>
-    b.observedAtMs - a.observedAtMs || rank(a.source) - rank(b.source);
+export function newerFirst(rank: (s: string) => number): (a: AcceptedQuote, b: AcceptedQuote) => number;
+export function newerFirst<Q>(rank: (s: string) => number, keys: QuoteKeys<Q>): (a: Q, b: Q) => number;
+export function newerFirst<Q>(rank: (s: string) => number, keys: QuoteKeys<Q> = FIELDS as QuoteKeys<never>) {
+  return (a: Q, b: Q): number =>
+    keys.observedAtMs(b) - keys.observedAtMs(a) || rank(keys.source(a)) - rank(keys.source(b));
 }
 
 /**
@@ -87,9 +99,22 @@ export function newerFirst(rank: (s: string) => number) {
  * the seller's own publication first — a relay of it counts only on a day when no own quote was
  * accepted — then the latest, then the source listed first. Negative: `a` wins.
  */
-export function sellerValueOrder(rank: (s: string) => number, own: (s: string) => boolean) {
-  const newer = newerFirst(rank);
-  return (a: AcceptedQuote, b: AcceptedQuote): number => Number(own(b.source)) - Number(own(a.source)) || newer(a, b);
+export function sellerValueOrder(
+  rank: (s: string) => number,
+  own: (s: string) => boolean,
+): (a: AcceptedQuote, b: AcceptedQuote) => number;
+export function sellerValueOrder<Q>(
+  rank: (s: string) => number,
+  own: (s: string) => boolean,
+  keys: QuoteKeys<Q>,
+): (a: Q, b: Q) => number;
+export function sellerValueOrder<Q>(
+  rank: (s: string) => number,
+  own: (s: string) => boolean,
+  keys: QuoteKeys<Q> = FIELDS as QuoteKeys<never>,
+) {
+  const newer = newerFirst(rank, keys);
+  return (a: Q, b: Q): number => Number(own(keys.source(b))) - Number(own(keys.source(a))) || newer(a, b);
 }
 
 /**

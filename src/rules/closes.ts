@@ -6,6 +6,7 @@
 import { SOURCE_DISAGREE_PCT } from "../core/methodology.js";
 import { instantString } from "../core/cairo.js";
 import { newerFirst, sellerValueOrder, type AcceptedQuote } from "./acceptance.js";
+import { DayQuotesPicked } from "./day-quotes.js";
 import type { DayClose } from "../schema/inputs.js";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -21,38 +22,49 @@ export interface SourceOrder {
   own: (source: string) => boolean;
 }
 
-/** One asset's day so far, in closeDay's single pass over the day's accepted quotes. */
+/** One asset's day so far, in closeDay's single pass: each choice is a position in the day's columns. */
 interface AssetDay {
-  newest: AcceptedQuote;
+  newest: number;
   /** seller → its close (§2.3) */
-  closes: Map<string, AcceptedQuote>;
+  closes: Map<string, number>;
   /** seller → source → that source's latest accepted quote of the seller (its keys: every source with an accepted quote of it) */
-  perSource: Map<string, Map<string, AcceptedQuote>>;
+  perSource: Map<string, Map<string, number>>;
   sources: Set<string>;
 }
 
 /**
- * The quotes may come one at a time, made as they are read (day-quotes.ts): only each choice is kept,
- * never the day's quotes.
+ * The quotes are positions in a day's columns (day-quotes.ts): only each choice is kept, and no
+ * object is made for a quote (made for each, a day's tens of thousands lived long enough in the
+ * maps below to be promoted to V8's old generation, as garbage). An array is taken as it comes.
  */
-export function closeDay(date: string, accepted: Iterable<AcceptedQuote>, sources: SourceOrder): DayClose[] {
-  const order = newerFirst(sources.rank);
-  const valueOrder = sellerValueOrder(sources.rank, sources.own);
+export function closeDay(
+  date: string,
+  accepted: DayQuotesPicked | readonly AcceptedQuote[],
+  sources: SourceOrder,
+): DayClose[] {
+  const picked = accepted instanceof DayQuotesPicked ? accepted : DayQuotesPicked.of(accepted);
+  const q = picked.from;
+  const order = newerFirst(sources.rank, q);
+  const valueOrder = sellerValueOrder(sources.rank, sources.own, q);
   const byAsset = new Map<string, AssetDay>();
   // One pass, no sort: each choice is the first quote (in reading order) that no other beats, which
   // is what the first of a stable sort would be.
-  for (const q of accepted) {
-    let day = byAsset.get(q.asset);
-    if (!day) byAsset.set(q.asset, (day = { newest: q, closes: new Map(), perSource: new Map(), sources: new Set() }));
-    if (order(q, day.newest) < 0) day.newest = q;
-    day.sources.add(q.source);
-    const cur = day.closes.get(q.seller);
-    if (!cur || valueOrder(q, cur) < 0) day.closes.set(q.seller, q);
-    const bySource = day.perSource.get(q.seller);
-    if (!bySource) day.perSource.set(q.seller, new Map([[q.source, q]]));
+  for (let k = 0; k < picked.length; k++) {
+    const i = picked.at(k);
+    const asset = q.asset(i);
+    const seller = q.seller(i);
+    const source = q.source(i);
+    let day = byAsset.get(asset);
+    if (!day) byAsset.set(asset, (day = { newest: i, closes: new Map(), perSource: new Map(), sources: new Set() }));
+    if (order(i, day.newest) < 0) day.newest = i;
+    day.sources.add(source);
+    const cur = day.closes.get(seller);
+    if (cur === undefined || valueOrder(i, cur) < 0) day.closes.set(seller, i);
+    const bySource = day.perSource.get(seller);
+    if (!bySource) day.perSource.set(seller, new Map([[source, i]]));
     else {
-      const had = bySource.get(q.source);
-      if (!had || order(q, had) < 0) bySource.set(q.source, q);
+      const had = bySource.get(source);
+      if (had === undefined || order(i, had) < 0) bySource.set(source, i);
     }
   }
   const out: DayClose[] = [];
@@ -60,18 +72,18 @@ export function closeDay(date: string, accepted: Iterable<AcceptedQuote>, source
     const disagreements: DayClose["disagreements"] = [];
     for (const [seller, bySource] of [...perSource].sort(([a], [b]) => cmp(a, b))) {
       if (bySource.size < 2) continue;
-      const list = [...bySource.values()].sort((a, b) => cmp(a.source, b.source));
-      for (let i = 0; i < list.length; i++)
-        for (let j = i + 1; j < list.length; j++)
+      const list = [...bySource.values()].sort((a, b) => cmp(q.source(a), q.source(b)));
+      for (let x = 0; x < list.length; x++)
+        for (let y = x + 1; y < list.length; y++)
           for (const side of ["sell", "buy"] as const) {
-            const a = list[i]![side];
-            const b = list[j]![side];
+            const a = q.price(list[x]!, side);
+            const b = q.price(list[y]!, side);
             if (a === null || b === null) continue;
             const diffPct = disagreementPct(a, b);
             if (diffPct > SOURCE_DISAGREE_PCT)
               disagreements.push({
                 seller,
-                sources: [list[i]!.source, list[j]!.source],
+                sources: [q.source(list[x]!), q.source(list[y]!)],
                 side,
                 diffPct: Math.round(diffPct * 100) / 100,
               });
@@ -80,19 +92,19 @@ export function closeDay(date: string, accepted: Iterable<AcceptedQuote>, source
     out.push({
       date,
       asset,
-      closes: [...closes.values()]
-        .sort((a, b) => cmp(a.seller, b.seller))
-        .map((q) => ({
-          seller: q.seller,
-          source: q.source,
-          sources: [...perSource.get(q.seller)!.keys()].sort(cmp),
-          buy: q.buy,
-          sell: q.sell,
-          observedAt: instantString(q.observedAtMs),
+      closes: [...closes]
+        .sort(([a], [b]) => cmp(a, b))
+        .map(([seller, i]) => ({
+          seller,
+          source: q.source(i),
+          sources: [...perSource.get(seller)!.keys()].sort(cmp),
+          buy: q.price(i, "buy"),
+          sell: q.price(i, "sell"),
+          observedAt: instantString(q.observedAtMs(i)),
         })),
       sources: [...seen].sort(cmp),
       disagreements,
-      observedAt: instantString(newest.observedAtMs),
+      observedAt: instantString(q.observedAtMs(newest)),
     });
   }
   return out;

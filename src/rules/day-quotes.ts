@@ -6,11 +6,11 @@
  * quote costs 44 bytes outside the JavaScript heap; an AcceptedQuote object is made again only when
  * one is asked for, and is young garbage unless it is kept.
  */
-import type { AcceptedQuote } from "./acceptance.js";
+import type { AcceptedQuote, QuoteKeys } from "./acceptance.js";
 
 const INITIAL = 1024;
 
-export class DayQuotes implements Iterable<AcceptedQuote> {
+export class DayQuotes implements Iterable<AcceptedQuote>, QuoteKeys<number> {
   /** source, seller, asset, file (indexes into `strings`), line: five per quote. */
   private ids = new Uint32Array(INITIAL * 5);
   /** buy, sell (NaN for none: an accepted price is always finite), observedAtMs: three per quote. */
@@ -51,6 +51,10 @@ export class DayQuotes implements Iterable<AcceptedQuote> {
     nums[i * 3 + 2] = q.observedAtMs;
   }
 
+  source(i: number): string {
+    return this.strings[this.ids[i * 5]!]!;
+  }
+
   seller(i: number): string {
     return this.strings[this.ids[i * 5 + 1]!]!;
   }
@@ -63,6 +67,10 @@ export class DayQuotes implements Iterable<AcceptedQuote> {
   price(i: number, side: "buy" | "sell"): number | null {
     const v = this.nums[i * 3 + (side === "buy" ? 0 : 1)]!;
     return Number.isNaN(v) ? null : v;
+  }
+
+  observedAtMs(i: number): number {
+    return this.nums[i * 3 + 2]!;
   }
 
   /** Quote `i` as an object, equal to the one pushed. */
@@ -91,7 +99,23 @@ export class DayQuotesPicked implements Iterable<AcceptedQuote> {
   private picked = new Uint32Array(INITIAL);
   length = 0;
 
-  constructor(private readonly from: DayQuotes) {}
+  constructor(readonly from: DayQuotes) {}
+
+  /** All of `quotes`, in their order. */
+  static of(quotes: Iterable<AcceptedQuote>): DayQuotesPicked {
+    const store = new DayQuotes();
+    const all = new DayQuotesPicked(store);
+    for (const q of quotes) {
+      all.add(store.length);
+      store.push(q);
+    }
+    return all;
+  }
+
+  /** The position in `from` of the k-th quote picked. */
+  at(k: number): number {
+    return this.picked[k]!;
+  }
 
   add(i: number): void {
     if (this.length === this.picked.length) {

@@ -45,7 +45,7 @@ const CUT_SELLERS = "__more_sellers__";
  * cut to the last days and its seller table to the first rows, each cut said where it is.
  */
 function realAnswer(ctx: RenderContext, a: Asset, keep = 2): string {
-  const body = JSON.parse(ctx.files.find((f) => f.path === files.asset(a.slug))!.body) as Feed;
+  const body = JSON.parse(ctx.text(files.asset(a.slug))) as Feed;
   const asset = body.assets[0]!;
   const earlier = Math.max(0, asset.series.length - keep);
   const more = Math.max(0, asset.sellers.length - keep);
