@@ -92,7 +92,12 @@ export const openapiRenderer: Renderer = function* (ctx) {
   const body = canonical(doc);
   // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
   // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
-  yield { path: files.openapi, body, contentType: JSON_TYPE, etagInput: () => body.split(ctx.feed.generatedAt).join("") };
+  yield {
+    path: files.openapi,
+    body,
+    contentType: JSON_TYPE,
+    etagInput: () => body.split(ctx.feed.generatedAt).join(""),
+  };
 };
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
