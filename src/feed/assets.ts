@@ -4,8 +4,8 @@
  * confidence. Pure: the same dataset and instant give the same result.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import type { DayRecord } from "../core/dataset.js";
-import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
+import type { Dataset, DayRecord } from "../core/dataset.js";
+import { dailyRefs, refInForce, type DailyRefsAt, type DayRef, type RefIssue } from "../rules/references.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
 import { dailyCloses, mapsOf, type Disagreement, type LoadedDataset, type Maps } from "../rules/days.js";
@@ -56,10 +56,13 @@ export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
   const maps = mapsOf(ds);
   const refIssues: RefIssue[] = [];
   // The loader's, when it computed them at this instant; they are the same either way.
-  const loaded = ds.officialDaily?.atMs === nowMs ? ds.officialDaily : null;
-  if (loaded) refIssues.push(...loaded.issues);
-  const official = loaded ? loaded.refs : dailyRefs(ds.official, maps.assets, nowMs, refIssues);
-  const global = dailyRefs(ds.global, maps.assets, nowMs, refIssues);
+  const refsOf = (loaded: DailyRefsAt | undefined, rows: Dataset["official"] | Dataset["global"]) => {
+    if (loaded?.atMs !== nowMs) return dailyRefs(rows, maps.assets, nowMs, refIssues);
+    refIssues.push(...loaded.issues);
+    return loaded.refs;
+  };
+  const official = refsOf(ds.officialDaily, ds.official);
+  const global = refsOf(ds.globalDaily, ds.global);
   const closes = dailyCloses(ds, nowMs, maps, official);
   const today = cairoDate(nowMs);
   const warnings = [...closes.warnings];

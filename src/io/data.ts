@@ -21,7 +21,7 @@ import {
 import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../schema/fast-inputs.js";
 import { PublishedState } from "../schema/documents.js";
 import { dayFiles, insideCheck } from "./day-files.js";
-import { assertInside, ndjsonRows, readDayFile, readJson, sha256Hex } from "./files.js";
+import { assertInside, ndjsonRows, readDayFile, readDayFileSync, readJson, sha256Hex } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween, parseInstant } from "../core/cairo.js";
 import { inputsKey, type ClosedDays } from "./closed-days.js";
@@ -125,13 +125,19 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<Located<T>> = [];
-    const days = await dayFiles(folder);
-    const within = await checkIn(folder);
-    for (const d of days)
-      for (const r of ndjsonRows(d.file, await readDayFile(d.file, within(d)), schema, fast))
-        out.push({ value: r.value, file: d.file, line: r.line });
+    for (const r of await ndjsonDayRows(folder, schema, fast)) out.push(r);
     return out;
   };
+  /** The rows of a folder's day files, each day read when its first row is asked for. */
+  async function ndjsonDayRows<T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) {
+    const days = await dayFiles(folder);
+    const within = await checkIn(folder);
+    return (function* (): Generator<Located<T>> {
+      for (const d of days)
+        for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, fast))
+          yield { value: r.value, file: d.file, line: r.line };
+    })();
+  }
   /** A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts). */
   function* quotesOf(file: string, text: Buffer, latest?: { ms: number | null }): Generator<LocatedQuote> {
     for (const r of ndjsonRows(file, text, Quote, isQuote)) {
@@ -147,24 +153,28 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   let official: Dataset["official"] = [];
   let global: Dataset["global"] = [];
   let officialDaily: DailyRefsAt | undefined;
+  let globalDaily: DailyRefsAt | undefined;
   const quoteDays: Dataset["quoteDays"] = [];
   if (opts.closeAt !== undefined && opts.upTo !== undefined) {
     // The build: each raw day up to the build date goes through acceptance as soon as it is read,
     // and only its closes and rejections stay (the quotes of one day at a time are in memory). That
     // needs the official rates first; a fault in them is still reported after the quotes' own, as
-    // when the folders are read in order.
+    // when the folders are read in order. The official and global rows become daily references as
+    // they are read, and are not kept (the Dataset's rows stay empty; the rules take officialDaily
+    // and globalDaily).
     const at = opts.closeAt;
+    const maps = mapsOf({ catalog, registry });
     let refsFault: { error: unknown } | null = null;
     try {
-      official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
-      global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);
+      const refsOf = (rows: Iterable<Located<OfficialRate | GlobalRate>>) => {
+        const issues: RefIssue[] = [];
+        return { atMs: at, refs: dailyRefs(rows, maps.assets, at, issues), issues };
+      };
+      const officialRefs = refsOf(await ndjsonDayRows(p.official, OfficialRate, isOfficialRate));
+      globalDaily = refsOf(await ndjsonDayRows(p.global, GlobalRate, isGlobalRate));
+      officialDaily = officialRefs;
     } catch (error) {
       refsFault = { error };
-    }
-    const maps = mapsOf({ catalog, registry });
-    if (!refsFault) {
-      const issues: RefIssue[] = [];
-      officialDaily = { atMs: at, refs: dailyRefs(official, maps.assets, at, issues), issues };
     }
     const order = sourceOrder(sources.sources);
     const kept = opts.closedDays;
@@ -275,6 +285,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     official,
     global,
     ...(officialDaily ? { officialDaily } : {}),
+    ...(globalDaily ? { globalDaily } : {}),
     warnings,
   };
 }

@@ -21,6 +21,11 @@ const realRoots = new Map<string, string>();
  * echoed in an error. The data folder is trusted only as far as it is checked.
  */
 export async function assertInside(root: string, file: string): Promise<void> {
+  assertInsideSync(root, file);
+}
+
+/** The same check, for a caller that cannot wait (a generator of a folder's rows, src/io/data.ts). */
+export function assertInsideSync(root: string, file: string): void {
   let realRoot = realRoots.get(root);
   if (realRoot === undefined) {
     try {
@@ -87,6 +92,16 @@ export async function readText(file: string, within?: string): Promise<string> {
  */
 export async function readDayFile(file: string, within: string | null, allowEmpty = false): Promise<Buffer> {
   if (within !== null) await assertInside(within, file); // null: the caller knows it is inside (folderInside)
+  return readDayBytes(file, allowEmpty);
+}
+
+/** readDayFile for a reader that cannot wait (a generator of rows): the same checks, synchronous. */
+export function readDayFileSync(file: string, within: string | null, allowEmpty = false): Buffer {
+  if (within !== null) assertInsideSync(within, file);
+  return readDayBytes(file, allowEmpty);
+}
+
+function readDayBytes(file: string, allowEmpty: boolean): Buffer {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

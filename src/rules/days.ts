@@ -12,8 +12,11 @@ import { acceptDay } from "./acceptance.js";
 import { closeDay, type SourceOrder } from "./closes.js";
 import { refInForce, type DailyRefsAt, type DayRef } from "./references.js";
 
-/** A dataset as the build's load gives it: with the official references it already computed. */
-export type LoadedDataset = Dataset & { officialDaily?: DailyRefsAt };
+/**
+ * A dataset as the build's load gives it: with the official and global references it already
+ * computed (then its `official` and `global` rows are not kept).
+ */
+export type LoadedDataset = Dataset & { officialDaily?: DailyRefsAt; globalDaily?: DailyRefsAt };
 
 export type Disagreement = DayClose["disagreements"][number] & { date: string; asset: string };
 

@@ -28,8 +28,9 @@ export interface RefIssue {
 }
 
 /**
- * The official references as the loader computed them for the build instant (src/io/data.ts, which
- * needs them to close raw days), so that the build does not compute them a second time.
+ * The official or global references as the loader computed them for the build instant (src/io/data.ts,
+ * which needs the official ones to close raw days, and keeps neither's rows), so that the build does
+ * not compute them a second time.
  */
 export interface DailyRefsAt {
   atMs: number;
@@ -42,9 +43,12 @@ const isPrice = (p: number) => Number.isFinite(p) && p > 0;
 const pricesOk = (buy: number | null, sell: number | null) =>
   (buy !== null || sell !== null) && (buy === null || isPrice(buy)) && (sell === null || isPrice(sell));
 
-/** Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. */
+/**
+ * Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. The
+ * rows are read once, in order, so they may come as they are parsed (src/io/data.ts).
+ */
 export function dailyRefs(
-  rows: ReadonlyArray<Located<OfficialRate | GlobalRate>>,
+  rows: Iterable<Located<OfficialRate | GlobalRate>>,
   assets: ReadonlyMap<string, CatalogAsset>,
   nowMs: number,
   issues: RefIssue[],
