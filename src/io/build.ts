@@ -64,9 +64,9 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
   try {
     site = await composeSite(
       { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
+      folder,
       o.renderers ?? apiRenderers,
       nodeHashing,
-      folder,
     );
     await folder.commit(site.manifest);
   } catch (e) {
