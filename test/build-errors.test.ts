@@ -172,7 +172,7 @@ describe("a malformed data file stops the build with file, line and reason, and 
   });
 });
 
-describe("a file that fails its schema half-way through publishing (src/io/site-writer.ts SiteFolder)", () => {
+describe("a bad file half-way through publishing (src/io/site-writer.ts SiteFolder)", () => {
   test("stops the build naming the file; the published site, the state and the data folder are as they were", async () => {
     const data = await dataset();
     const out = path.join(data, "public");
@@ -197,6 +197,25 @@ describe("a file that fails its schema half-way through publishing (src/io/site-
     expect((err as OutputError).message).toContain("late/index.html");
     expect(await snapshot(out)).toEqual(before);
     expect(await fs.readFile(path.join(data, "state/published.json"), "utf8")).toBe(stateBefore);
+    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+  });
+
+  test("a path made twice stops the build naming it, and the published site stays", async () => {
+    const data = await dataset();
+    const out = path.join(data, "public");
+    await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
+    const before = await snapshot(out);
+    const page = { path: "twice/index.html", body: "<!doctype html>", contentType: HTML_TYPE, etagInput: () => "" };
+    const twice: Renderer = function* () {
+      yield page;
+      yield page;
+    };
+    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [twice] }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(OutputError);
+    expect((err as OutputError).message).toContain("twice/index.html: invalid output: made twice in one build");
+    expect(await snapshot(out)).toEqual(before);
     expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import { promises as fs, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { canonical } from "../core/canonical.js";
+import { OutputError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile } from "../feed/validate.js";
 import type { Site, SiteFile, SiteSink } from "../feed/site.js";
@@ -50,6 +51,7 @@ export class SiteFolder implements SiteSink {
 
   /** Validates a file against its schema (src/feed/validate.ts) and writes it; nothing of it is kept. */
   put(f: SiteFile): void {
+    if (this.staged.has(f.path)) throw new OutputError(f.path, "made twice in one build");
     validateFile(f);
     const at = path.join(this.stage, String(this.staged.size));
     writeFileSync(at, f.body);
