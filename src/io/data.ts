@@ -125,22 +125,38 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   // One day at a time: a day's text and its parse are garbage before the next day is read.
   const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
     const out: Array<Located<T>> = [];
-    for (const r of await ndjsonDayRows(folder, schema, fast)) out.push(r);
+    for (const r of await ndjsonDayRows(folder, schema, fast, true)) out.push(r);
     return out;
   };
-  /** The rows of a folder's day files, each day read when its first row is asked for. */
-  async function ndjsonDayRows<T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) {
+  /**
+   * The rows of a folder's day files, each day read when its first row is asked for. `kept`: the
+   * caller keeps the rows, so their strings are interned (files.ts ndjsonRows).
+   */
+  async function ndjsonDayRows<T>(
+    folder: string,
+    schema: import("zod").ZodType<T>,
+    fast: (v: unknown) => boolean,
+    kept: boolean,
+  ) {
     const days = await dayFiles(folder);
     const within = await checkIn(folder);
     return (function* (): Generator<Located<T>> {
       for (const d of days)
-        for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, fast))
+        for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, fast, kept))
           yield { value: r.value, file: d.file, line: r.line };
     })();
   }
-  /** A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts). */
-  function* quotesOf(file: string, text: Buffer, latest?: { ms: number | null }): Generator<LocatedQuote> {
-    for (const r of ndjsonRows(file, text, Quote, isQuote)) {
+  /**
+   * A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts).
+   * `kept` as for ndjsonDayRows: a day closed as it is read keeps none of its rows.
+   */
+  function* quotesOf(
+    file: string,
+    text: Buffer,
+    kept: boolean,
+    latest?: { ms: number | null },
+  ): Generator<LocatedQuote> {
+    for (const r of ndjsonRows(file, text, Quote, isQuote, kept)) {
       if (latest) {
         const ms = parseInstant(r.value.observedAt);
         if (ms !== null && (latest.ms === null || ms > latest.ms)) latest.ms = ms;
@@ -170,8 +186,8 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
         const issues: RefIssue[] = [];
         return { atMs: at, refs: dailyRefs(rows, maps.assets, at, issues), issues };
       };
-      const officialRefs = refsOf(await ndjsonDayRows(p.official, OfficialRate, isOfficialRate));
-      globalDaily = refsOf(await ndjsonDayRows(p.global, GlobalRate, isGlobalRate));
+      const officialRefs = refsOf(await ndjsonDayRows(p.official, OfficialRate, isOfficialRate, false));
+      globalDaily = refsOf(await ndjsonDayRows(p.global, GlobalRate, isGlobalRate, false));
       officialDaily = officialRefs;
     } catch (error) {
       refsFault = { error };
@@ -186,12 +202,18 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
         let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
         if (!closed) {
           const latest = { ms: null as number | null };
-          closed = closeRawDay({ date, quotes: quotesOf(file, bytes, latest) }, at, maps, officialDaily.refs, order);
+          closed = closeRawDay(
+            { date, quotes: quotesOf(file, bytes, false, latest) },
+            at,
+            maps,
+            officialDaily.refs,
+            order,
+          );
           // Only a day before the build's: today's file still grows every hour.
           if (kept && date < opts.upTo) kept.put(date, bytes, inputs, closed, latest.ms);
         }
         quoteDays.push({ date, file, quotes: [], closed });
-      } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes)] });
+      } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes, true)] });
     }
     if (refsFault) throw refsFault.error;
   } else {
@@ -199,7 +221,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
       quoteDays.push({
         date: d.date,
         file: d.file,
-        quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d)))],
+        quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d)), true)],
       });
     official = await ndjsonDays(p.official, OfficialRate, isOfficialRate);
     global = await ndjsonDays(p.global, GlobalRate, isGlobalRate);

@@ -160,13 +160,16 @@ export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: s
  * a time, each parsed and checked as it is reached, so a caller that reduces them as they come (the
  * build's raw days and history) never holds a whole day's values, and a day's text is never copied.
  * `fast`, when given, is an exact hand check of the schema (src/schema/fast-inputs.ts): a row it
- * accepts is the schema's; any other goes through the schema, which gives the message.
+ * accepts is the schema's; any other goes through the schema, which gives the message. `intern`
+ * false: the caller reduces the rows and keeps none (a raw day closed as read, references), so one
+ * copy of each string would save nothing and cost a lookup per field.
  */
 export function* ndjsonRows<T>(
   file: string,
   text: string | Buffer,
   schema: z.ZodType<T>,
   fast?: (v: unknown) => boolean,
+  intern = true,
 ): Generator<{ value: T; line: number }, void, undefined> {
   // Bytes are split at the newline byte, which never occurs inside a multi-byte UTF-8 character, so
   // each line decodes as it does in the whole text.
@@ -191,7 +194,7 @@ export function* ndjsonRows<T>(
     }
     // Strict schemas without defaults: the validated value equals the parsed one, so keep that
     // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.
-    yield { value: internStrings(raw) as T, line };
+    yield { value: (intern ? internStrings(raw) : raw) as T, line };
   }
 }
 
