@@ -218,6 +218,23 @@ describe("a bad file half-way through publishing (src/io/site-writer.ts SiteFold
     expect(await snapshot(out)).toEqual(before);
     expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
   });
+  test("a file and a folder of one path (the disk refuses it) stop the build; the published site stays", async () => {
+    const data = await dataset();
+    const out = path.join(data, "public");
+    await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
+    const before = await snapshot(out);
+    const page = (p: string) => ({ path: p, body: "<!doctype html>", contentType: HTML_TYPE, etagInput: () => p });
+    const clash: Renderer = function* () {
+      yield page("clash/index.html");
+      yield page("clash/index.html/inner.html");
+    };
+    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [clash] }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(await snapshot(out)).toEqual(before);
+    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+  });
 });
 
 describe("the price-feed command", () => {

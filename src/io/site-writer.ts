@@ -21,16 +21,24 @@ export function reportPath(outDir: string): string {
 
 /**
  * The folder a site is written into while it is composed. Each file waits in one flat staging folder
- * until commit() makes the site's folders, in order, and renames the files into them: creating the
- * ~400 folders as the files came, each file written into a folder just made, took 150 ms longer on
- * this machine's ext4 than folders first (README "Performance"), and a rename costs next to nothing.
- * Synchronous calls: hundreds of folders and files, each an asynchronous round trip through libuv's
- * thread pool otherwise, while the build has nothing else to do (src/io/files.ts).
+ * until commit() renames it into the site's folders: writing each file into a folder just made took
+ * 150 ms longer on this machine's ext4 than into one folder (README "Performance"), and a rename
+ * costs next to nothing. The ~400 folders are made meanwhile on libuv's thread pool, while the main
+ * thread composes the next files: making them took 25 to 370 ms, from one hour to the next, on this
+ * machine's disk. The files themselves are written synchronously: the build has nothing else to do
+ * (src/io/files.ts).
  */
 export class SiteFolder implements SiteSink {
   /** Each file written so far, by its path in the site: where it waits. */
   private readonly staged = new Map<string, string>();
   private readonly stage: string;
+  /**
+   * Each folder of the site asked for, with its making: an error is kept as the value (a rejection
+   * nothing awaits yet would end the process), and commit() throws it.
+   */
+  private readonly folders = new Map<string, Promise<unknown>>();
+  /** The folders made at once as parents of others. */
+  private readonly parents = new Set<string>();
 
   private constructor(
     private readonly out: string,
@@ -56,6 +64,24 @@ export class SiteFolder implements SiteSink {
     const at = path.join(this.stage, String(this.staged.size));
     writeFileSync(at, f.body);
     this.staged.set(f.path, at);
+    const dir = path.dirname(path.join(this.tmp, f.path));
+    if (dir === this.tmp || this.folders.has(dir)) return;
+    // A recursive mkdir on the pool goes on from one level to the next through the main thread,
+    // which is busy composing: so the few parents are made here, and each folder of files (an
+    // asset's page folder, mostly) by one request that the pool completes on its own.
+    const parent = path.dirname(dir);
+    if (parent !== this.tmp && !this.parents.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      this.parents.add(parent);
+    }
+    this.folders.set(
+      dir,
+      fs.mkdir(dir).then(
+        () => null,
+        // Already there: made as the parent of another folder.
+        (e: NodeJS.ErrnoException) => (e.code === "EEXIST" ? null : e),
+      ),
+    );
   }
 
   text(p: string): string {
@@ -68,8 +94,7 @@ export class SiteFolder implements SiteSink {
   async commit(manifest: Manifest): Promise<void> {
     const manifestBody = canonical(manifest);
     validateFile({ path: MANIFEST_FILE, body: manifestBody });
-    const dirs = new Set([...this.staged.keys()].map((p) => path.dirname(path.join(this.tmp, p))));
-    for (const d of [...dirs].sort()) mkdirSync(d, { recursive: true });
+    for (const error of await Promise.all(this.folders.values())) if (error !== null) throw error;
     for (const [p, at] of this.staged) renameSync(at, path.join(this.tmp, p));
     rmdirSync(this.stage);
     writeFileSync(path.join(this.tmp, MANIFEST_FILE), manifestBody);
@@ -89,6 +114,7 @@ export class SiteFolder implements SiteSink {
 
   /** Removes the folder: the published site stays as it was. */
   async abort(): Promise<void> {
+    await Promise.all(this.folders.values()); // none is still being made inside what is removed
     await fs.rm(this.tmp, { recursive: true, force: true });
   }
 }
