@@ -173,12 +173,32 @@ describe("a malformed data file stops the build with file, line and reason, and 
 });
 
 describe("a bad file half-way through publishing (src/io/site-writer.ts SiteFolder)", () => {
-  test("stops the build naming the file; the published site, the state and the data folder are as they were", async () => {
+  /** A built site, then a second build whose renderers are `renderers`, which must fail. */
+  async function failedRebuild(renderers: Renderer[]) {
     const data = await dataset();
     const out = path.join(data, "public");
     await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
     const before = await snapshot(out);
     const stateBefore = await fs.readFile(path.join(data, "state/published.json"), "utf8");
+    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers }).catch(
+      (e: unknown) => e,
+    );
+    /** The published site, the state and the data folder are as they were. */
+    const lostNothing = async () => {
+      expect(await snapshot(out)).toEqual(before);
+      expect(await fs.readFile(path.join(data, "state/published.json"), "utf8")).toBe(stateBefore);
+      expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+    };
+    return { err, lostNothing };
+  }
+  const page = (p: string, body = "<!doctype html>") => ({
+    path: p,
+    body,
+    contentType: HTML_TYPE,
+    etagInput: () => body,
+  });
+
+  test("stops the build naming the file; the published site, the state and the data folder are as they were", async () => {
     // Every file of the site is made and written into the new folder, then a page that is no HTML.
     const made: string[] = [];
     const broken: Renderer = function* (ctx) {
@@ -187,53 +207,34 @@ describe("a bad file half-way through publishing (src/io/site-writer.ts SiteFold
           made.push(f.path);
           yield f;
         }
-      yield { path: "late/index.html", body: "plain text", contentType: HTML_TYPE, etagInput: () => "plain text" };
+      yield page("late/index.html", "plain text");
     };
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [broken] }).catch(
-      (e: unknown) => e,
-    );
+    const { err, lostNothing } = await failedRebuild([broken]);
     expect(made.length).toBeGreaterThan(10);
     expect(err).toBeInstanceOf(OutputError);
     expect((err as OutputError).message).toContain("late/index.html");
-    expect(await snapshot(out)).toEqual(before);
-    expect(await fs.readFile(path.join(data, "state/published.json"), "utf8")).toBe(stateBefore);
-    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+    await lostNothing();
   });
 
   test("a path made twice stops the build naming it, and the published site stays", async () => {
-    const data = await dataset();
-    const out = path.join(data, "public");
-    await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
-    const before = await snapshot(out);
-    const page = { path: "twice/index.html", body: "<!doctype html>", contentType: HTML_TYPE, etagInput: () => "" };
     const twice: Renderer = function* () {
-      yield page;
-      yield page;
+      yield page("twice/index.html");
+      yield page("twice/index.html");
     };
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [twice] }).catch(
-      (e: unknown) => e,
-    );
+    const { err, lostNothing } = await failedRebuild([twice]);
     expect(err).toBeInstanceOf(OutputError);
     expect((err as OutputError).message).toContain("twice/index.html: invalid output: made twice in one build");
-    expect(await snapshot(out)).toEqual(before);
-    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+    await lostNothing();
   });
+
   test("a file and a folder of one path (the disk refuses it) stop the build; the published site stays", async () => {
-    const data = await dataset();
-    const out = path.join(data, "public");
-    await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
-    const before = await snapshot(out);
-    const page = (p: string) => ({ path: p, body: "<!doctype html>", contentType: HTML_TYPE, etagInput: () => p });
     const clash: Renderer = function* () {
       yield page("clash/index.html");
       yield page("clash/index.html/inner.html");
     };
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, renderers: [clash] }).catch(
-      (e: unknown) => e,
-    );
+    const { err, lostNothing } = await failedRebuild([clash]);
     expect(err).toBeInstanceOf(Error);
-    expect(await snapshot(out)).toEqual(before);
-    expect((await fs.readdir(data)).filter((f) => f.includes(".tmp-") || f.includes(".old-"))).toEqual([]);
+    await lostNothing();
   });
 });
 
