@@ -106,20 +106,26 @@ export function sourceFingerprint(codeRoot: string): string {
   return h.update("\0package-lock.json\0").update(lock).digest("hex");
 }
 
-/** What acceptance and closes read besides the day's quotes, for one date: `inputsSha256`. */
-export function inputsKey(
+/**
+ * What acceptance and closes read besides the day's quotes, for one date: `inputsSha256`. The
+ * catalog, the registry and the sources are the same for every raw day of a build, so they are
+ * serialized and hashed once; each date adds the official rates in force on it.
+ */
+export function inputsKeys(
   inputs: { catalog: Catalog; registry: Registry; sources: Sources },
   official: ReadonlyMap<string, DayRef[]>,
-  date: string,
-): string {
-  return sha256Hex(
+): (date: string) => string {
+  const shared = sha256Hex(
     canonical({
       catalog: inputs.catalog,
       registry: inputs.registry,
       sources: inputs.sources.sources.map((s) => ({ id: s.id, kind: sourceKind(s) })),
-      official: inputs.catalog.map((a) => [a.id, refInForce(official.get(a.id), date) ?? null]),
     }),
   );
+  return (date) =>
+    sha256Hex(
+      `${shared}\0${canonical(inputs.catalog.map((a) => [a.id, refInForce(official.get(a.id), date) ?? null]))}`,
+    );
 }
 
 /** The closed days a build may take from data/state/closed-days/, and those it closed itself. */

@@ -24,7 +24,7 @@ import { dayFiles, insideCheck } from "./day-files.js";
 import { assertInside, ndjsonRows, readDayFile, readDayFileSync, readJson, sha256Hex } from "./files.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { daysBetween, parseInstant } from "../core/cairo.js";
-import { inputsKey, type ClosedDays } from "./closed-days.js";
+import { inputsKeys, type ClosedDays } from "./closed-days.js";
 import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
 import { summaryRecords } from "../rules/compact.js";
 import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.js";
@@ -194,11 +194,12 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     }
     const order = sourceOrder(sources.sources);
     const kept = opts.closedDays;
+    const inputsOf = kept && officialDaily ? inputsKeys({ catalog, registry, sources }, officialDaily.refs) : null;
     for (const d of quoteFiles) {
       const { date, file } = d;
       const bytes = await readDayFile(file, quoteIn(d));
       if (officialDaily && date <= opts.upTo) {
-        const inputs = kept ? inputsKey({ catalog, registry, sources }, officialDaily.refs, date) : "";
+        const inputs = inputsOf ? inputsOf(date) : "";
         let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
         if (!closed) {
           const latest = { ms: null as number | null };
