@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { z } from "zod";
 import { DayClose, GlobalRate, OfficialRate, Quote } from "../src/schema/inputs.js";
-import { isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../src/schema/fast-inputs.js";
+import { FLAT_ROWS, isDayClose, isGlobalRate, isOfficialRate, isQuote } from "../src/schema/fast-inputs.js";
 
 const MISSING = Symbol("missing");
 const edge = fc.constantFrom<unknown>(
@@ -118,6 +118,25 @@ describe("fast row checks agree with the zod schemas", () => {
     it(`${name}: generated rows are often valid (the generator reaches the accepting side)`, () => {
       const sample = fc.sample(arb, { numRuns: 2000, seed: 1 });
       expect(sample.filter((v) => schema.safeParse(v).success).length).toBeGreaterThan(50);
+    });
+  }
+});
+
+describe("FLAT_ROWS: the checks whose rows may be parsed many lines at a time (src/io/files.ts flatChunk)", () => {
+  it("are the checks of quotes, official and global rates, and not a day's close (it nests)", () => {
+    expect([...FLAT_ROWS]).toEqual([isQuote, isOfficialRate, isGlobalRate]);
+    expect(FLAT_ROWS.has(isDayClose)).toBe(false);
+  });
+  for (const [name, , fast, arb] of cases.filter(([, , f]) => FLAT_ROWS.has(f))) {
+    it(`${name}: every row it accepts is an object whose values are strings, numbers or null`, () => {
+      fc.assert(
+        fc.property(fc.oneof({ weight: 9, arbitrary: arb }, { weight: 1, arbitrary: fc.anything() }), (v) => {
+          if (!fast(v)) return;
+          for (const x of Object.values(v as object))
+            expect(x === null || typeof x === "string" || typeof x === "number").toBe(true);
+        }),
+        { numRuns: 3000 },
+      );
     });
   }
 });

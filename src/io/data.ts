@@ -142,7 +142,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     const within = await checkIn(folder);
     return (function* (): Generator<Located<T>> {
       for (const d of days)
-        for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, fast, kept))
+        for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, { fast, intern: kept }))
           yield { value: r.value, file: d.file, line: r.line };
     })();
   }
@@ -156,7 +156,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
     kept: boolean,
     latest?: { ms: number | null },
   ): Generator<LocatedQuote> {
-    for (const r of ndjsonRows(file, text, Quote, isQuote, kept)) {
+    for (const r of ndjsonRows(file, text, Quote, { fast: isQuote, intern: kept })) {
       if (latest) {
         const ms = parseInstant(r.value.observedAt);
         if (ms !== null && (latest.ms === null || ms > latest.ms)) latest.ms = ms;
@@ -232,7 +232,7 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   const historyIn = await checkIn(p.history);
   const readHistoryDay = (d: { date: string; file: string }, bytes: Buffer) => {
     const records: DayRecord[] = [];
-    for (const r of ndjsonRows(d.file, bytes, DayClose, isDayClose)) {
+    for (const r of ndjsonRows(d.file, bytes, DayClose, { fast: isDayClose })) {
       if (r.value.date !== d.date)
         throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
       records.push(recordOf(r.value));

@@ -121,3 +121,10 @@ export function isDayClose(v: unknown): boolean {
   for (const d of dis) if (!isDisagreement(d)) return false;
   return keys(v, 6, (k) => DAY_KEYS.has(k));
 }
+
+/**
+ * The checks that accept only flat objects, whose every value is a string, a number or null
+ * (test/fast-inputs.test.ts holds them to it): the rows of quotes/, official/ and global/. Their
+ * lines can be parsed many at a time (src/io/files.ts flatChunk).
+ */
+export const FLAT_ROWS: ReadonlySet<(v: unknown) => boolean> = new Set([isQuote, isOfficialRate, isGlobalRate]);
