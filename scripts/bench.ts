@@ -189,6 +189,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           dir,
           "--now",
           NOW,
+          "--no-state", // data/ is the repository's: leave its state as it is
         ]);
     }
     const handler = { sample: await inProcess(sampleOut), large: await inProcess(largeOut) };
@@ -209,9 +210,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           oursP99ms: r.ours.p99ms,
           sirvP99ms: r.sirv.p99ms,
           oursNon2xx: r.ours.non2xx,
+          oursCpuMsPerReq: r.ours.cpuMsPerRequest,
+          sirvCpuMsPerReq: r.sirv.cpuMsPerRequest,
         })),
       );
       console.log(`price-feed serve ÷ sirv (${ds}): ${h.ratio} (target ≥ 1.0)`);
+      console.log(`server CPU per request, sirv ÷ ours (${ds}): ${h.cpuRatio ?? "not measured (no /proc)"}`);
     }
     results["serve"] = { handler, http };
   }
