@@ -2,7 +2,7 @@
  * Exact hand checks of the hot input rows (every line of quotes/, official/, global/, history/):
  * each accepts exactly what its zod schema of inputs.ts accepts (test/fast-inputs.test.ts checks
  * that on generated rows), at a fraction of the cost. A row they refuse goes through the schema's
- * own safeParse, for its message (src/io/files.ts parseNdjson). No node:* imports.
+ * own safeParse, for its message (src/io/files.ts ndjsonRows). No node:* imports.
  */
 
 type Obj = Record<string, unknown>;
