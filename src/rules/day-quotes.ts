@@ -10,6 +10,13 @@ import type { AcceptedQuote, QuoteKeys } from "./acceptance.js";
 
 const INITIAL = 1024;
 
+/** Twice the room, the values so far first: how the columns grow. */
+function doubled<A extends Uint32Array | Float64Array>(a: A): A {
+  const grown = new (a.constructor as new (length: number) => A)(a.length * 2);
+  grown.set(a);
+  return grown;
+}
+
 export class DayQuotes implements Iterable<AcceptedQuote>, QuoteKeys<number> {
   /** source, seller, asset, file (indexes into `strings`), line: five per quote. */
   private ids = new Uint32Array(INITIAL * 5);
@@ -31,12 +38,8 @@ export class DayQuotes implements Iterable<AcceptedQuote>, QuoteKeys<number> {
 
   push(q: AcceptedQuote): void {
     if (this.length * 3 === this.nums.length) {
-      const ids = new Uint32Array(this.ids.length * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const nums = new Float64Array(this.nums.length * 2);
-      nums.set(this.nums);
-      this.nums = nums;
+      this.ids = doubled(this.ids);
+      this.nums = doubled(this.nums);
     }
     const i = this.length++;
     const ids = this.ids;
@@ -118,11 +121,7 @@ export class DayQuotesPicked implements Iterable<AcceptedQuote> {
   }
 
   add(i: number): void {
-    if (this.length === this.picked.length) {
-      const grown = new Uint32Array(this.picked.length * 2);
-      grown.set(this.picked);
-      this.picked = grown;
-    }
+    if (this.length === this.picked.length) this.picked = doubled(this.picked);
     this.picked[this.length++] = i;
   }
 
