@@ -156,7 +156,6 @@ export async function composeSite(
   const state: PublishedState = { files: {} };
   const manifestFiles: Manifest["files"] = {};
   const changed: string[] = [];
-  let count = 0;
   const finish = async (made: Iterable<SiteFile>) => {
     for (const f of made) {
       const etag = await hashing.etag(f.etagInput());
@@ -170,7 +169,6 @@ export async function composeSite(
         contentType: f.contentType,
         bytes: hashing.byteLength(f.body),
       };
-      count++;
       sink.put(f);
     }
   };
@@ -196,7 +194,7 @@ export async function composeSite(
   return {
     manifest,
     state,
-    report: buildReport(result, generatedAt, count, changed),
+    report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed),
     feed,
   };
 }
