@@ -123,11 +123,9 @@ export async function loadDataset(dir: string, opts: LoadOptions = {}): Promise<
   /** Where a day file of this folder must be shown to lie inside the data folder (day-files.ts insideCheck). */
   const checkIn = (folder: string) => insideCheck(dir, folder);
   // One day at a time: a day's text and its parse are garbage before the next day is read.
-  const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => {
-    const out: Array<Located<T>> = [];
-    for (const r of await ndjsonDayRows(folder, schema, fast, true)) out.push(r);
-    return out;
-  };
+  const ndjsonDays = async <T>(folder: string, schema: import("zod").ZodType<T>, fast: (v: unknown) => boolean) => [
+    ...(await ndjsonDayRows(folder, schema, fast, true)),
+  ];
   /**
    * The rows of a folder's day files, each day read when its first row is asked for. `kept`: the
    * caller keeps the rows, so their strings are interned (files.ts ndjsonRows).
