@@ -4,7 +4,8 @@
  * (dist/cli/launch.js) compiles with V8's code cache. One file instead of ~150 modules saves the ESM
  * loader's resolving and linking; one script is what V8's code cache can keep (Node 20 has no cache
  * for ES modules). Commands still load their work lazily: esbuild turns each `await import()` into
- * a module initialised on first use. It also writes in what src/api/precomputed.ts lists.
+ * a module initialised on first use. It also writes in what src/api/precomputed.ts lists, and the
+ * output documents' checks compiled from their zod schemas (src/schema/output-checks.ts).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,7 @@ import { build } from "esbuild";
 import { schemasFromZod } from "../dist/api/openapi.js";
 import { renderMethodology } from "../dist/api/pages/methodology.js";
 import { sourceFingerprint } from "../dist/io/closed-days.js";
+import { outputChecksCode } from "../dist/schema/output-checks.js";
 
 // Computed once here rather than at every build's start (src/api/precomputed.ts says what and why);
 // from tsc's output of the same sources, which `npm run compile` has just written.
@@ -20,6 +22,16 @@ const precomputed = {
   methodology: { markdown, html: renderMethodology(markdown) },
   componentSchemas: schemasFromZod(),
   codeSha256: sourceFingerprint(fileURLToPath(new URL("../src", import.meta.url))),
+};
+
+// The output documents' schemas compiled to plain checks (src/schema/output-checks.ts says why): the
+// bundle's src/schema/compiled-outputs.ts is this code instead of the module's `undefined`.
+const compiledOutputs = {
+  name: "compiled-outputs",
+  setup(b) {
+    const code = outputChecksCode();
+    b.onLoad({ filter: /[\\/]src[\\/]schema[\\/]compiled-outputs\.ts$/ }, () => ({ contents: code, loader: "js" }));
+  },
 };
 
 const result = await build({
@@ -36,6 +48,7 @@ const result = await build({
   define: { "import.meta.url": "__bundleUrl", PRICE_FEED_PRECOMPUTED: JSON.stringify(precomputed) },
   // "use strict" first: esbuild's own comes after the banner, where it would no longer be a directive.
   banner: { js: '"use strict";\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [compiledOutputs],
   legalComments: "none",
   metafile: true,
   logLevel: "warning",

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Category, DateString, Side } from "./inputs.js";
-import { FreshnessState, IsoInstant } from "./outputs.js";
+import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
@@ -249,3 +249,10 @@ export const SourceHealth = z
     description: "Which sources fed which assets, when each last succeeded and why it last failed.",
   });
 export type SourceHealth = z.infer<typeof SourceHealth>;
+
+/**
+ * The published JSON documents the build checks before publishing, by name (src/feed/validate.ts),
+ * and compiles to plain checks at bundle time (src/schema/output-checks.ts).
+ */
+export const CHECKED_DOCUMENTS = { Feed, IndexDoc, Changelog, SourceHealth, Manifest } as const;
+export type CheckedDocument = keyof typeof CHECKED_DOCUMENTS;

@@ -1,0 +1,12 @@
+/**
+ * The output documents' checks compiled to plain JavaScript, or undefined. This module is what the
+ * unbundled program (tsc's output, vitest) sees: no compiled checks, so src/feed/validate.ts runs
+ * zod itself. In the command line's bundle, scripts/bundle-cli.mjs puts in its place the code that
+ * src/schema/output-checks.ts generates from the same zod schemas, which exports the checks here.
+ */
+import type { CheckedDocument } from "./documents.js";
+
+/** A compiled check: true when the value (as JSON.parse gives it) is a valid document. */
+export type OutputCheck = (value: unknown) => boolean;
+
+export const compiledOutputs: Readonly<Record<CheckedDocument, OutputCheck>> | undefined = undefined;
