@@ -63,6 +63,22 @@ describe("the bundled command line", () => {
     }
   });
 
+  test("the rulebook compiled in is used only while docs/methodology.md is its text; an edited one is rendered", async () => {
+    const { bin } = await binCopy();
+    const root = path.resolve(path.dirname(bin), "../..");
+    const tmp = await tempDir("pf-rulebook-");
+    const docs = async (out: string) => (await cliBuild(bin, out)).get("docs/index.html")!;
+    const compiledIn = await docs(path.join(tmp, "as-compiled"));
+    expect(compiledIn).toContain('id="methodology-');
+    expect(compiledIn).not.toContain("methodology-a-rule-added-after-compiling");
+    // Edited after `npm run compile`: the bundle renders it with marked, loaded only for this.
+    const md = path.join(root, "docs/methodology.md");
+    await fs.appendFile(md, "\n## A rule added after compiling\n\nIts *text*.\n");
+    const edited = await docs(path.join(tmp, "edited"));
+    expect(edited).toContain('<h3 id="methodology-a-rule-added-after-compiling">A rule added after compiling</h3>');
+    expect(edited).toContain("<p>Its <em>text</em>.</p>");
+  });
+
   test("the code cache: written when missing, kept when taken, replaced when refused", async () => {
     const { bin, cacheDir } = await binCopy();
     const tmp = await tempDir("pf-cache-");

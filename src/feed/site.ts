@@ -34,8 +34,11 @@ export interface SiteInput {
   changelog: Changelog;
   nowMs: number;
   previous: PublishedState;
-  /** docs/methodology.md, the rulebook the docs page publishes (read by the io layer). */
-  methodology: string;
+  /**
+   * docs/methodology.md, the rulebook the docs page publishes, as the page's HTML: read and rendered
+   * by the io layer (src/api/pages/methodology-html.ts).
+   */
+  methodologyHtml: string;
   /** Ingest's record of each source's runs (data/state/sources.json), for the source health file. */
   sourceRuns: SourceRuns;
 }

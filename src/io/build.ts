@@ -11,6 +11,7 @@ import { recordOf } from "../core/dataset.js";
 import { dayFiles } from "./day-files.js";
 import { sha256Hex, writeFileAtomic } from "./files.js";
 import { apiRenderers } from "../api/renderers.js";
+import { methodologyHtml as renderedMethodology } from "../api/pages/methodology-html.js";
 import { cairoDate } from "../core/cairo.js";
 import { loadSourceRuns } from "./source-runs.js";
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "./build-lock.js";
@@ -52,18 +53,18 @@ export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFil
 
 async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
   const closedDays = await ClosedDays.open(o.dataDir);
-  const [dataset, changelog, previous, methodology, sourceRuns] = await Promise.all([
+  const [dataset, changelog, previous, methodologyHtml, sourceRuns] = await Promise.all([
     loadDataset(o.dataDir, { upTo: cairoDate(o.nowMs), bounded: true, closeAt: o.nowMs, closedDays }),
     loadChangelog(),
     loadState(o.dataDir),
-    fs.readFile(METHODOLOGY_FILE, "utf8"),
+    fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
     loadSourceRuns(o.dataDir),
   ]);
   const folder = await SiteFolder.open(o.outDir);
   let site: Site;
   try {
     site = await composeSite(
-      { dataset, changelog, nowMs: o.nowMs, previous, methodology, sourceRuns },
+      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns },
       folder,
       o.renderers ?? apiRenderers,
       nodeHashing,

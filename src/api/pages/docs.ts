@@ -12,7 +12,6 @@ import type { CategoryCalendar } from "../../schema/inputs.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { DOCS_PATH, FEED_PATH, files } from "../../feed/paths.js";
 import { arabic, esc, page } from "./html.js";
-import { renderMethodology } from "./methodology.js";
 import { referenceSections } from "./docs-reference.js";
 import { arabicSummary } from "./docs-ar.js";
 import { categoryTitle, simulatedBanner } from "./words.js";
@@ -125,7 +124,7 @@ ${startSection(ctx, base)}
 <p>One request returns, for every tracked currency and gold price: the best licensed seller on each side, whether the day is a good one against recent history, the central bank's official rate, the global mid-market reference, ${feed.seriesWindowDays} days of history and the day's full seller table. Read-only JSON over HTTPS, no key, open CORS.</p>
 ${referenceSections(ds, input.changelog, base)}
 <section id="methodology" aria-label="How the numbers are made">
-${renderMethodology(input.methodology)}
+${input.methodologyHtml}
 <h3 id="sessions">This deployment's trading sessions</h3>
 <p>From its calendar configuration (Cairo time), which freshness (§7) counts in:</p>
 <ul>${sessionRows}</ul>

@@ -15,7 +15,6 @@
  */
 import { Marked, Renderer, type Tokens } from "marked";
 import { esc } from "./html.js";
-import { precomputed } from "../precomputed.js";
 
 export interface RenderMethodologyOptions {
   /** Levels added to every heading (capped at <h6>); 0 keeps the markdown's levels. */
@@ -43,9 +42,6 @@ function safeUrl(href: string): boolean {
 
 export function renderMethodology(markdown: string, options: RenderMethodologyOptions = {}): string {
   const shift = options.headingShift ?? 1;
-  // Rendered at compile time when the text is still the one compiled in (src/api/precomputed.ts).
-  const done = precomputed?.methodology;
-  if (shift === 1 && done?.markdown === markdown) return done.html;
   // A fresh instance per call: the duplicate-id counter below must not leak between documents.
   const used = new Map<string, number>();
   const uniqueId = (text: string): string => {
