@@ -50,6 +50,9 @@ const result = await build({
   banner: { js: '"use strict";\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [compiledOutputs],
   legalComments: "none",
+  // Without comments and indentation the bundle is 2.1 MB instead of 3.2: less to read, hash and
+  // decode at every start. Names stay; a readable stack comes from PRICE_FEED_DEBUG (launch.ts).
+  minifyWhitespace: true,
   metafile: true,
   logLevel: "warning",
 });
