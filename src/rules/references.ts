@@ -53,7 +53,7 @@ export function dailyRefs(
   nowMs: number,
   issues: RefIssue[],
 ): Map<string, DayRef[]> {
-  const byAsset = new Map<string, Map<string, DayRef>>();
+  const byAsset = new Map<string, AssetDays>();
   const today = cairoDate(nowMs);
   for (const { value: r, file, line } of rows) {
     const asset = assets.get(r.asset);
@@ -82,10 +82,10 @@ export function dailyRefs(
           ? roundHalfAway((buy + sell) / 2, d)
           : null;
     let days = byAsset.get(r.asset);
-    if (!days) byAsset.set(r.asset, (days = new Map()));
-    const cur = days.get(date);
+    if (!days) byAsset.set(r.asset, (days = { list: [], byDate: null, sorted: true }));
+    const cur = dayOf(days, date);
     if (!cur) {
-      days.set(date, { date, buy, sell, value, lo: value, hi: value, observedAtMs: ms, sources: [r.source] });
+      addDay(days, { date, buy, sell, value, lo: value, hi: value, observedAtMs: ms, sources: [r.source] });
       continue;
     }
     if (!cur.sources.includes(r.source)) cur.sources.push(r.source);
@@ -94,15 +94,50 @@ export function dailyRefs(
       cur.hi = cur.hi === null ? value : Math.max(cur.hi, value);
     }
     // The latest observation of the day is the day's rate; on equal instants the first line read stays.
-    if (ms > cur.observedAtMs) Object.assign(cur, { buy, sell, value, observedAtMs: ms });
+    if (ms > cur.observedAtMs) {
+      cur.buy = buy;
+      cur.sell = sell;
+      cur.value = value;
+      cur.observedAtMs = ms;
+    }
   }
   const out = new Map<string, DayRef[]>();
   for (const [asset, days] of byAsset) {
-    const list = [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
-    for (const d of list) d.sources.sort();
+    const list = days.sorted ? days.list : days.list.sort((a, b) => (a.date < b.date ? -1 : 1));
+    for (const d of list) if (d.sources.length > 1) d.sources.sort();
     out.set(asset, list);
   }
   return out;
+}
+
+/**
+ * One asset's days as they are read. Day files come in date order, so a row's date is nearly always
+ * the last day's or a later one: the list alone answers, and a map of the days by date is made only
+ * once a row comes for an earlier day (a per-row map kept from the start was most of the loop's time).
+ */
+interface AssetDays {
+  list: DayRef[];
+  byDate: Map<string, DayRef> | null;
+  /** Whether `list` is still in ascending date order. */
+  sorted: boolean;
+}
+
+function dayOf(days: AssetDays, date: string): DayRef | undefined {
+  // Once made, the map answers: the list's last day may then no longer be its latest.
+  if (days.byDate) return days.byDate.get(date);
+  // Until then every day was added after a later one, so the last is the latest.
+  const last = days.list.at(-1);
+  if (last === undefined || date > last.date) return undefined;
+  if (date === last.date) return last;
+  days.byDate = new Map(days.list.map((d) => [d.date, d]));
+  return days.byDate.get(date);
+}
+
+function addDay(days: AssetDays, day: DayRef): void {
+  const last = days.list.at(-1);
+  if (last !== undefined && day.date < last.date) days.sorted = false;
+  days.list.push(day);
+  days.byDate?.set(day.date, day);
 }
 
 /** The reference in force on `date`: the latest day at or before it, at most REFERENCE_MAX_AGE_DAYS old. */
