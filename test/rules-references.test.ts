@@ -1,6 +1,6 @@
 /**
  * Official and global reference rates per asset and Cairo date (src/rules/references.ts dailyRefs,
- * docs/methodology.md §4): the day's latest accepted observation, rounded to the asset's decimals,
+ * docs/methodology.md §9): the day's latest accepted observation, rounded to the asset's decimals,
  * with the day's low and high and every source seen; bad rows become issues, rows not yet observed
  * at the build instant are left out. Day files come in date order, and dailyRefs keeps each asset's
  * days in a list for that case: a property test holds it to a plain map of days by date on rows in
@@ -8,10 +8,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { dailyRefs, type DayRef, type RefIssue } from "../src/rules/references.js";
+import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../src/rules/references.js";
 import { cairoDate, parseInstant } from "../src/core/cairo.js";
 import { roundHalfAway } from "../src/core/round.js";
-import { CLOCK_SKEW_MS } from "../src/core/methodology.js";
+import { CLOCK_SKEW_MS, REFERENCE_MAX_AGE_DAYS } from "../src/core/methodology.js";
 import type { Located } from "../src/core/dataset.js";
 import type { CatalogAsset, GlobalRate, OfficialRate } from "../src/schema/inputs.js";
 import { catalog } from "./helpers/dataset.js";
@@ -42,7 +42,7 @@ function refs(rows: Row[], nowMs = NOW) {
   return { days, issues };
 }
 
-describe("a day's reference (§4)", () => {
+describe("a day's reference (§9)", () => {
   test.each([
     {
       name: "the day's latest observation is its rate, whatever the order of the lines",
@@ -139,6 +139,34 @@ describe("a day's reference (§4)", () => {
       ["2026-11-18", 48.2, 48, 48.2],
       ["2026-11-19", 49, 49, 49],
     ]);
+  });
+});
+
+describe("the rate in force on a date (§9)", () => {
+  const day = (date: string, value: number): DayRef => ({
+    date,
+    buy: null,
+    sell: null,
+    value,
+    lo: value,
+    hi: value,
+    observedAtMs: 0,
+    sources: ["s"],
+  });
+  const days = [day("2026-11-05", 45), day("2026-11-12", 46), day("2026-11-13", 47)];
+  test.each([
+    { name: "the date's own rate", date: "2026-11-13", want: 47 },
+    { name: "a Friday uses Thursday's rate", date: "2026-11-14", want: 47 },
+    { name: `still in force ${REFERENCE_MAX_AGE_DAYS} days on`, date: "2026-11-20", want: 47 },
+    { name: `no rate ${REFERENCE_MAX_AGE_DAYS + 1} days on`, date: "2026-11-21", want: null },
+    { name: "the most recent earlier date, not an older one", date: "2026-11-12", want: 46 },
+    { name: "before the first rate: none", date: "2026-11-04", want: null },
+    { name: "six days on with no newer rate: the old one", date: "2026-11-11", want: 45 },
+  ])("$name", ({ date, want }) => {
+    expect(refInForce(days, date)?.value ?? null).toBe(want);
+  });
+  test("an asset without references has no rate in force", () => {
+    expect(refInForce(undefined, "2026-11-13")).toBeNull();
   });
 });
 
