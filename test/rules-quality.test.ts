@@ -2,7 +2,8 @@ import { describe, expect, test } from "vitest";
 import { freshnessState } from "../src/rules/freshness.js";
 import { confidence } from "../src/rules/confidence.js";
 import { DateTime } from "luxon";
-import { cairoDate, tradingAgeMs } from "../src/core/cairo.js";
+import { cairoDate, daysBetween, tradingAgeMs } from "../src/core/cairo.js";
+import fc from "fast-check";
 import { bestOf, sellerTable } from "../src/rules/table.js";
 import type { CategoryCalendar, CatalogAsset, RegistrySeller } from "../src/schema/inputs.js";
 import { catalog } from "./helpers/dataset.js";
@@ -47,6 +48,36 @@ describe("the Cairo date of an instant", () => {
     { at: "2026-11-19T22:00:00Z", date: "2026-11-20" },
   ])("$at is $date in Cairo", ({ at, date }) => {
     expect(cairoDate(t(at))).toBe(date);
+  });
+});
+
+describe("whole calendar days between two dates", () => {
+  test.each([
+    { a: "2026-11-19", b: "2026-11-19", want: 0 },
+    { a: "2026-11-19", b: "2026-11-20", want: 1 },
+    { a: "2026-11-20", b: "2026-11-19", want: -1 },
+    { a: "2024-02-28", b: "2024-03-01", want: 2 },
+    { a: "2026-03-28", b: "2026-04-25", want: 28 },
+    { a: "2025-11-19", b: "2026-11-19", want: 365 },
+  ])("$a → $b: $want", ({ a, b, want }) => {
+    expect(daysBetween(a, b)).toBe(want);
+  });
+
+  test("the same answer as parsing both dates at every call, from memory or not, valid or not", () => {
+    const date = fc.oneof(
+      fc
+        .date({ min: new Date("1990-01-01"), max: new Date("2060-12-31"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+      fc.constantFrom("2026-02-30", "2026-13-01", "", "not a date"),
+    );
+    fc.assert(
+      fc.property(date, date, (a, b) => {
+        const want = Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+        expect(daysBetween(a, b)).toBe(want);
+        expect(daysBetween(a, b)).toBe(want); // the second time from the remembered day numbers
+      }),
+      { numRuns: 2000, seed: 20261122 },
+    );
   });
 });
 
