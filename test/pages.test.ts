@@ -10,6 +10,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild } from "../src/io/build.js";
 import { renderMethodology } from "../src/api/pages/methodology.js";
+import { cairoClock, count, fullDate, longDate, price, shortDate } from "../src/api/pages/format.js";
+import fc from "fast-check";
 import type { Feed } from "../src/schema/outputs.js";
 import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
@@ -52,6 +54,59 @@ let thursday: Awaited<ReturnType<typeof build>>;
 let friday: Awaited<ReturnType<typeof build>>;
 beforeAll(async () => {
   [thursday, friday] = await Promise.all([build(`${TODAY}T14:45:00Z`), build("2026-11-20T10:00:00Z")]);
+});
+
+describe("numbers, dates and times (src/api/pages/format.ts)", () => {
+  // Each text is remembered once made: whatever was asked before, the answer is Intl's own.
+  const LOCALE = { en: "en-GB", ar: "ar-EG-u-nu-latn" } as const;
+  test("the same text as Intl in both languages, the first time and every time after", () => {
+    const lang = fc.constantFrom("en" as const, "ar" as const);
+    const date = fc
+      .date({ min: new Date("2020-01-01"), max: new Date("2030-12-31"), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+    const instant = fc
+      .date({ min: new Date("2020-01-01"), max: new Date("2030-12-31"), noInvalidDate: true })
+      .map((d) => `${d.toISOString().slice(0, 16)}:00Z`);
+    fc.assert(
+      fc.property(
+        lang,
+        fc.double({ min: 0.0001, max: 100_000, noNaN: true }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.nat(5000),
+        date,
+        instant,
+        (l, v, decimals, n, d, at) => {
+          const num = (dec: number) =>
+            new Intl.NumberFormat(LOCALE[l], {
+              minimumFractionDigits: dec,
+              maximumFractionDigits: dec,
+              useGrouping: true,
+            });
+          const utc = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(LOCALE[l], { timeZone: "UTC", ...o });
+          const noon = new Date(`${d}T12:00:00Z`);
+          for (let twice = 0; twice < 2; twice++) {
+            expect(price(v, decimals, l)).toBe(num(decimals).format(v));
+            expect(count(n, l)).toBe(num(0).format(n));
+            expect(longDate(d, l)).toBe(utc({ weekday: "long", day: "numeric", month: "long" }).format(noon));
+            expect(shortDate(d, l)).toBe(utc({ day: "numeric", month: "short" }).format(noon));
+            expect(fullDate(d, l)).toBe(utc({ day: "numeric", month: "long", year: "numeric" }).format(noon));
+            expect(cairoClock(at, l)).toBe(
+              new Intl.DateTimeFormat(LOCALE[l], {
+                timeZone: "Africa/Cairo",
+                hour: "2-digit",
+                minute: "2-digit",
+                hourCycle: "h23",
+              }).format(new Date(at)),
+            );
+          }
+        },
+      ),
+      { numRuns: 300, seed: 20261122 },
+    );
+    expect(price(null, 2, "en")).toBe("—");
+    expect(price(5882.5, 2, "en")).toBe("5,882.50");
+    expect(price(5882.5, 2, "ar")).toBe("5,882.50");
+  });
 });
 
 describe("the pages in plain words", () => {

@@ -30,23 +30,35 @@ function numberFormat(lang: PageLang, decimals: number): Intl.NumberFormat {
 
 /**
  * Formatting through Intl costs a microsecond or more a call, and a build formats the same prices,
- * dates and times on many pages (both languages, every chart): each text is made once per key.
+ * dates and times on many pages (both languages, every chart): each text is made once. One memo per
+ * kind of text and language, keyed by the value itself: a key string built at every call (kind,
+ * language and the number printed) cost about as much as the lookup saved.
  */
-const texts = new Map<string, string>();
-function once(key: string, make: () => string): string {
-  let t = texts.get(key);
-  if (t === undefined) {
-    if (texts.size > 200_000) texts.clear();
-    texts.set(key, (t = make()));
-  }
-  return t;
+function memo<K extends number | string>(make: (k: K) => string): (k: K) => string {
+  const texts = new Map<K, string>();
+  return (k) => {
+    let t = texts.get(k);
+    if (t === undefined) {
+      if (texts.size > 100_000) texts.clear();
+      texts.set(k, (t = make(k)));
+    }
+    return t;
+  };
 }
+/** One memo per language. */
+const perLang = <K extends number | string>(make: (lang: PageLang) => (k: K) => string) => ({
+  en: memo(make("en")),
+  ar: memo(make("ar")),
+});
 
+const priceTexts = new Map<number, (v: number) => string>();
 /** A price with the asset's decimals and thousands separators; an em dash when there is none. */
 export function price(v: number | null | undefined, decimals: number, lang: PageLang): string {
-  return v === null || v === undefined
-    ? "—"
-    : once(`p${lang}${decimals}:${v}`, () => numberFormat(lang, decimals).format(v));
+  if (v === null || v === undefined) return "—";
+  const key = decimals * 2 + (lang === "ar" ? 1 : 0);
+  let text = priceTexts.get(key);
+  if (!text) priceTexts.set(key, (text = memo((x: number) => numberFormat(lang, decimals).format(x))));
+  return text(v);
 }
 
 /**
@@ -57,7 +69,8 @@ export const westernDigits = (text: string) =>
   text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) % 16));
 
 /** A whole number (a count of days, of sources). */
-export const count = (n: number, lang: PageLang) => once(`c${lang}:${n}`, () => numberFormat(lang, 0).format(n));
+const counts = perLang((lang) => (n: number) => numberFormat(lang, 0).format(n));
+export const count = (n: number, lang: PageLang) => counts[lang](n);
 
 /** A percentage without its sign ("0.41%"); the words around it say above or below. */
 export function percent(v: number, lang: PageLang): string {
@@ -84,18 +97,19 @@ function dateFormat(kind: keyof typeof dateFormats, lang: PageLang): Intl.DateTi
 
 const noon = (date: string) => new Date(`${date}T12:00:00Z`);
 
+const longDates = perLang((lang) => (date: string) => dateFormat("long", lang).format(noon(date)));
+const shortDates = perLang((lang) => (date: string) => dateFormat("short", lang).format(noon(date)));
+const fullDates = perLang((lang) => (date: string) => dateFormat("year", lang).format(noon(date)));
+const clocks = perLang((lang) => (iso: string) => dateFormat("time", lang).format(new Date(iso)));
+
 /** "Thursday 19 November" / "الخميس، 19 نوفمبر". */
-export const longDate = (date: string, lang: PageLang) =>
-  once(`l${lang}:${date}`, () => dateFormat("long", lang).format(noon(date)));
+export const longDate = (date: string, lang: PageLang) => longDates[lang](date);
 /** "19 Nov" / "19 نوفمبر", for chart axes. */
-export const shortDate = (date: string, lang: PageLang) =>
-  once(`s${lang}:${date}`, () => dateFormat("short", lang).format(noon(date)));
+export const shortDate = (date: string, lang: PageLang) => shortDates[lang](date);
 /** "19 November 2026", for the chart's text alternative. */
-export const fullDate = (date: string, lang: PageLang) =>
-  once(`y${lang}:${date}`, () => dateFormat("year", lang).format(noon(date)));
+export const fullDate = (date: string, lang: PageLang) => fullDates[lang](date);
 /** The Cairo wall-clock time of an instant, "14:05". */
-export const cairoClock = (iso: string, lang: PageLang) =>
-  once(`t${lang}:${iso}`, () => dateFormat("time", lang).format(new Date(iso)));
+export const cairoClock = (iso: string, lang: PageLang) => clocks[lang](iso);
 /** The Cairo calendar date of an instant. */
 export const cairoDay = (iso: string) => cairoDate(Date.parse(iso));
 
