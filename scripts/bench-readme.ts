@@ -37,6 +37,7 @@ interface Results {
       {
         ratio: number;
         cpuRatio?: number | null;
+        generator?: "wrk" | "autocannon";
         rounds: Array<{
           ours: { rps: number; cpuMsPerRequest?: number | null };
           sirv: { rps: number; cpuMsPerRequest?: number | null };
@@ -95,6 +96,12 @@ const http = Object.entries(r.serve.http).map(([dataset, h]) =>
   ]),
 );
 
+const generator = Object.values(r.serve.http)[0]?.generator ?? "autocannon";
+const generatorNote =
+  generator === "wrk"
+    ? "The load generator, wrk (C, one thread), shares the two cores with the server it loads and leaves it one: requests per second measure the server. Each server's own CPU time per request is from `/proc/<pid>/stat`."
+    : "The load generator, autocannon (wrk was not installed), shares the two cores: on the large feed's 1.3 MB body it is the bottleneck (110–125 % of a core, each server under 20 %), so requests per second there measure it and come out even; each server's own CPU time per request (from `/proc/<pid>/stat`) is what tells them apart.";
+
 const section = `<!-- bench:start -->
 Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The hourly figure is the same build on the state the previous build saved, as the hourly job finds it: the raw days before today already closed (data/state/closed-days). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. Each round times a build and then its two floors, and a ratio is the median of each build over the floors of its own round (the whole processes follow in the same round: three with the code cache and three without on the sample, one each on the others). The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
 
@@ -108,11 +115,11 @@ Large ÷ half build time: ${r.build.largeOverHalf} (2.0 is linear in the number 
 |---|---|---|---|
 ${handler.join("\n")}
 
-| \`serve\` vs \`sirv\`, full feed over loopback (16 connections, 8 s) | req/s ours / sirv per round | ratio | target | server CPU ms per request, ours / sirv per round | sirv's least ÷ ours' |
+| \`serve\` vs \`sirv\`, full feed over loopback (${generator}, 16 connections, 8 s) | req/s ours / sirv per round | ratio | target | server CPU ms per request, ours / sirv per round | sirv's least ÷ ours' |
 |---|---|---|---|---|---|
 ${http.join("\n")}
 
-The load generator shares the two cores: on the large feed's 1.3 MB body it is the bottleneck (110–125 % of a core, each server under 20 %), so requests per second there measure it and come out even; each server's own CPU time per request (from \`/proc/<pid>/stat\`) is what tells them apart.
+${generatorNote}
 <!-- bench:end -->`;
 
 const readme = readFileSync("README.md", "utf8");

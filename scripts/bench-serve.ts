@@ -1,10 +1,12 @@
 /**
  * Serving figures for `npm run bench`: (1) in-process time per request of the handler, p50/p99, for
  * the full feed, a 304, a three-asset filter and a 400; (2) requests per second over loopback of
- * `price-feed serve` (all headers, counting on) against sirv on the same files, same autocannon load,
- * and each server's CPU time per request meanwhile.
+ * `price-feed serve` (all headers, counting on) against sirv on the same files, under the same load,
+ * and each server's CPU time per request meanwhile. The load comes from wrk when it is installed
+ * (Debian: `apt-get install wrk`), else from autocannon (an npm package, always there).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -107,25 +109,68 @@ function cpuMs(pid: number): number | null {
 }
 
 /**
- * One load of `seconds` on the server `pid` listens as: its requests per second, and the server's
- * own CPU time per request. With the load generator on the same two cores, a 1.3 MB body makes the
- * generator the bottleneck (it took 110–125 % of a core while each server took under 20 %), so
- * requests per second then measure the generator; the server's CPU per request is what tells the
- * servers apart.
+ * The load generator. Both share the machine's two cores with the server they load. autocannon is
+ * JavaScript: on the large feed's 1.3 MB body it is the bottleneck (110–125 % of a core while each
+ * server took under 20 %), so requests per second then measure it, not the server. wrk is C with
+ * one thread: it leaves the server a core, and requests per second measure the server.
  */
-async function load(url: string, seconds: number, connections: number, pid: number) {
-  const before = cpuMs(pid);
+export const GENERATOR: "wrk" | "autocannon" = (() => {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" });
+    return "wrk";
+  } catch (e) {
+    // wrk --version prints its usage and exits 1: installed all the same.
+    return (e as { status?: number }).status === 1 ? "wrk" : "autocannon";
+  }
+})();
+
+const seconds = (n: number, unit: string) => n * ({ us: 1e-6, ms: 1e-3, s: 1, m: 60 } as Record<string, number>)[unit]!;
+
+/** wrk's summary, parsed: requests, duration, p99 latency, non-2xx/3xx answers and socket errors. */
+export function parseWrk(out: string) {
+  const total = /(\d+) requests in ([\d.]+)(us|ms|s|m),/.exec(out);
+  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
+  if (!total || !p99) throw new Error(`wrk: unexpected output:\n${out}`);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    requests: Number(total[1]),
+    seconds: seconds(Number(total[2]), total[3]!),
+    p99ms: +(seconds(Number(p99[1]), p99[2]!) * 1000).toFixed(3),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+  };
+}
+
+async function generate(url: string, seconds: number, connections: number) {
+  if (GENERATOR === "wrk") {
+    const { stdout } = await promisify(execFile)("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", url]);
+    const r = parseWrk(stdout);
+    return {
+      rps: Math.round(r.requests / r.seconds),
+      requests: r.requests,
+      p99ms: r.p99ms,
+      non2xx: r.non2xx,
+      errors: r.errors,
+    };
+  }
   const r = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
-  const after = cpuMs(pid);
-  const cpuMsPerRequest =
-    before === null || after === null || !r.requests.total ? null : +((after - before) / r.requests.total).toFixed(3);
   return {
     rps: Math.round(r.requests.average),
+    requests: r.requests.total,
     p99ms: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
-    cpuMsPerRequest,
   };
+}
+
+/** One load of `seconds` on the server `pid` listens as: its requests per second, and the server's own CPU time per request. */
+async function load(url: string, seconds: number, connections: number, pid: number) {
+  const before = cpuMs(pid);
+  const { requests, ...r } = await generate(url, seconds, connections);
+  const after = cpuMs(pid);
+  const cpuMsPerRequest =
+    before === null || after === null || !requests ? null : +((after - before) / requests).toFixed(3);
+  return { ...r, cpuMsPerRequest };
 }
 
 export async function overHttp(dir: string, seconds = 8, connections = 16) {
@@ -168,6 +213,7 @@ export async function overHttp(dir: string, seconds = 8, connections = 16) {
       cpuRatio: oursCpu && sirvCpu ? +(sirvCpu / oursCpu).toFixed(2) : null,
       connections,
       seconds,
+      generator: GENERATOR,
     };
   } finally {
     ours.kill("SIGTERM");

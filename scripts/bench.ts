@@ -208,7 +208,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log("targets: p99 full feed ≤ 1000 µs, 20-asset ≤ 1000 µs, 100-asset ≤ 3000 µs");
     const http = { sample: await overHttp(sampleOut), large: await overHttp(largeOut) };
     for (const [ds, h] of Object.entries(http)) {
-      console.log(`\nOver loopback HTTP, ${ds}, full feed, requests/s (autocannon):`);
+      console.log(`\nOver loopback HTTP, ${ds}, full feed, requests/s (${h.generator}):`);
       console.table(
         h.rounds.map((r) => ({
           ours: r.ours.rps,
@@ -216,6 +216,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           oursP99ms: r.ours.p99ms,
           sirvP99ms: r.sirv.p99ms,
           oursNon2xx: r.ours.non2xx,
+          sirvNon2xx: r.sirv.non2xx,
           oursCpuMsPerReq: r.ours.cpuMsPerRequest,
           sirvCpuMsPerReq: r.sirv.cpuMsPerRequest,
         })),
