@@ -124,7 +124,8 @@ export const GENERATOR: "wrk" | "autocannon" = (() => {
   }
 })();
 
-const seconds = (n: number, unit: string) => n * ({ us: 1e-6, ms: 1e-3, s: 1, m: 60 } as Record<string, number>)[unit]!;
+const toSeconds = (n: number, unit: string) =>
+  n * ({ us: 1e-6, ms: 1e-3, s: 1, m: 60 } as Record<string, number>)[unit]!;
 
 /** wrk's summary, parsed: requests, duration, p99 latency, non-2xx/3xx answers and socket errors. */
 export function parseWrk(out: string) {
@@ -134,8 +135,8 @@ export function parseWrk(out: string) {
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   return {
     requests: Number(total[1]),
-    seconds: seconds(Number(total[2]), total[3]!),
-    p99ms: +(seconds(Number(p99[1]), p99[2]!) * 1000).toFixed(3),
+    seconds: toSeconds(Number(total[2]), total[3]!),
+    p99ms: +(toSeconds(Number(p99[1]), p99[2]!) * 1000).toFixed(3),
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
     errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
   };

@@ -125,7 +125,7 @@ interface AssetDays {
 function dayOf(days: AssetDays, date: string): DayRef | undefined {
   // Once made, the map answers: the list's last day may then no longer be its latest.
   if (days.byDate) return days.byDate.get(date);
-  // Until then every day was added after a later one, so the last is the latest.
+  // Until then each day was added later than the one before it, so the last is the latest.
   const last = days.list.at(-1);
   if (last === undefined || date > last.date) return undefined;
   if (date === last.date) return last;
