@@ -130,9 +130,9 @@ describe("output documents' compiled checks (src/schema/output-checks.ts)", () =
   });
 
   test("after any one or two mutations, the compiled check never accepts what zod refuses", () => {
-    // The smallest document of each kind, plus the whole feed and one asset's: every field of every schema.
-    const picked = [...new Map(docs.map((d) => [d.kind + (d.file.includes("/asset/") ? "a" : ""), d])).values()];
-    const all = picked.map((d) => ({ ...d, places: places(d.value) }));
+    // One document of each kind (the last of its kind in the build), and one asset's own feed file
+    // besides a multi-asset one: every field of every schema.
+    const all = [...new Map(docs.map((d) => [d.kind + (d.file.includes("/asset/") ? "a" : ""), d])).values()];
     let accepted = 0;
     let refused = 0;
     const stricter: string[] = [];
