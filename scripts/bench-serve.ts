@@ -114,15 +114,19 @@ function cpuMs(pid: number): number | null {
  * server took under 20 %), so requests per second then measure it, not the server. wrk is C with
  * one thread: it leaves the server a core, and requests per second measure the server.
  */
-export const GENERATOR: "wrk" | "autocannon" = (() => {
+let found: "wrk" | "autocannon" | undefined;
+/** Which generator loads the servers: looked for once, when the first load starts (not on import). */
+export function generator(): "wrk" | "autocannon" {
+  if (found) return found;
   try {
     execFileSync("wrk", ["--version"], { stdio: "ignore" });
-    return "wrk";
+    found = "wrk";
   } catch (e) {
     // wrk --version prints its usage and exits 1: installed all the same.
-    return (e as { status?: number }).status === 1 ? "wrk" : "autocannon";
+    found = (e as { status?: number }).status === 1 ? "wrk" : "autocannon";
   }
-})();
+  return found;
+}
 
 const toSeconds = (n: number, unit: string) =>
   n * ({ us: 1e-6, ms: 1e-3, s: 1, m: 60 } as Record<string, number>)[unit]!;
@@ -143,7 +147,7 @@ export function parseWrk(out: string) {
 }
 
 async function generate(url: string, seconds: number, connections: number) {
-  if (GENERATOR === "wrk") {
+  if (generator() === "wrk") {
     const { stdout } = await promisify(execFile)("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", url]);
     const r = parseWrk(stdout);
     return {
@@ -214,7 +218,7 @@ export async function overHttp(dir: string, seconds = 8, connections = 16) {
       cpuRatio: oursCpu && sirvCpu ? +(sirvCpu / oursCpu).toFixed(2) : null,
       connections,
       seconds,
-      generator: GENERATOR,
+      generator: generator(),
     };
   } finally {
     ours.kill("SIGTERM");
