@@ -12,11 +12,11 @@ import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { nodeHashing, runBuild } from "../dist/io/build.js";
+import { runBuild } from "../dist/jobs/build.js";
+import { nodeHashing, sha256Hex } from "../dist/io/hash.js";
 import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
 import { parseInstant } from "../dist/core/cairo.js";
-import { loadDataset } from "../dist/io/data.js";
-import { sha256Hex } from "../dist/io/files.js";
+import { loadForBuild } from "../dist/io/load-build.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 /** @param {string} dir @returns {Promise<string[]>} */
@@ -47,7 +47,7 @@ if (mode === "build" || mode === "build-hourly") {
   // Which history days a build reads (untimed): the bounded load's own choice.
   const readDays = data
     ? new Set(
-        (await loadDataset(data, { upTo: "9999-12-31", bounded: true })).historyDays.map(
+        (await loadForBuild(data, { nowMs: Date.parse("9999-12-31T00:00:00Z") })).historyDays.map(
           (/** @type {{date: string}} */ d) => d.date,
         ),
       )

@@ -3,7 +3,7 @@ import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { DataError, OutputError } from "../src/core/errors.js";
 import { apiRenderers } from "../src/api/renderers.js";
 import { HTML_TYPE, type Renderer } from "../src/feed/site.js";

@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { runBuild, runCompact } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
+import { runCompact } from "../src/jobs/compact.js";
 import { addDays } from "../src/core/cairo.js";
 import { Feed } from "../src/schema/outputs.js";
 import { Manifest } from "../src/schema/documents.js";

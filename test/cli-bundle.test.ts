@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { cacheFile } from "../src/cli/launch.js";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { parseInstant } from "../src/core/cairo.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
 

@@ -8,9 +8,10 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { writeSample } from "../src/sample/write.js";
-import { runBuild } from "../src/io/build.js";
-import { ClosedDayEntry, closedDaysFolder, sourceFingerprint } from "../src/io/closed-days.js";
+import { writeSample } from "../src/jobs/sample.js";
+import { runBuild } from "../src/jobs/build.js";
+import { ClosedDayEntry, sourceFingerprint } from "../src/io/closed-days.js";
+import { dataPaths } from "../src/core/data-layout.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
 
 const NOW = Date.parse("2026-11-19T12:30:00Z");
@@ -35,7 +36,7 @@ async function build(data: string, o: { nowMs?: number; saveState?: boolean } = 
 
 /** The same build with no entries at all (they are moved aside and back). */
 async function coldBuild(data: string, nowMs = NOW) {
-  const folder = closedDaysFolder(data);
+  const folder = dataPaths(data).closedDays;
   const aside = `${folder}-aside`;
   await fs.rename(folder, aside).catch(() => {});
   try {
@@ -48,10 +49,10 @@ async function coldBuild(data: string, nowMs = NOW) {
 }
 
 const entryDates = async (data: string) =>
-  (await fs.readdir(closedDaysFolder(data)).catch(() => [] as string[])).map((n) => n.slice(0, 10)).sort();
+  (await fs.readdir(dataPaths(data).closedDays).catch(() => [] as string[])).map((n) => n.slice(0, 10)).sort();
 const rawDates = async (data: string) =>
   (await fs.readdir(path.join(data, "quotes"))).map((n) => n.slice(0, 10)).sort();
-const entryFile = (data: string, date: string) => path.join(closedDaysFolder(data), `${date}.json`);
+const entryFile = (data: string, date: string) => path.join(dataPaths(data).closedDays, `${date}.json`);
 const readEntry = async (data: string, date: string) =>
   ClosedDayEntry.parse(JSON.parse(await fs.readFile(entryFile(data, date), "utf8")));
 const writeEntry = (data: string, e: ClosedDayEntry) => fs.writeFile(entryFile(data, e.date), JSON.stringify(e));
@@ -236,7 +237,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
     await fs.rm(entryFile(data, past[2]!));
 
     // A stray file makes the folder unreadable as day files: named, and the build goes on without it.
-    await fs.writeFile(path.join(closedDaysFolder(data), "notes.txt"), "mine");
+    await fs.writeFile(path.join(dataPaths(data).closedDays, "notes.txt"), "mine");
     const stray = await build(data);
     expect(stray.used).toBe(0);
     expect(stray.report.warnings).toEqual([expect.stringMatching(/notes\.txt.*no raw day was taken from/)]);

@@ -12,9 +12,9 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { startDemo, type DemoClock, type RunningDemo } from "../src/cli/demo.js";
 import { UsageError } from "../src/core/errors.js";
-import type { HourlyRun } from "../src/io/demo.js";
-import { runBuild } from "../src/io/build.js";
-import { writeSample } from "../src/sample/write.js";
+import type { HourlyRun } from "../src/jobs/demo.js";
+import { runBuild } from "../src/jobs/build.js";
+import { writeSample } from "../src/jobs/sample.js";
 import { tempDir } from "./helpers/dataset.js";
 
 const ROOT = path.resolve(".");

@@ -122,7 +122,7 @@ describe("fast row checks agree with the zod schemas", () => {
   }
 });
 
-describe("FLAT_ROWS: the checks whose rows may be parsed many lines at a time (src/io/files.ts flatChunk)", () => {
+describe("FLAT_ROWS: the checks whose rows may be parsed many lines at a time (src/io/ndjson.ts flatChunk)", () => {
   it("are the checks of quotes, official and global rates, and not a day's close (it nests)", () => {
     expect([...FLAT_ROWS]).toEqual([isQuote, isOfficialRate, isGlobalRate]);
     expect(FLAT_ROWS.has(isDayClose)).toBe(false);

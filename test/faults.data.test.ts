@@ -9,7 +9,7 @@ import path from "node:path";
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { lockPath } from "../src/io/build-lock.js";
 import { DataError, UsageError } from "../src/core/errors.js";
 import { snapshot, tempDir, writeDataset } from "./helpers/dataset.js";
@@ -114,7 +114,7 @@ describe("the data folder is checked, not trusted", () => {
   });
 
   test("ingest never appends through a link leaving data/", async () => {
-    const { runIngest } = await import("../src/io/ingest.js");
+    const { runIngest } = await import("../src/jobs/ingest.js");
     const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
     const outside = path.join(await tempDir("pf-outside-"), "target.ndjson");
     await fs.writeFile(outside, "");

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ServerResponse } from "node:http";
-import { runIngest } from "../src/io/ingest.js";
+import { runIngest } from "../src/jobs/ingest.js";
 import { main } from "../src/cli/main.js";
 import { MAX_BODY_BYTES, requestBytes, retryAfterMs, userAgent } from "../src/ingest/http.js";
 import { tempDir, writeDataset } from "./helpers/dataset.js";

@@ -1,12 +1,12 @@
 /**
- * The build hashes and measures its files with Node's crypto and Buffer (src/io/build.ts
+ * The build hashes and measures its files with Node's crypto and Buffer (src/io/hash.ts
  * nodeHashing); the edge and the default use Web Crypto and TextEncoder (src/core/canonical.ts
  * webHashing). A client sees ETags from both, so they must agree on every text.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { webHashing } from "../src/core/canonical.js";
-import { nodeHashing } from "../src/io/build.js";
+import { nodeHashing } from "../src/io/hash.js";
 
 const samples = [
   "",

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
-import { runIngest } from "../src/io/ingest.js";
+import { runIngest } from "../src/jobs/ingest.js";
 import { main } from "../src/cli/main.js";
 import { excelDate, readForm, workbookRates } from "../src/ingest/adapters/cbe.js";
 import { TROY_OUNCE_GRAMS, globalRates } from "../src/ingest/adapters/global-rates.js";

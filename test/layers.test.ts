@@ -21,7 +21,8 @@ const LAYER: Record<string, number> = {
   io: 6,
   server: 6,
   netlify: 6,
-  cli: 7,
+  jobs: 7,
+  cli: 8,
 };
 
 const SRC = path.resolve("src");

@@ -1,5 +1,5 @@
 /**
- * src/io/files.ts ndjsonRows parses the lines of flat rows (quotes, official and global rates:
+ * src/io/ndjson.ts ndjsonRows parses the lines of flat rows (quotes, official and global rates:
  * FLAT_ROWS) many at a time, as one JSON array a chunk (flatChunk). It must give exactly what a
  * JSON.parse of each line gives: the same rows with the same line numbers, or the same error naming
  * the same line. The reference is the same function line by line, which it takes for a check that
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ndjsonRows } from "../src/io/files.js";
+import { ndjsonRows } from "../src/io/ndjson.js";
 import { Quote } from "../src/schema/inputs.js";
 import { isQuote } from "../src/schema/fast-inputs.js";
 

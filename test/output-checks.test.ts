@@ -14,7 +14,7 @@ import { assertExactlyExportable, outputChecksCode } from "../src/schema/output-
 import { CHECKED_DOCUMENTS, type CheckedDocument } from "../src/schema/documents.js";
 import type { OutputCheck } from "../src/schema/compiled-outputs.js";
 import { schemaFor } from "../src/feed/validate.js";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { parseInstant } from "../src/core/cairo.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
 

@@ -8,7 +8,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { renderMethodology } from "../src/api/pages/methodology.js";
 import { cairoClock, count, fullDate, longDate, price, shortDate } from "../src/api/pages/format.js";
 import fc from "fast-check";

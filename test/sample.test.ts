@@ -1,8 +1,9 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { writeSample } from "../src/sample/write.js";
-import { runBuild, runCompact } from "../src/io/build.js";
-import { loadDataset } from "../src/io/data.js";
+import { writeSample } from "../src/jobs/sample.js";
+import { runBuild } from "../src/jobs/build.js";
+import { runCompact } from "../src/jobs/compact.js";
+import { loadFull } from "../src/io/load-full.js";
 import { Feed } from "../src/schema/outputs.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
 import { promises as fs } from "node:fs";
@@ -24,7 +25,7 @@ describe("the sample market", () => {
   test("looks like the market it simulates, with every kind of bad quote and varied confidence", async () => {
     const data = await tempDir();
     await writeSample({ ...cfg, out: data, compact: true });
-    const ds = await loadDataset(data);
+    const ds = await loadFull(data);
     expect(ds.catalog.filter((a) => a.category === "currencies").length).toBeGreaterThanOrEqual(8);
     expect(new Set(ds.catalog.map((a) => a.market))).toEqual(new Set(["competitive", "sole", "reference"]));
     expect(ds.registry.length).toBeGreaterThanOrEqual(12);
@@ -55,7 +56,7 @@ describe("the sample market", () => {
   test("observations are hourly and inside trading sessions only", async () => {
     const data = await tempDir();
     await writeSample({ ...cfg, days: 3, out: data, compact: false });
-    const ds = await loadDataset(data);
+    const ds = await loadFull(data);
     for (const day of ds.quoteDays)
       for (const { quote } of day.quotes) {
         const local = new Date(Date.parse(quote.observedAt) + 2 * 3_600_000);

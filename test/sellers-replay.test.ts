@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { existsSync, promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import { runIngest } from "../src/io/ingest.js";
+import { runIngest } from "../src/jobs/ingest.js";
 import { Calendar, Catalog, Registry, Site, Sources } from "../src/schema/inputs.js";
 import { sourceKinds, type SourceConfig } from "../src/schema/sources.js";
 import { tempDir } from "./helpers/dataset.js";

@@ -2,7 +2,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { runBuild } from "../src/io/build.js";
+import { runBuild } from "../src/jobs/build.js";
 import { recordRuns, writeSourceRuns } from "../src/io/source-runs.js";
 import { SourceHealth, type SourceRuns } from "../src/schema/documents.js";
 import { tempDir, writeDataset } from "./helpers/dataset.js";

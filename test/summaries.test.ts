@@ -7,9 +7,10 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { writeSample } from "../src/sample/write.js";
-import { runBuild, runCompact } from "../src/io/build.js";
-import { sha256Hex } from "../src/io/files.js";
+import { writeSample } from "../src/jobs/sample.js";
+import { runBuild } from "../src/jobs/build.js";
+import { runCompact } from "../src/jobs/compact.js";
+import { sha256Hex } from "../src/io/hash.js";
 import { DaySummary } from "../src/schema/inputs.js";
 import { Feed } from "../src/schema/outputs.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";

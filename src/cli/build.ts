@@ -15,7 +15,7 @@ export function buildCommand(program: Command): void {
       "read <data>/state/ (the ETags and Last-Modified last published, the raw days already closed) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
-      const { runBuild } = await import("../io/build.js"); // loaded only when the command runs: a fast start
+      const { runBuild } = await import("../jobs/build.js"); // loaded only when the command runs: a fast start
       const { site, reportFile, closedDaysUsed } = await runBuild({
         dataDir: o.data,
         outDir: o.out,

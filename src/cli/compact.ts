@@ -11,7 +11,7 @@ export function compactCommand(program: Command): void {
     .option("--data <dir>", "the dataset", "data")
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
-      const { runCompact } = await import("../io/build.js");
+      const { runCompact } = await import("../jobs/compact.js");
       const { days, summaries } = await runCompact(o.data, o.now ?? Date.now());
       console.log(
         days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",

@@ -24,7 +24,7 @@ import {
   type CatchUp,
   type DemoPaths,
   type HourlyRun,
-} from "../io/demo.js";
+} from "../jobs/demo.js";
 import { startServer } from "../server/serve.js";
 
 /** The demo's clock: what time it is, and a wait until a time on it. */

@@ -27,7 +27,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
     )
     .addOption(nowOption())
     .action(async (o: { data: string; sources?: string; timeout: number; maxBytes: number; now?: number }) => {
-      const { runIngest } = await import("../io/ingest.js");
+      const { runIngest } = await import("../jobs/ingest.js");
       const { reports, files } = await runIngest({
         dataDir: o.data,
         ...(o.sources ? { sourcesFile: o.sources } : {}),

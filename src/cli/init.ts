@@ -9,7 +9,7 @@ export function initCommand(program: Command): void {
     )
     .argument("<dir>", "the new data folder (must be empty or absent)")
     .action(async (dir: string) => {
-      const { initDataFolder } = await import("../io/init.js");
+      const { initDataFolder } = await import("../jobs/init.js");
       const { files } = await initDataFolder(dir);
       console.log(
         `created ${dir}: ${files.join(", ")}, and empty quotes/, official/, global/, history/, summaries/, state/`,

@@ -23,7 +23,7 @@ export function sampleCommand(program: Command): void {
         seed: string;
         compact: boolean;
       }) => {
-        const { writeSample } = await import("../sample/write.js");
+        const { writeSample } = await import("../jobs/sample.js");
         const r = await writeSample({ ...o, nowMs: o.now ?? Date.now() });
         console.log(`wrote ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, into ${o.out}`);
       },

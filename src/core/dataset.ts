@@ -1,4 +1,4 @@
-/** The whole input of a build, as loaded from `data/` (see src/io/data.ts), before any rule runs. */
+/** The whole input of a build, as loaded from `data/` (see src/io/load-build.ts and src/io/load-full.ts), before any rule runs. */
 import type {
   Calendar,
   Catalog,
@@ -60,7 +60,7 @@ export interface RejectedQuote {
 
 /**
  * A raw day already taken through acceptance to its closes as it was read (a build streams its raw
- * days, src/io/data.ts), so that its quotes need not be kept: src/rules/days.ts closeRawDay's result
+ * days, src/io/load-build.ts), so that its quotes need not be kept: src/rules/days.ts closeRawDay's result
  * and the number of quotes read.
  */
 export interface ClosedRawDay {
@@ -87,7 +87,7 @@ export interface Dataset {
   historyDays: Array<{ date: string; file: string; records: DayRecord[] }>;
   /**
    * The dates of every `history/` file, ascending, read or not: a build reads only the days it needs
-   * (src/io/data.ts), yet a raw day that was compacted must still be recognized. Absent: historyDays' dates.
+   * (src/io/load-build.ts), yet a raw day that was compacted must still be recognized. Absent: historyDays' dates.
    */
   historyDates?: readonly string[];
   official: Array<Located<OfficialRate>>;

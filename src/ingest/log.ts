@@ -4,6 +4,7 @@
  * is not written again, so running ingest twice for the same instant adds nothing twice.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
+import { dayLogName, LOG_FOLDERS } from "../core/data-layout.js";
 import { GlobalRate, OfficialRate, Quote } from "../schema/inputs.js";
 import type { Observations } from "./adapters/types.js";
 
@@ -38,7 +39,7 @@ export function logPlace(kind: LogKind, o: { observedAt: string }): { file: stri
   const ms = parseInstant(o.observedAt);
   if (ms === null) return null;
   const date = cairoDate(ms);
-  return { file: `${kind}/${date}.ndjson`, date };
+  return { file: dayLogName(LOG_FOLDERS[kind], date), date };
 }
 
 export interface Planned {

@@ -32,11 +32,13 @@ import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
 import { precomputed } from "../api/precomputed.js";
-import { dayFiles, insideCheck } from "./day-files.js";
+import { dataPaths } from "../core/data-layout.js";
+import { dayFiles } from "./day-files.js";
+import { insideCheck } from "./links.js";
 import { messageOf } from "../core/errors.js";
-import { readJson, sha256Hex, writeFileAtomic } from "./files.js";
-
-export const closedDaysFolder = (dataDir: string) => path.join(dataDir, "state", "closed-days");
+import { writeFileAtomic } from "./atomic-write.js";
+import { sha256Hex } from "./hash.js";
+import { readJson } from "./json-file.js";
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -142,7 +144,7 @@ export class ClosedDays {
   private constructor(private readonly folder: string) {}
 
   static async open(dataDir: string): Promise<ClosedDays> {
-    const c = new ClosedDays(closedDaysFolder(dataDir));
+    const c = new ClosedDays(dataPaths(dataDir).closedDays);
     try {
       const days = await dayFiles(c.folder, "json");
       const within = await insideCheck(dataDir, c.folder);

@@ -12,7 +12,7 @@ import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile } from "../feed/validate.js";
 import type { Site, SiteFile, SiteSink } from "../feed/site.js";
 import type { Manifest } from "../schema/documents.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "./atomic-write.js";
 
 export function reportPath(outDir: string): string {
   const abs = path.resolve(outDir);
@@ -26,7 +26,7 @@ export function reportPath(outDir: string): string {
  * costs next to nothing. The ~400 folders are made meanwhile on libuv's thread pool, while the main
  * thread composes the next files: making them took 25 to 370 ms, from one hour to the next, on this
  * machine's disk. The files themselves are written synchronously: the build has nothing else to do
- * (src/io/files.ts).
+ * (src/io/atomic-write.ts).
  */
 export class SiteFolder implements SiteSink {
   /** Each file written so far, by its path in the site: where it waits. */
@@ -117,10 +117,6 @@ export class SiteFolder implements SiteSink {
     await Promise.all(this.folders.values()); // none is still being made inside what is removed
     await fs.rm(this.tmp, { recursive: true, force: true });
   }
-}
-
-export async function writeState(stateFile: string, site: Site): Promise<void> {
-  await writeFileAtomic(stateFile, `${JSON.stringify(site.state, null, 1)}\n`);
 }
 
 export async function writeReport(outDir: string, site: Site): Promise<string> {

@@ -5,12 +5,12 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { SourceRuns } from "../schema/documents.js";
-import { readJson, writeFileAtomic } from "./files.js";
-
-export const sourceRunsFile = (dataDir: string) => path.join(dataDir, "state", "sources.json");
+import { writeFileAtomic } from "./atomic-write.js";
+import { dataPaths } from "../core/data-layout.js";
+import { readJson } from "./json-file.js";
 
 export async function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
-  const file = sourceRunsFile(dataDir);
+  const file = dataPaths(dataDir).sourceRuns;
   try {
     await fs.access(file);
   } catch {
@@ -40,7 +40,7 @@ export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at
 }
 
 export async function writeSourceRuns(dataDir: string, runs: SourceRuns): Promise<void> {
-  const file = sourceRunsFile(dataDir);
+  const file = dataPaths(dataDir).sourceRuns;
   await fs.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, `${JSON.stringify(runs, null, 1)}\n`);
 }

@@ -126,7 +126,7 @@ export function sellerValueOrder<Q>(
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const rejected: RejectedQuote[] = [];
   // The quotes passing rules 1–4, in columns (day-quotes.ts: as objects they were the build's largest
-  // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/data.ts).
+  // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
   const passing = new DayQuotes();
   // Each seller's value per asset (its own publication first, then the latest passing quote): the
   // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).

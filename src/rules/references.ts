@@ -28,7 +28,7 @@ export interface RefIssue {
 }
 
 /**
- * The official or global references as the loader computed them for the build instant (src/io/data.ts,
+ * The official or global references as the loader computed them for the build instant (src/io/load-build.ts,
  * which needs the official ones to close raw days, and keeps neither's rows), so that the build does
  * not compute them a second time.
  */
@@ -45,7 +45,7 @@ const pricesOk = (buy: number | null, sell: number | null) =>
 
 /**
  * Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. The
- * rows are read once, in order, so they may come as they are parsed (src/io/data.ts).
+ * rows are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
  */
 export function dailyRefs(
   rows: Iterable<Located<OfficialRate | GlobalRate>>,

@@ -183,7 +183,7 @@ export type DayClose = z.infer<typeof DayClose>;
  * `history/<date>.ndjson`: per history line, in its order, the asset and the day's low and high per
  * side, which is all a past day gives the series and the verdict (src/core/dataset.ts DayRange). It is
  * a cache, never the record: it names the SHA-256 of the history file it was made from, and a build
- * uses it only while that file's bytes still hash to it (src/io/data.ts).
+ * uses it only while that file's bytes still hash to it (src/io/load-build.ts).
  */
 export const DaySummary = z.strictObject({
   date: DateString,

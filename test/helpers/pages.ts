@@ -4,8 +4,8 @@
  */
 import path from "node:path";
 import { promises as fs } from "node:fs";
-import { writeSample } from "../../src/sample/write.js";
-import { runBuild } from "../../src/io/build.js";
+import { writeSample } from "../../src/jobs/sample.js";
+import { runBuild } from "../../src/jobs/build.js";
 import { assetPagePath, localized, type PageLang } from "../../src/feed/paths.js";
 import type { Feed } from "../../src/schema/outputs.js";
 import { tempDir } from "./dataset.js";

@@ -1,6 +1,6 @@
 /** A built site of the small test dataset, and handler deps over it. */
 import path from "node:path";
-import { runBuild } from "../../src/io/build.js";
+import { runBuild } from "../../src/jobs/build.js";
 import { MemoryStore, type CounterStore } from "../../src/edge/counters.js";
 import type { HandlerDeps } from "../../src/edge/deps.js";
 import { FeedCache } from "../../src/edge/feed-cache.js";

@@ -17,12 +17,13 @@ import { readiness } from "../edge/readyz.js";
 import { Sources } from "../schema/inputs.js";
 import type { Readiness } from "../schema/documents.js";
 import type { FreshnessState } from "../rules/freshness.js";
-import { writeSample } from "../sample/write.js";
-import { runBuild, runCompact } from "./build.js";
-import { dataPaths } from "./data.js";
-import { processAlive } from "./day-files.js";
-import { readJson } from "./files.js";
+import { dataPaths, GENERATED_FOLDERS } from "../core/data-layout.js";
+import { processAlive } from "../io/day-files.js";
+import { readJson } from "../io/json-file.js";
+import { runBuild } from "./build.js";
+import { runCompact } from "./compact.js";
 import { runIngest, type SourceReport } from "./ingest.js";
+import { writeSample } from "./sample.js";
 
 export const HOUR_MS = 3_600_000;
 /** A gap longer than this is not caught up hour by hour: the market is generated afresh, ending now. */
@@ -164,8 +165,7 @@ export async function catchUp(dataDir: string, nowMs: number): Promise<CatchUp> 
   const toMs = hourOf(nowMs);
   const fromMs = newest === null ? null : DateTime.fromISO(newest, { zone: CAIRO }).toMillis();
   if (fromMs === null || toMs - fromMs > CATCH_UP_MAX_DAYS * 24 * HOUR_MS) {
-    for (const dir of ["quotes", "official", "global", "history", "state"])
-      await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
+    for (const dir of GENERATED_FOLDERS) await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
     await writeSample({
       out: dataDir,
       nowMs,

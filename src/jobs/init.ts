@@ -7,13 +7,11 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../core/errors.js";
-import { loadDataset } from "./data.js";
+import { CONFIG_FILES, DATA_FOLDERS } from "../core/data-layout.js";
+import { loadFull } from "../io/load-full.js";
 
 /** From the package root, so that src/io and dist/io find the same folder. */
 export const DEPLOYMENT_TEMPLATE = fileURLToPath(new URL("../../examples/egypt", import.meta.url));
-
-const CONFIG_FILES = ["assets.json", "sellers.json", "calendar.json", "site.json", "sources.json"];
-const LOG_FOLDERS = ["quotes", "official", "global", "history", "summaries", "state"];
 
 export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE): Promise<{ files: string[] }> {
   const existing = await fs.readdir(dir).catch((e: NodeJS.ErrnoException) => {
@@ -23,12 +21,12 @@ export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE
   if (existing.length)
     throw new UsageError(`${dir} is not empty`, "init writes a new data folder; pick an empty or new one");
   await fs.mkdir(dir, { recursive: true });
-  for (const f of CONFIG_FILES) await fs.copyFile(path.join(template, f), path.join(dir, f));
+  for (const f of Object.values(CONFIG_FILES)) await fs.copyFile(path.join(template, f), path.join(dir, f));
   // Empty logs, each kept by a .gitkeep so that the hourly job's first commit has the whole layout.
-  for (const folder of LOG_FOLDERS) {
+  for (const folder of DATA_FOLDERS) {
     await fs.mkdir(path.join(dir, folder));
     await fs.writeFile(path.join(dir, folder, ".gitkeep"), "");
   }
-  await loadDataset(dir); // the template must load as the build will load it
-  return { files: CONFIG_FILES };
+  await loadFull(dir); // the template must load as the build will load it
+  return { files: Object.values(CONFIG_FILES) };
 }

@@ -12,10 +12,11 @@ import type { Located } from "../core/dataset.js";
 import { closeRawDay, sourceOrder, type Maps } from "../rules/days.js";
 import { daySummary, historyText, retentionStart, summaryText } from "../rules/compact.js";
 import { recordOf } from "../core/dataset.js";
+import { CONFIG_FILES, dataPaths, dayLogName, FOLDERS, LOG_FOLDERS } from "../core/data-layout.js";
 import { createHash } from "node:crypto";
 import type { GlobalRate, OfficialRate, Quote, Site, Sources } from "../schema/inputs.js";
-import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "./catalog.js";
-import { SampleMarket, type SampleConfig } from "./market.js";
+import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "../sample/catalog.js";
+import { SampleMarket, type SampleConfig } from "../sample/market.js";
 
 export interface SampleOptions extends SampleConfig {
   out: string;
@@ -67,17 +68,17 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   const files = new Map<string, string>();
   const put = (name: string, text: string) => text && files.set(name, text);
   put(
-    "assets.json",
+    CONFIG_FILES.catalog,
     `${JSON.stringify(
       market.assets.map(({ level: _l, dailyVol: _v, goldGrams: _g, ...a }) => a),
       null,
       2,
     )}\n`,
   );
-  put("sellers.json", `${JSON.stringify(market.sellers, null, 2)}\n`);
-  put("calendar.json", `${JSON.stringify(CALENDAR, null, 2)}\n`);
-  put("site.json", `${JSON.stringify(SIMULATED_SITE, null, 2)}\n`);
-  put("sources.json", `${JSON.stringify(sampleSources(o), null, 2)}\n`);
+  put(CONFIG_FILES.registry, `${JSON.stringify(market.sellers, null, 2)}\n`);
+  put(CONFIG_FILES.calendar, `${JSON.stringify(CALENDAR, null, 2)}\n`);
+  put(CONFIG_FILES.site, `${JSON.stringify(SIMULATED_SITE, null, 2)}\n`);
+  put(CONFIG_FILES.sources, `${JSON.stringify(sampleSources(o), null, 2)}\n`);
 
   // Pass 1: the reference rates of every day (plausibility of old days needs the official rate).
   const officialRows: Array<Located<OfficialRate>> = [];
@@ -90,12 +91,12 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
       const obs = market.hour(h, { quotes: false });
       for (const r of obs.official) {
         off += line(r);
-        officialRows.push({ value: r, file: `official/${date}.ndjson`, line: 0 });
+        officialRows.push({ value: r, file: dayLogName(LOG_FOLDERS.official, date), line: 0 });
       }
       for (const g of obs.global as GlobalRate[]) glob += line(g);
     }
-    put(`official/${date}.ndjson`, off);
-    put(`global/${date}.ndjson`, glob);
+    put(dayLogName(LOG_FOLDERS.official, date), off);
+    put(dayLogName(LOG_FOLDERS.global, date), glob);
   }
 
   // Pass 2: seller quotes, raw for recent days; compacted days need only each source's last hour.
@@ -112,19 +113,23 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
         const last = market.sessionHours(asset, date).at(-1);
         if (last !== undefined) quotes.push(...market.hour(last, { only: (a) => a === asset }).quotes);
       }
-      const day = { date, file: `quotes/${date}.ndjson`, quotes: quotes.map((q) => ({ quote: q, file: "", line: 0 })) };
+      const day = {
+        date,
+        file: dayLogName(LOG_FOLDERS.quotes, date),
+        quotes: quotes.map((q) => ({ quote: q, file: "", line: 0 })),
+      };
       const closes = closeRawDay(day, o.nowMs, maps, official, order).closes;
       const text = historyText(closes);
-      put(`history/${date}.ndjson`, text);
+      put(dayLogName(FOLDERS.history, date), text);
       if (!text) continue; // a day without quotes has no history file, so no summary
-      // What `price-feed compact` writes beside it (src/io/build.ts runCompact), byte for byte.
+      // What `price-feed compact` writes beside it (src/jobs/compact.ts runCompact), byte for byte.
       const hash = createHash("sha256").update(text).digest("hex");
-      put(`summaries/${date}.json`, summaryText(daySummary(date, hash, closes.map(recordOf))));
+      put(dayLogName(FOLDERS.summaries, date, "json"), summaryText(daySummary(date, hash, closes.map(recordOf))));
       continue;
     }
     let text = "";
     for (const h of hoursOf(date, o.nowMs)) for (const q of market.hour(h).quotes) text += quoteLine(q);
-    put(`quotes/${date}.ndjson`, text);
+    put(dayLogName(LOG_FOLDERS.quotes, date), text);
   }
 
   // Written over an older dataset (`npm run sample` over data/), a day is raw or compacted, never
@@ -132,11 +137,11 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
   // ignores the raw file of a compacted day, and warns).
   const superseded: string[] = dates
     .filter((d) => d >= compactBefore)
-    .flatMap((d) => [`history/${d}.ndjson`, `summaries/${d}.json`]);
+    .flatMap((d) => [dayLogName(FOLDERS.history, d), dayLogName(FOLDERS.summaries, d, "json")]);
   if (o.compact)
-    for (const name of await fs.readdir(path.join(o.out, "quotes")).catch(() => [] as string[]))
+    for (const name of await fs.readdir(dataPaths(o.out).quotes).catch(() => [] as string[]))
       if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore)
-        superseded.push(`quotes/${name}`);
+        superseded.push(`${LOG_FOLDERS.quotes}/${name}`);
   for (const name of superseded) await fs.rm(path.join(o.out, name), { force: true });
 
   let bytes = 0;

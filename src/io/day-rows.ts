@@ -1,0 +1,64 @@
+/**
+ * The rows of the day logs, as both loaders read them (src/io/load-build.ts, src/io/load-full.ts):
+ * a folder's rows a day at a time, a day's quotes, a history day's records.
+ */
+import type { z } from "zod";
+import { DataError } from "../core/errors.js";
+import { parseInstant } from "../core/cairo.js";
+import { recordOf, type DayRecord, type Located, type LocatedQuote } from "../core/dataset.js";
+import { DayClose, Quote } from "../schema/inputs.js";
+import { isDayClose, isQuote } from "../schema/fast-inputs.js";
+import { dayFiles, readDayFileSync } from "./day-files.js";
+import { insideCheck } from "./links.js";
+import { ndjsonRows } from "./ndjson.js";
+
+/**
+ * The rows of a folder's day files, each day read when its first row is asked for: a day's text and
+ * its parse are garbage before the next day is read. `kept`: the caller keeps the rows, so their
+ * strings are interned (src/io/ndjson.ts).
+ */
+export async function folderRows<T>(
+  dataDir: string,
+  folder: string,
+  schema: z.ZodType<T>,
+  fast: (v: unknown) => boolean,
+  kept: boolean,
+): Promise<Iterable<Located<T>>> {
+  const days = await dayFiles(folder);
+  const within = await insideCheck(dataDir, folder);
+  return (function* (): Generator<Located<T>> {
+    for (const d of days)
+      for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, { fast, intern: kept }))
+        yield { value: r.value, file: d.file, line: r.line };
+  })();
+}
+
+/**
+ * A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts).
+ * `kept` as for folderRows: a day closed as it is read keeps none of its rows.
+ */
+export function* quotesOf(
+  file: string,
+  text: Buffer,
+  kept: boolean,
+  latest?: { ms: number | null },
+): Generator<LocatedQuote> {
+  for (const r of ndjsonRows(file, text, Quote, { fast: isQuote, intern: kept })) {
+    if (latest) {
+      const ms = parseInstant(r.value.observedAt);
+      if (ms !== null && (latest.ms === null || ms > latest.ms)) latest.ms = ms;
+    }
+    yield { quote: r.value, file, line: r.line };
+  }
+}
+
+/** A history day's records, each dated as its file is named. */
+export function readHistoryDay(d: { date: string; file: string }, bytes: Buffer) {
+  const records: DayRecord[] = [];
+  for (const r of ndjsonRows(d.file, bytes, DayClose, { fast: isDayClose })) {
+    if (r.value.date !== d.date)
+      throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
+    records.push(recordOf(r.value));
+  }
+  return { date: d.date, file: d.file, records };
+}

@@ -1,0 +1,184 @@
+/**
+ * What a build reads of a data folder (`price-feed build`), bounded and cached so that an hourly build
+ * of years of data reads about what one day adds:
+ *  - each raw quote day up to the build date is taken through acceptance to its closes as it is read
+ *    (src/rules/days.ts closeRawDay), and its quotes are not kept; a day closed by an earlier build
+ *    at the same inputs is taken from data/state/closed-days/ instead (src/io/closed-days.ts);
+ *  - the official and global rows become daily references as they are read, and are not kept;
+ *  - history is read newest first only until every seller asset has what a build uses
+ *    (HistoryNeeds), from each day's summary where it stands for the day (src/io/history-summaries.ts).
+ * A malformed file stops here with file, line and reason (DataError), as in src/io/load-full.ts.
+ */
+import type { Dataset } from "../core/dataset.js";
+import { cairoDate, daysBetween } from "../core/cairo.js";
+import type { DayRecord, Located } from "../core/dataset.js";
+import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
+import { GlobalRate, OfficialRate } from "../schema/inputs.js";
+import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
+import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
+import { summaryRecords } from "../rules/compact.js";
+import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.js";
+import { inputsKeys, type ClosedDays } from "./closed-days.js";
+import { loadConfig } from "./config-files.js";
+import { dataPaths } from "../core/data-layout.js";
+import { dayFiles, readDayFile } from "./day-files.js";
+import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
+import { historySummaries } from "./history-summaries.js";
+import { assertInside, insideCheck } from "./links.js";
+
+/** A data folder as a build has read it: its raw days closed at the build instant, its references daily. */
+export type BuildDataset = LoadedDataset & { officialDaily: DailyRefsAt; globalDaily: DailyRefsAt };
+
+export interface BuildLoadOptions {
+  /** The build instant: its Cairo date bounds what counts, and raw days are closed at it. */
+  nowMs: number;
+  /**
+   * Raw days already closed by an earlier build, taken when their entry still stands for them; the
+   * days closed here are put into it, for the build to save. Without it every raw day is closed anew.
+   */
+  closedDays?: ClosedDays;
+}
+
+/**
+ * What a build reads of one seller asset's compacted days, newest first (src/rules/series.ts,
+ * src/rules/verdict.ts): the SERIES_WINDOW_DAYS most recent records (the series), and per side the
+ * LOOKBACK_DAYS most recent valued records before the asset's date, not older than
+ * LOOKBACK_MAX_AGE_DAYS (the verdict's prior days; trend's 7 days are among them). Counted on history
+ * alone, with the newest history record standing for the asset's date: raw days (always read) only
+ * add newer records, which can only make fewer old records needed, so the bound is safe.
+ */
+class HistoryNeeds {
+  private readonly pending = new Map<
+    string,
+    { newest: string | null; oldest: string; n: number; sell: number; buy: number }
+  >();
+
+  constructor(assets: readonly string[]) {
+    for (const a of assets) this.pending.set(a, { newest: null, oldest: "", n: 0, sell: 0, buy: 0 });
+  }
+
+  /** One record read (files newest-first). */
+  add(rec: DayRecord): void {
+    const s = this.pending.get(rec.asset);
+    if (!s) return;
+    s.newest ??= rec.date;
+    s.oldest = rec.date;
+    s.n++;
+    if (rec.date < s.newest) {
+      if (rec.range.sellLo !== null) s.sell++;
+      if (rec.range.buyHi !== null) s.buy++;
+    }
+  }
+
+  /** After a whole day file: drops the assets that have all they need; true when none is left. */
+  settled(): boolean {
+    for (const [asset, s] of this.pending) {
+      if (s.newest === null || s.n < SERIES_WINDOW_DAYS) continue;
+      const aged = daysBetween(s.oldest, s.newest) > LOOKBACK_MAX_AGE_DAYS;
+      if ((aged || s.sell >= LOOKBACK_DAYS) && (aged || s.buy >= LOOKBACK_DAYS)) this.pending.delete(asset);
+    }
+    return this.pending.size === 0;
+  }
+}
+
+export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise<BuildDataset> {
+  const p = dataPaths(dir);
+  const at = opts.nowMs;
+  const upTo = cairoDate(at);
+  const config = await loadConfig(dir);
+  const quoteFiles = await dayFiles(p.quotes);
+  const quoteIn = await insideCheck(dir, p.quotes);
+  // Acceptance needs the official rates first; a fault in them is still reported after the quotes'
+  // own, as when the folders are read in order.
+  const maps = mapsOf(config);
+  let refs: { officialDaily: DailyRefsAt; globalDaily: DailyRefsAt } | null = null;
+  let refsFault: { error: unknown } | null = null;
+  try {
+    const refsOf = (rows: Iterable<Located<OfficialRate | GlobalRate>>) => {
+      const issues: RefIssue[] = [];
+      return { atMs: at, refs: dailyRefs(rows, maps.assets, at, issues), issues };
+    };
+    const officialDaily = refsOf(await folderRows(dir, p.official, OfficialRate, isOfficialRate, false));
+    const globalDaily = refsOf(await folderRows(dir, p.global, GlobalRate, isGlobalRate, false));
+    refs = { officialDaily, globalDaily };
+  } catch (error) {
+    refsFault = { error };
+  }
+  const order = sourceOrder(config.sources.sources);
+  const kept = opts.closedDays;
+  const inputsOf = kept && refs ? inputsKeys(config, refs.officialDaily.refs) : null;
+  const quoteDays: Dataset["quoteDays"] = [];
+  for (const d of quoteFiles) {
+    const { date, file } = d;
+    const bytes = await readDayFile(file, quoteIn(d));
+    if (refs && date <= upTo) {
+      const inputs = inputsOf ? inputsOf(date) : "";
+      let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
+      if (!closed) {
+        const latest = { ms: null as number | null };
+        closed = closeRawDay(
+          { date, quotes: quotesOf(file, bytes, false, latest) },
+          at,
+          maps,
+          refs.officialDaily.refs,
+          order,
+        );
+        // Only a day before the build's: today's file still grows every hour.
+        if (kept && date < upTo) kept.put(date, bytes, inputs, closed, latest.ms);
+      }
+      quoteDays.push({ date, file, quotes: [], closed });
+    } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes, true)] });
+  }
+  if (refsFault || !refs) throw refsFault?.error;
+
+  const historyFiles = await dayFiles(p.history);
+  const historyIn = await insideCheck(dir, p.history);
+  const warnings: string[] = [];
+  const summaries = await historySummaries(p.summaries, historyFiles, warnings, dir);
+  // Days after the build date count for nothing in it (a build at an earlier --now), but are still
+  // validated; then the days up to it newest first, until every seller asset is settled. The days
+  // left unread keep the checks that need no read: their names (dayFiles) and that none is a symbolic
+  // link out of the data folder; their content is checked by `compact` and earlier builds' reads.
+  const needs = new HistoryNeeds(config.catalog.filter((a) => a.market !== "reference").map((a) => a.id));
+  const seen = new Set<string>();
+  const historyDays: Dataset["historyDays"] = [];
+  let settled = false;
+  for (let i = historyFiles.length - 1; i >= 0; i--) {
+    const d = historyFiles[i]!;
+    if (settled) {
+      if (historyIn(d) !== null) await assertInside(dir, d.file);
+      continue;
+    }
+    const bytes = await readDayFile(d.file, historyIn(d), true);
+    // A day's ranges come from its summary while the file is the one it was made from; the closes
+    // themselves are parsed only for a day that holds some asset's latest record up to the build date.
+    const summary = await summaries.usable(d, bytes);
+    let day = summary && { date: d.date, file: d.file, records: summaryRecords(summary) };
+    if (!day || (d.date <= upTo && day.records.some((r) => !seen.has(r.asset)))) day = readHistoryDay(d, bytes);
+    if (d.date > upTo) for (const rec of day.records) rec.close = null;
+    else {
+      // The latest record of each asset up to the build date keeps its close: the last line of the newest day.
+      for (let j = day.records.length - 1; j >= 0; j--) {
+        const rec = day.records[j]!;
+        if (seen.has(rec.asset)) rec.close = null;
+        else seen.add(rec.asset);
+      }
+      for (const rec of day.records) needs.add(rec);
+      settled = needs.settled();
+    }
+    historyDays.push(day);
+  }
+  historyDays.reverse();
+  summaries.report();
+  if (kept) warnings.push(...kept.warnings);
+  return {
+    ...config,
+    quoteDays,
+    historyDays,
+    historyDates: historyFiles.map((d) => d.date),
+    official: [],
+    global: [],
+    ...refs,
+    warnings,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The whole of a data folder, every file read and checked: what `compact` (which rewrites history
+ * and summaries from it) and `init` (which proves its template loads) need. A malformed file stops
+ * here with file, line and reason (DataError); bad *quotes* are not malformed: acceptance rejects
+ * them. The build reads less, and differently: src/io/load-build.ts.
+ */
+import type { Dataset, DayRecord } from "../core/dataset.js";
+import { GlobalRate, OfficialRate } from "../schema/inputs.js";
+import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
+import { loadConfig } from "./config-files.js";
+import { dataPaths } from "../core/data-layout.js";
+import { dayFiles, readDayFile } from "./day-files.js";
+import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
+import { insideCheck } from "./links.js";
+
+/**
+ * Every quote, rate and history record of a data folder. Each asset's latest history record keeps
+ * its closes (the rules' table of the day); the others keep their ranges only.
+ */
+export type FullDataset = Dataset;
+
+export async function loadFull(dir: string): Promise<FullDataset> {
+  const p = dataPaths(dir);
+  const config = await loadConfig(dir);
+  const quoteFiles = await dayFiles(p.quotes);
+  const quoteIn = await insideCheck(dir, p.quotes);
+  const quoteDays: Dataset["quoteDays"] = [];
+  for (const d of quoteFiles)
+    quoteDays.push({
+      date: d.date,
+      file: d.file,
+      quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d)), true)],
+    });
+  const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, true))];
+  const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, true))];
+
+  // History is read one day at a time and reduced at once, so it never sits in memory whole.
+  const historyFiles = await dayFiles(p.history);
+  const historyIn = await insideCheck(dir, p.history);
+  const historyDays: Dataset["historyDays"] = [];
+  const latest = new Map<string, DayRecord>();
+  for (const d of historyFiles) {
+    const day = readHistoryDay(d, await readDayFile(d.file, historyIn(d), true));
+    for (const rec of day.records) {
+      const prev = latest.get(rec.asset);
+      if (prev) prev.close = null;
+      latest.set(rec.asset, rec);
+    }
+    historyDays.push(day);
+  }
+  return {
+    ...config,
+    quoteDays,
+    historyDays,
+    historyDates: historyFiles.map((d) => d.date),
+    official,
+    global,
+    warnings: [],
+  };
+}

@@ -1,0 +1,77 @@
+/** The build as the CLI runs it: load `data/`, compose, validate, publish, record state and report. */
+import { promises as fs } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { composeSite, type Renderer, type Site } from "../feed/site.js";
+import { apiRenderers } from "../api/renderers.js";
+import { methodologyHtml as renderedMethodology } from "../api/pages/methodology-html.js";
+import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
+import { loadChangelog } from "../io/changelog.js";
+import { ClosedDays } from "../io/closed-days.js";
+import { nodeHashing } from "../io/hash.js";
+import { loadForBuild } from "../io/load-build.js";
+import { loadState, writeState } from "../io/published-state.js";
+import { SiteFolder, writeReport } from "../io/site-writer.js";
+import { loadSourceRuns } from "../io/source-runs.js";
+
+/** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
+export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
+
+export interface BuildOptions {
+  dataDir: string;
+  outDir: string;
+  nowMs: number;
+  renderers?: readonly Renderer[];
+  /** Publish even over a site built at a later instant (a rollback). */
+  force?: boolean;
+  /** How long to wait for another build into the same folder (build-lock.ts LOCK_WAIT_MS). */
+  lockWaitMs?: number;
+  /** false: read data/state/ (published.json, closed-days/) but do not rewrite it (a local build; the hourly job commits it). */
+  saveState?: boolean;
+}
+
+/**
+ * Under the output folder's lock (build-lock.ts), from loading to the report: two builds into one
+ * folder run one after the other, the folder, the state and the report come from one build, and an
+ * earlier --now never replaces a later one.
+ */
+export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
+  const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
+  try {
+    if (!o.force) await assertNotOlder(o.outDir, o.nowMs);
+    await cleanPublishLeftovers(o.outDir);
+    return await buildUnlocked(o);
+  } finally {
+    await release();
+  }
+}
+
+async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
+  const closedDays = await ClosedDays.open(o.dataDir);
+  const [dataset, changelog, previous, methodologyHtml, sourceRuns] = await Promise.all([
+    loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
+    loadChangelog(),
+    loadState(o.dataDir),
+    fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
+    loadSourceRuns(o.dataDir),
+  ]);
+  const folder = await SiteFolder.open(o.outDir);
+  let site: Site;
+  try {
+    site = await composeSite(
+      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns },
+      folder,
+      o.renderers ?? apiRenderers,
+      nodeHashing,
+    );
+    await folder.commit(site.manifest);
+  } catch (e) {
+    await folder.abort();
+    throw e;
+  }
+  if (o.saveState !== false) {
+    await writeState(o.dataDir, site);
+    await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
+  }
+  const reportFile = await writeReport(o.outDir, site);
+  return { site, reportFile, closedDaysUsed: closedDays.used };
+}

@@ -1,0 +1,47 @@
+/** `price-feed compact`: raw quote days past retention become daily closes and their summaries. */
+import { promises as fs } from "node:fs";
+import { recordOf } from "../core/dataset.js";
+import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { dataPaths, dayFile } from "../core/data-layout.js";
+import { dayFiles } from "../io/day-files.js";
+import { sha256Hex } from "../io/hash.js";
+import { loadFull } from "../io/load-full.js";
+
+/**
+ * Compacts raw quote days past retention: history first, then its summary, then the raw file goes (an
+ * interruption leaves at worst a day without summary, which a build reads in full, and the next
+ * compact writes). Then every history day's summary is made true again: written where missing or
+ * stale, removed where its history day is gone (src/schema/inputs.ts DaySummary).
+ */
+export async function runCompact(dataDir: string, nowMs: number) {
+  const p = dataPaths(dataDir);
+  const ds = await loadFull(dataDir);
+  const days = compactDays(ds, nowMs);
+  const summaryFile = (date: string) => dayFile(p.summaries, date, "json");
+  for (const d of days) {
+    const text = historyText(d.closes);
+    await writeFileAtomic(dayFile(p.history, d.date), text);
+    await writeFileAtomic(
+      summaryFile(d.date),
+      summaryText(daySummary(d.date, sha256Hex(text), d.closes.map(recordOf))),
+    );
+    await fs.rm(d.rawFile);
+  }
+  const summaries = { written: 0, removed: 0 };
+  // The history days there are now: those read, and those just compacted (their summaries are written).
+  const historyDates = new Set([...ds.historyDays, ...days].map((h) => h.date));
+  for (const h of ds.historyDays) {
+    const want = summaryText(daySummary(h.date, sha256Hex(await fs.readFile(h.file)), h.records));
+    const have = await fs.readFile(summaryFile(h.date), "utf8").catch(() => null);
+    if (have === want) continue;
+    await writeFileAtomic(summaryFile(h.date), want);
+    summaries.written++;
+  }
+  for (const s of await dayFiles(p.summaries, "json"))
+    if (!historyDates.has(s.date)) {
+      await fs.rm(s.file);
+      summaries.removed++;
+    }
+  return { days, summaries };
+}
