@@ -73,6 +73,45 @@ describe("the folder layers of src/", () => {
     expect(upward).toEqual([]);
   });
 
+  test("no module imports another that imports it back, even through others (no cycle of files)", () => {
+    // Tarjan's strongly connected components over the file graph: any component of two or more
+    // files is a cycle, named by its files.
+    const graph = new Map<string, string[]>();
+    for (const e of edges) {
+      const target = path.relative(".", path.resolve(path.dirname(e.file), e.spec)).replace(/\.js$/, ".ts");
+      graph.set(e.file, [...(graph.get(e.file) ?? []), target]);
+    }
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, index.size);
+      low.set(v, index.get(v)!);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const scc: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          scc.push(w);
+        } while (w !== v);
+        if (scc.length > 1) cycles.push(scc.sort());
+      }
+    };
+    for (const v of graph.keys()) if (!index.has(v)) visit(v);
+    expect(cycles).toEqual([]);
+  });
+
   test("the checker sees every form of import", () => {
     expect(
       relativeImports(

@@ -8,23 +8,15 @@ import { cairoDate, parseInstant } from "../core/cairo.js";
 import { medianWithout } from "../core/stats.js";
 import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../schema/inputs.js";
+import type { AcceptedQuote, QuoteKeys } from "./accepted-quote.js";
 import { DayQuotes, DayQuotesPicked } from "./day-quotes.js";
+
+export type { AcceptedQuote, QuoteKeys } from "./accepted-quote.js";
 
 /**
  * An accepted quote, its prices rounded to the asset's decimals, and where it was read (the quote as
  * parsed is not kept). A day's many are kept in columns (day-quotes.ts) until its closes are made.
  */
-export interface AcceptedQuote {
-  source: string;
-  seller: string;
-  asset: string;
-  buy: number | null;
-  sell: number | null;
-  observedAtMs: number;
-  file: string;
-  line: number;
-}
-
 const NOWHERE = { file: "", line: 0 };
 
 export interface OfficialRef {
@@ -76,14 +68,6 @@ export function checkQuote(
   return { source: q.source, seller: q.seller, asset: q.asset, buy, sell, observedAtMs, file: at.file, line: at.line };
 }
 
-/**
- * What the orders below read of a quote: an AcceptedQuote's own fields, or, for a day's quotes kept
- * in columns, a position in them (day-quotes.ts), so that choosing among them makes no objects.
- */
-export interface QuoteKeys<Q> {
-  observedAtMs(q: Q): number;
-  source(q: Q): string;
-}
 const FIELDS: QuoteKeys<AcceptedQuote> = { observedAtMs: (q) => q.observedAtMs, source: (q) => q.source };
 
 /** Latest first; on equal instants the source listed first in the configuration wins. */

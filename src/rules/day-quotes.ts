@@ -6,7 +6,7 @@
  * quote costs 44 bytes outside the JavaScript heap; an AcceptedQuote object is made again only when
  * one is asked for, and is young garbage unless it is kept.
  */
-import type { AcceptedQuote, QuoteKeys } from "./acceptance.js";
+import type { AcceptedQuote, QuoteKeys } from "./accepted-quote.js";
 
 const INITIAL = 1024;
 
