@@ -2,8 +2,12 @@
  * Exact hand checks of the hot input rows (every line of quotes/, official/, global/, history/):
  * each accepts exactly what its zod schema of inputs.ts accepts (test/fast-inputs.test.ts checks
  * that on generated rows), at a fraction of the cost. A row they refuse goes through the schema's
- * own safeParse, for its message (src/io/ndjson.ts ndjsonRows). No node:* imports.
+ * own safeParse, for its message (src/io/ndjson.ts ndjsonRows). The keys each row may have are read
+ * off the schemas themselves, so a field added to a schema is known here at once (and the value
+ * checks below, which the test holds to the schemas, say what it may hold). No node:* imports.
  */
+import type { z } from "zod";
+import { DayClose, GlobalRate, OfficialRate, Quote, SellerClose } from "./inputs.js";
 
 type Obj = Record<string, unknown>;
 
@@ -18,6 +22,9 @@ const strs = (v: unknown) => {
   return true;
 };
 
+/** The keys of a strict object schema. */
+const keysOf = (schema: z.ZodObject) => new Set(Object.keys(schema.shape));
+
 /** Exactly `n` own keys, all among the allowed ones (a strict object: no unknown key). */
 function keys(o: Obj, n: number, allowed: (k: string) => boolean): boolean {
   let count = 0;
@@ -28,7 +35,7 @@ function keys(o: Obj, n: number, allowed: (k: string) => boolean): boolean {
   return count === n;
 }
 
-const QUOTE_KEYS = new Set(["source", "seller", "asset", "buy", "sell", "observedAt"]);
+const QUOTE_KEYS = keysOf(Quote);
 export function isQuote(v: unknown): boolean {
   return (
     isObj(v) &&
@@ -38,11 +45,11 @@ export function isQuote(v: unknown): boolean {
     price(v["buy"]) &&
     price(v["sell"]) &&
     instant(v["observedAt"]) &&
-    keys(v, 6, (k) => QUOTE_KEYS.has(k))
+    keys(v, QUOTE_KEYS.size, (k) => QUOTE_KEYS.has(k))
   );
 }
 
-const OFFICIAL_KEYS = new Set(["source", "asset", "buy", "sell", "observedAt"]);
+const OFFICIAL_KEYS = keysOf(OfficialRate);
 export function isOfficialRate(v: unknown): boolean {
   return (
     isObj(v) &&
@@ -51,11 +58,11 @@ export function isOfficialRate(v: unknown): boolean {
     price(v["buy"]) &&
     price(v["sell"]) &&
     instant(v["observedAt"]) &&
-    keys(v, 5, (k) => OFFICIAL_KEYS.has(k))
+    keys(v, OFFICIAL_KEYS.size, (k) => OFFICIAL_KEYS.has(k))
   );
 }
 
-const GLOBAL_KEYS = new Set(["source", "asset", "value", "observedAt"]);
+const GLOBAL_KEYS = keysOf(GlobalRate);
 export function isGlobalRate(v: unknown): boolean {
   return (
     isObj(v) &&
@@ -63,11 +70,12 @@ export function isGlobalRate(v: unknown): boolean {
     str1(v["asset"]) &&
     num(v["value"]) &&
     instant(v["observedAt"]) &&
-    keys(v, 4, (k) => GLOBAL_KEYS.has(k))
+    keys(v, GLOBAL_KEYS.size, (k) => GLOBAL_KEYS.has(k))
   );
 }
 
-const CLOSE_KEYS = new Set(["seller", "source", "sources", "buy", "sell", "observedAt"]);
+/** `sources` is the one optional key (absent in days compacted before it was kept). */
+const CLOSE_KEYS = keysOf(SellerClose);
 function isSellerClose(v: unknown): boolean {
   if (
     !isObj(v) ||
@@ -80,10 +88,10 @@ function isSellerClose(v: unknown): boolean {
     return false;
   const hasSources = Object.hasOwn(v, "sources");
   if (v["sources"] !== undefined && !strs(v["sources"])) return false; // optional: absent or undefined
-  return keys(v, hasSources ? 6 : 5, (k) => CLOSE_KEYS.has(k));
+  return keys(v, hasSources ? CLOSE_KEYS.size : CLOSE_KEYS.size - 1, (k) => CLOSE_KEYS.has(k));
 }
 
-const DISAGREEMENT_KEYS = new Set(["seller", "sources", "side", "diffPct"]);
+const DISAGREEMENT_KEYS = keysOf(DayClose.shape.disagreements.element);
 function isDisagreement(v: unknown): boolean {
   if (
     !isObj(v) ||
@@ -98,12 +106,12 @@ function isDisagreement(v: unknown): boolean {
     s.length === 2 &&
     typeof s[0] === "string" &&
     typeof s[1] === "string" &&
-    keys(v, 4, (k) => DISAGREEMENT_KEYS.has(k))
+    keys(v, DISAGREEMENT_KEYS.size, (k) => DISAGREEMENT_KEYS.has(k))
   );
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_KEYS = new Set(["date", "asset", "closes", "sources", "disagreements", "observedAt"]);
+const DAY_KEYS = keysOf(DayClose);
 export function isDayClose(v: unknown): boolean {
   if (
     !isObj(v) ||
@@ -119,7 +127,7 @@ export function isDayClose(v: unknown): boolean {
   if (!Array.isArray(closes) || !Array.isArray(dis)) return false;
   for (const c of closes) if (!isSellerClose(c)) return false;
   for (const d of dis) if (!isDisagreement(d)) return false;
-  return keys(v, 6, (k) => DAY_KEYS.has(k));
+  return keys(v, DAY_KEYS.size, (k) => DAY_KEYS.has(k));
 }
 
 /**
