@@ -99,11 +99,10 @@ async function assertPortFree(host: string, p: number): Promise<void> {
     probe.once("error", (e: NodeJS.ErrnoException) => {
       if (e.code === "EADDRINUSE")
         reject(
-          new UsageError(
-            `port ${p} on ${host} is already in use (another demo or server?)`,
-            "stop the other server, or take any free port: `npm start -- --port 0` (or --port N)",
-            { cause: e },
-          ),
+          new UsageError(`port ${p} on ${host} is already in use (another demo or server?)`, {
+            hint: "stop the other server, or take any free port: `npm start -- --port 0` (or --port N)",
+            cause: e,
+          }),
         );
       else resolve(); // anything else is for the real listen to report
     });

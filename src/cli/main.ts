@@ -8,7 +8,7 @@
  */
 import { promises as fs } from "node:fs";
 import { Command, CommanderError, type Option } from "commander";
-import { PriceFeedError, UsageError } from "../core/errors.js";
+import { DataError, OutputError, PriceFeedError, UsageError } from "../core/errors.js";
 import { buildCommand } from "./build.js";
 import { compactCommand } from "./compact.js";
 import { demoCommand } from "./demo-command.js";
@@ -50,24 +50,23 @@ async function assertFolder(dir: string, flag: string): Promise<void> {
   const st = await fs.stat(dir).catch((e: NodeJS.ErrnoException) => e);
   if (st instanceof Error) {
     if (st.code === "ENOENT" || st.code === "ENOTDIR")
-      throw new UsageError(
-        `${dir}: no such folder (--${flag})`,
-        `run from the project's root (where data/ is), or pass the folder with --${flag} DIR`,
-      );
-    throw new UsageError(
-      `${dir}: cannot be read (--${flag}: ${st.code ?? st.message})`,
-      "check the folder's permissions, then run the command again",
-    );
+      throw new UsageError(`${dir}: no such folder (--${flag})`, {
+        hint: `run from the project's root (where data/ is), or pass the folder with --${flag} DIR`,
+      });
+    throw new UsageError(`${dir}: cannot be read (--${flag}: ${st.code ?? st.message})`, {
+      hint: "check the folder's permissions, then run the command again",
+    });
   }
   if (!st.isDirectory())
-    throw new UsageError(`${dir} is a file, not a folder (--${flag})`, `pass the dataset's folder with --${flag} DIR`);
+    throw new UsageError(`${dir} is a file, not a folder (--${flag})`, {
+      hint: `pass the dataset's folder with --${flag} DIR`,
+    });
   try {
     await fs.readdir(dir);
   } catch (e) {
     throw new UsageError(
       `${dir}: the folder cannot be read by this user (--${flag}: ${(e as NodeJS.ErrnoException).code ?? "error"})`,
-      "check its permissions, then run the command again",
-      { cause: e },
+      { hint: "check its permissions, then run the command again", cause: e },
     );
   }
 }
@@ -107,12 +106,8 @@ const UNCHANGED: Record<string, string> = {
 export function explain(e: PriceFeedError, command = "build"): string {
   const lines = [`price-feed: ${e.message}`];
   const unchanged = UNCHANGED[command];
-  if ((e.kind === "data" || e.kind === "output") && unchanged) lines.push(unchanged);
-  if (e.kind === "not-built")
-    lines.push(
-      "build it first: `npm run build` (or `npx price-feed build --out DIR`), or run the live demo: `npm start`.",
-    );
-  if (e instanceof UsageError && e.hint) lines.push(e.hint);
+  if ((e instanceof DataError || e instanceof OutputError) && unchanged) lines.push(unchanged);
+  if (e.hint) lines.push(e.hint);
   return lines.join("\n");
 }
 

@@ -1,8 +1,9 @@
 /**
  * The layout of a data folder (`data/`), in one place: every job that reads or writes it (build,
  * compact, ingest, init, demo, sample) takes its paths from here, as src/feed/paths.ts is the one
- * description of the output. docs/data-formats.md describes each file's format. (It joins paths with
- * node:path, so the edge, which reads no data folder, never imports it.)
+ * description of the output. docs/data-formats.md describes each file's format. Like the rest of
+ * src/core it imports nothing from node:, so it joins paths itself (joinPath, as node:path's posix
+ * join does; Node's file functions take "/" on every system).
  *
  *   assets.json sellers.json calendar.json site.json sources.json   the configuration
  *   quotes/ official/ global/    <YYYY-MM-DD>.ndjson day logs that ingest appends to
@@ -12,7 +13,25 @@
  *   state/sources.json           each source's last run, success and failure
  *   state/closed-days/           raw days already closed by a build (a cache)
  */
-import path from "node:path";
+/**
+ * node:path's posix join: the parts joined with "/", then "." and empty segments dropped and each
+ * ".." taking its parent away (kept at the start of a relative path); "." for nothing left.
+ */
+export function joinPath(...parts: string[]): string {
+  const joined = parts.filter((p) => p !== "").join("/");
+  if (joined === "") return ".";
+  const absolute = joined.startsWith("/");
+  const out: string[] = [];
+  for (const seg of joined.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === ".." && out.length > 0 && out.at(-1) !== "..") out.pop();
+    else if (seg !== ".." || !absolute) out.push(seg);
+  }
+  const body = out.join("/");
+  const trailing = joined.endsWith("/");
+  if (body === "") return absolute ? "/" : trailing ? "./" : ".";
+  return `${absolute ? "/" : ""}${body}${trailing ? "/" : ""}`;
+}
 
 /** The configuration files, as `init` copies them from its template. */
 export const CONFIG_FILES = {
@@ -55,27 +74,27 @@ export interface DataPaths {
 }
 
 export function dataPaths(dir: string): DataPaths {
-  const state = path.join(dir, FOLDERS.state);
+  const state = joinPath(dir, FOLDERS.state);
   return {
-    catalog: path.join(dir, CONFIG_FILES.catalog),
-    registry: path.join(dir, CONFIG_FILES.registry),
-    calendar: path.join(dir, CONFIG_FILES.calendar),
-    site: path.join(dir, CONFIG_FILES.site),
-    sources: path.join(dir, CONFIG_FILES.sources),
-    quotes: path.join(dir, LOG_FOLDERS.quotes),
-    official: path.join(dir, LOG_FOLDERS.official),
-    global: path.join(dir, LOG_FOLDERS.global),
-    history: path.join(dir, FOLDERS.history),
-    summaries: path.join(dir, FOLDERS.summaries),
-    state: path.join(state, "published.json"),
-    sourceRuns: path.join(state, "sources.json"),
-    closedDays: path.join(state, "closed-days"),
+    catalog: joinPath(dir, CONFIG_FILES.catalog),
+    registry: joinPath(dir, CONFIG_FILES.registry),
+    calendar: joinPath(dir, CONFIG_FILES.calendar),
+    site: joinPath(dir, CONFIG_FILES.site),
+    sources: joinPath(dir, CONFIG_FILES.sources),
+    quotes: joinPath(dir, LOG_FOLDERS.quotes),
+    official: joinPath(dir, LOG_FOLDERS.official),
+    global: joinPath(dir, LOG_FOLDERS.global),
+    history: joinPath(dir, FOLDERS.history),
+    summaries: joinPath(dir, FOLDERS.summaries),
+    state: joinPath(state, "published.json"),
+    sourceRuns: joinPath(state, "sources.json"),
+    closedDays: joinPath(state, "closed-days"),
   };
 }
 
 /** A day file of a folder of the data: `<folder>/<YYYY-MM-DD>.ndjson` (or `.json` for summaries). */
 export const dayFile = (folder: string, date: string, ext: "ndjson" | "json" = "ndjson") =>
-  path.join(folder, `${date}.${ext}`);
+  joinPath(folder, `${date}.${ext}`);
 
 /** A day log's name relative to the data folder, `quotes/2026-11-21.ndjson`, as ingest and the sample name them. */
 export const dayLogName = (folder: string, date: string, ext: "ndjson" | "json" = "ndjson") =>

@@ -1,98 +1,96 @@
 /**
- * The project's one error family. Every fault the code raises on purpose is a `PriceFeedError` of a
- * named kind that carries its context (which file and line, which source, which flag) and keeps the
- * original error as `cause`, so nothing is lost by wrapping. Expected bad data is not an error at
+ * The project's one error family. Every fault a person can cause (a data file, a source, a flag, a
+ * folder) is a `PriceFeedError` subclass, told apart with `instanceof`; it carries its context in an
+ * options object (which file and line, which source, what to do: `hint`) and keeps the original
+ * error as `cause`, so nothing is lost by wrapping. Expected bad data is not an error at
  * all: a rejected quote is a value with a reason code (src/rules/acceptance.ts), and so is a failed
  * source in an ingest run. Only the CLI entry turns an error into an exit status.
  */
 
-export type ErrorKind = "data" | "source" | "output" | "usage" | "not-built" | "http";
+/** What every error of ours may carry besides its message. */
+export interface ErrorOptions {
+  /** What to do about it, in one line: the CLI prints it under the message. */
+  hint?: string | null;
+  /** The error this one wraps: kept, so that nothing is lost by wrapping. */
+  cause?: unknown;
+}
 
 export abstract class PriceFeedError extends Error {
-  abstract readonly kind: ErrorKind;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** One line saying what to do, or null when the message says all there is. */
+  readonly hint: string | null;
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.hint = options.hint ?? null;
   }
 }
 
 /**
  * A data file that cannot be read as its format says. It carries where (file, line) and why, and
- * stops the build before anything is published.
+ * stops the command before anything is published or appended.
  */
 export class DataError extends PriceFeedError {
   override name = "DataError";
-  readonly kind = "data";
+  /** The 1-based line, or null when the fault is the file's as a whole. */
+  readonly line: number | null;
   constructor(
     readonly file: string,
-    readonly line: number | null,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options: ErrorOptions & { line?: number | null } = {},
   ) {
-    super(`${file}${line === null ? "" : `:${line}`}: ${reason}`, options);
+    super(`${file}${options.line == null ? "" : `:${options.line}`}: ${reason}`, options);
+    this.line = options.line ?? null;
   }
 }
 
 /**
  * A source that could not be read this run: the request failed (`url`, `status`), or its answer no
- * longer has the shape its adapter reads (`shape`). Ingest reports it against that source and goes on
- * with the others.
+ * longer has the shape its adapter reads (ShapeError). Ingest reports it against that source and
+ * goes on with the others.
  */
 export class SourceError extends PriceFeedError {
   override name = "SourceError";
-  readonly kind = "source";
-  constructor(
-    message: string,
-    readonly url: string | null = null,
-    readonly status: number | null = null,
-    options?: { cause?: unknown },
-  ) {
+  readonly url: string | null;
+  readonly status: number | null;
+  constructor(message: string, options: ErrorOptions & { url?: string | null; status?: number | null } = {}) {
     super(message, options);
+    this.url = options.url ?? null;
+    this.status = options.status ?? null;
   }
 }
 
 /** A source's answer that no longer has the shape its adapter reads (a redesigned page, a challenge). */
 export class ShapeError extends SourceError {
   override name = "ShapeError";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, null, null, options);
-  }
 }
 
 /** A file the build made that does not match its own schema: a bug, so the build stops. */
 export class OutputError extends PriceFeedError {
   override name = "OutputError";
-  readonly kind = "output";
   constructor(
     readonly file: string,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options: ErrorOptions = {},
   ) {
     super(`${file}: invalid output: ${reason}`, options);
   }
 }
 
-/** A command used in a way it cannot work (a flag, a folder, a port); `hint` says what to do instead. */
+/** A command used in a way it cannot work (a flag, a folder, a port); its hint says what to do instead. */
 export class UsageError extends PriceFeedError {
   override name = "UsageError";
-  readonly kind = "usage";
-  constructor(
-    message: string,
-    readonly hint: string | null = null,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** `serve` pointed at a folder that holds no built site (no manifest). */
 export class NotBuiltError extends PriceFeedError {
   override name = "NotBuiltError";
-  readonly kind = "not-built";
   constructor(
     readonly dir: string,
-    options?: { cause?: unknown },
+    options: ErrorOptions = {},
   ) {
-    super(`${dir}: nothing is built there yet (no _manifest.json)`, options);
+    super(`${dir}: nothing is built there yet (no _manifest.json)`, {
+      hint: "build it first: `npm run build` (or `npx price-feed build --out DIR`), or run the live demo: `npm start`.",
+      ...options,
+    });
   }
 }
 

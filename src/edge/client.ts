@@ -3,6 +3,7 @@
  * forged X-Forwarded-For hop nor another spelling of one address escapes the rate limits (README
  * "What can go wrong"). Web-standard, no node:* imports: the Netlify adapter uses it too.
  */
+import { UsageError } from "../core/errors.js";
 
 /** An IP address parsed: 4 bytes or 16. */
 interface Ip {
@@ -116,7 +117,10 @@ function inBlock(ip: Ip, block: { ip: Ip; bits: number }): boolean {
 export function addressMatcher(list: readonly string[]): (address: string) => boolean {
   const blocks = list.map((entry) => {
     const b = parseCidr(entry);
-    if (!b) throw new Error(`"${entry}" is not an IP address or a CIDR block`);
+    if (!b)
+      throw new UsageError(`"${entry}" is not an IP address or a CIDR block`, {
+        hint: "--trusted-proxies takes addresses or CIDR blocks, comma-separated (10.0.0.0/8,2001:db8::/32)",
+      });
     return b;
   });
   return (address) => {

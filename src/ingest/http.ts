@@ -122,11 +122,10 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       void res.body?.cancel().catch(() => {});
       if (hops >= maxRedirects)
         return {
-          error: new SourceError(
-            `more than ${maxRedirects} redirects (the last to ${location.slice(0, 200)})`,
+          error: new SourceError(`more than ${maxRedirects} redirects (the last to ${location.slice(0, 200)})`, {
             url,
-            res.status,
-          ),
+            status: res.status,
+          }),
           retry: false,
         };
       let next: URL;
@@ -134,7 +133,9 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
         next = new URL(location, current);
       } catch (e) {
         return {
-          error: new SourceError(`a redirect to an unreadable Location "${location.slice(0, 200)}"`, url, res.status, {
+          error: new SourceError(`a redirect to an unreadable Location "${location.slice(0, 200)}"`, {
+            url,
+            status: res.status,
             cause: e,
           }),
           retry: false,
@@ -142,7 +143,7 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       }
       if (next.protocol !== "http:" && next.protocol !== "https:")
         return {
-          error: new SourceError(`a redirect to ${next.protocol} is not followed`, url, res.status),
+          error: new SourceError(`a redirect to ${next.protocol} is not followed`, { url, status: res.status }),
           retry: false,
         };
       // RFC 9110 §15.4.4 (303), and §15.4.2–3 as browsers do: a POST redirected by 301/302/303 becomes a GET without its body.
@@ -161,7 +162,7 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     }
     if (!res.ok) {
       void res.body?.cancel().catch(() => {});
-      const error = new SourceError(`HTTP ${res.status} ${res.statusText}`.trim(), url, res.status);
+      const error = new SourceError(`HTTP ${res.status} ${res.statusText}`.trim(), { url, status: res.status });
       if (!retriable(res.status)) return { error, retry: false };
       const after = retryAfterMs(res.headers.get("retry-after"), Date.now());
       if (after === null) return { error, retry: true };
@@ -170,8 +171,7 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
         return {
           error: new SourceError(
             `${error.message}: asked to retry after ${Math.ceil(after / 1000)} s, more than the ${Math.round(maxWait / 1000)} s we wait; next run`,
-            url,
-            res.status,
+            { url, status: res.status },
           ),
           retry: false,
         };
@@ -181,7 +181,10 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     if (Number.isFinite(length) && length > maxBytes) {
       void res.body?.cancel().catch(() => {});
       return {
-        error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, url, res.status),
+        error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, {
+          url,
+          status: res.status,
+        }),
         retry: false,
       };
     }
@@ -189,7 +192,10 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     const bytes = await readCapped(res, maxBytes);
     if (bytes === "too-large")
       return {
-        error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, url, res.status),
+        error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, {
+          url,
+          status: res.status,
+        }),
         retry: false,
       };
     return { ok: { url: current, status: res.status, statusText: res.statusText, headers: res.headers, bytes } };
@@ -197,10 +203,10 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     const name = (e as Error)?.name;
     if (name === "TimeoutError" || (name === "AbortError" && signal.aborted))
       return {
-        error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, url, null, { cause: e }),
+        error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, { url, cause: e }),
         retry: true,
       };
-    return { error: new SourceError(`network error ${phase}: ${describe(e)}`, url, null, { cause: e }), retry: true };
+    return { error: new SourceError(`network error ${phase}: ${describe(e)}`, { url, cause: e }), retry: true };
   }
 }
 
@@ -219,7 +225,7 @@ export async function requestBytes(
   headers.set("User-Agent", o.userAgent);
   headers.set("Accept", accept);
   let wait = 0;
-  let last: SourceError = new SourceError("not attempted", url);
+  let last: SourceError = new SourceError("not attempted", { url });
   for (let n = 0; n <= o.retries; n++) {
     if (n > 0) await sleep(Math.max(wait, o.backoffMs * 2 ** (n - 1)));
     const out = await attempt(url, rest, headers, o);

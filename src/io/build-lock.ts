@@ -91,7 +91,7 @@ export async function acquireBuildLock(
         : "a process that has not said who it is";
       throw new UsageError(
         `another build is writing into ${path.resolve(outDir)} (${who}); waited ${Math.round(waitMs / 1000)} s`,
-        `run the builds one after the other; if no build runs, delete ${file}`,
+        { hint: `run the builds one after the other; if no build runs, delete ${file}` },
       );
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -118,7 +118,7 @@ export async function assertNotOlder(outDir: string, nowMs: number): Promise<voi
   if (published !== null && published > nowMs)
     throw new UsageError(
       `${path.resolve(outDir)} holds a build made at ${instantString(published)}, later than this build's --now ${instantString(nowMs)}: an older build never replaces a newer one`,
-      "build with a later --now, or pass --force to publish this one anyway (a rollback)",
+      { hint: "build with a later --now, or pass --force to publish this one anyway (a rollback)" },
     );
 }
 

@@ -24,6 +24,6 @@ export async function loadConfig(dir: string): Promise<Config> {
   ]);
   for (const a of catalog)
     if (!calendar.categories[a.category])
-      throw new DataError(p.calendar, null, `no trading sessions for category "${a.category}" (asset ${a.id})`);
+      throw new DataError(p.calendar, `no trading sessions for category "${a.category}" (asset ${a.id})`);
   return { catalog, registry, calendar, site, sources };
 }

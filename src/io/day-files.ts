@@ -48,7 +48,6 @@ async function cleanTemp(file: string, pid: number): Promise<void> {
   if (!st.isFile() || !abandoned)
     throw new DataError(
       file,
-      null,
       `a temporary file of process ${pid}, which is still running: wait for it to finish (or delete the file if no price-feed command runs)`,
     );
   await fs.rm(file);
@@ -72,7 +71,7 @@ export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promi
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new DataError(dir, null, errnoReason(e), { cause: e });
+    throw new DataError(dir, errnoReason(e), { cause: e });
   }
   const out: DayFile[] = [];
   const link = new Set(entries.filter((e) => e.isSymbolicLink()).map((e) => e.name));
@@ -84,11 +83,10 @@ export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promi
       continue;
     }
     const m = DAY_FILE[kind].exec(name);
-    if (!m) throw new DataError(path.join(dir, name), null, `unexpected file: day files are named YYYY-MM-DD.${kind}`);
+    if (!m) throw new DataError(path.join(dir, name), `unexpected file: day files are named YYYY-MM-DD.${kind}`);
     if (!isCalendarDate(m[1]!))
       throw new DataError(
         path.join(dir, name),
-        null,
         `${m[1]} is not a day of the calendar: day files are named YYYY-MM-DD.${kind} after a real day`,
       );
     out.push({ date: m[1]!, file: path.join(dir, name), link: link.has(name) });
@@ -119,12 +117,11 @@ function readDayBytes(file: string, allowEmpty: boolean): Buffer {
   try {
     bytes = readFileSync(file);
   } catch (e) {
-    throw new DataError(file, null, errnoReason(e), { cause: e });
+    throw new DataError(file, errnoReason(e), { cause: e });
   }
   if (!allowEmpty && isBlank(bytes))
     throw new DataError(
       file,
-      null,
       "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)",
     );
   return bytes;

@@ -57,7 +57,7 @@ export function readHistoryDay(d: { date: string; file: string }, bytes: Buffer)
   const records: DayRecord[] = [];
   for (const r of ndjsonRows(d.file, bytes, DayClose, { fast: isDayClose })) {
     if (r.value.date !== d.date)
-      throw new DataError(d.file, r.line, `record dated ${r.value.date} in the file of ${d.date}`);
+      throw new DataError(d.file, `record dated ${r.value.date} in the file of ${d.date}`, { line: r.line });
     records.push(recordOf(r.value));
   }
   return { date: d.date, file: d.file, records };

@@ -11,7 +11,7 @@ export async function readText(file: string, within?: string): Promise<string> {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    throw new DataError(file, null, errnoReason(e), { cause: e });
+    throw new DataError(file, errnoReason(e), { cause: e });
   }
 }
 
@@ -32,10 +32,10 @@ export function parseJsonText<T>(file: string, text: string, schema: z.ZodType<T
     parseTolerant(text, errors, { allowTrailingComma: false, disallowComments: true });
     const first = errors[0];
     const why = first ? printParseErrorCode(first.error) : (e as Error).message;
-    throw new DataError(file, first ? lineAt(text, first.offset) : null, `not valid JSON (${why})`);
+    throw new DataError(file, `not valid JSON (${why})`, { line: first ? lineAt(text, first.offset) : null });
   }
   const r = schema.safeParse(raw);
-  if (!r.success) throw new DataError(file, null, describeZodIssues(r.error.issues));
+  if (!r.success) throw new DataError(file, describeZodIssues(r.error.issues));
   return r.data;
 }
 

@@ -34,12 +34,11 @@ export function assertInsideSync(root: string, file: string): void {
     real = realpathSync.native(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // missing: the reader says so
-    throw new DataError(file, null, errnoReason(e), { cause: e });
+    throw new DataError(file, errnoReason(e), { cause: e });
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep))
     throw new DataError(
       file,
-      null,
       "is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)",
     );
 }

@@ -130,11 +130,11 @@ function* lineRows<T>(
     try {
       raw = JSON.parse(s);
     } catch (e) {
-      throw new DataError(file, line, `not valid JSON (${(e as Error).message})`, { cause: e });
+      throw new DataError(file, `not valid JSON (${(e as Error).message})`, { line, cause: e });
     }
     if (!fast || !fast(raw)) {
       const r = schema.safeParse(raw);
-      if (!r.success) throw new DataError(file, line, describeZodIssues(r.error.issues));
+      if (!r.success) throw new DataError(file, describeZodIssues(r.error.issues), { line });
     }
     // Strict schemas without defaults: the validated value equals the parsed one, so keep that
     // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.

@@ -63,13 +63,12 @@ export async function lockWork(p: DemoPaths): Promise<() => Promise<void>> {
     }
     const pid = Number((await fs.readFile(p.pid, "utf8").catch(() => "")).trim());
     if (Number.isSafeInteger(pid) && pid > 0 && processAlive(pid))
-      throw new UsageError(
-        `another demo (process ${pid}) is running in ${p.work}`,
-        `stop it (Ctrl-C in its terminal, or kill ${pid}), or give this one its own folder and port: --work DIR --port 0`,
-      );
+      throw new UsageError(`another demo (process ${pid}) is running in ${p.work}`, {
+        hint: `stop it (Ctrl-C in its terminal, or kill ${pid}), or give this one its own folder and port: --work DIR --port 0`,
+      });
     await fs.rm(p.pid, { force: true });
   }
-  throw new UsageError(`could not take ${p.pid}`, `delete it if no demo runs, then start again`);
+  throw new UsageError(`could not take ${p.pid}`, { hint: `delete it if no demo runs, then start again` });
 }
 
 /**
@@ -91,24 +90,22 @@ export async function prepareCopy(from: string, p: DemoPaths): Promise<void> {
 export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
   const st = await fs.stat(from).catch(() => null);
   if (!st?.isDirectory())
-    throw new UsageError(
-      `${from}: no such folder (--data)`,
-      "run from the project's root, where data/ is, or pass the dataset with --data DIR",
-    );
+    throw new UsageError(`${from}: no such folder (--data)`, {
+      hint: "run from the project's root, where data/ is, or pass the dataset with --data DIR",
+    });
   const source = path.resolve(from);
   const work = path.resolve(p.work);
   if (source === work || source.startsWith(work + path.sep) || work.startsWith(source + path.sep))
-    throw new UsageError(
-      `the working folder ${p.work} and the dataset ${from} overlap`,
-      "give the demo a folder of its own: --work DIR (default: .demo)",
-    );
+    throw new UsageError(`the working folder ${p.work} and the dataset ${from} overlap`, {
+      hint: "give the demo a folder of its own: --work DIR (default: .demo)",
+    });
   // The demo replaces what is in its working folder: only ever what a demo put there.
   const names = await fs.readdir(work).catch(() => [] as string[]);
   const foreign = names.filter((n) => !DEMO_FILES.test(n));
   if (foreign.length)
     throw new UsageError(
       `${p.work} holds files the demo did not make (${foreign.slice(0, 3).join(", ")}${foreign.length > 3 ? ", …" : ""}), and the demo replaces its working folder`,
-      "give the demo a folder of its own: --work DIR (default: .demo)",
+      { hint: "give the demo a folder of its own: --work DIR (default: .demo)" },
     );
   return names;
 }
@@ -124,7 +121,6 @@ export async function demoMarket(dataDir: string): Promise<NonNullable<Sources["
   if (!sources.demo || other.length)
     throw new DataError(
       file,
-      null,
       other.length
         ? `the demo runs the simulated market only, and this sources file has other enabled sources (${other.join(", ")})`
         : 'the demo needs the simulated market: this sources file has no "demo" block',
@@ -189,7 +185,6 @@ async function ingestOrFail(dataDir: string, nowMs: number): Promise<SourceRepor
   if (failed.length)
     throw new DataError(
       dataPaths(dataDir).sources,
-      null,
       `demo source ${failed[0]!.id} failed at ${isoUtc(nowMs)}: ${failed[0]!.error}`,
     );
   return reports;

@@ -52,7 +52,7 @@ export interface SourceReport {
  * file (the error's own path, else the source's configured `file`, as a read of a folder has none).
  */
 export function failureOf(e: unknown, file?: string): string {
-  if (e instanceof SourceError) return e.url ? `${e.message} (${e.url})` : e.message;
+  if (e instanceof SourceError) return `${e.message}${e.url ? ` (${e.url})` : ""}${e.hint ? `: ${e.hint}` : ""}`;
   const err = e as NodeJS.ErrnoException | null;
   const where = typeof err?.path === "string" ? err.path : file;
   if (err && typeof err.code === "string" && where !== undefined) {
@@ -83,7 +83,6 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
   if (!sources.contact && enabled.some(usesNetwork))
     throw new DataError(
       sourcesFile,
-      null,
       'network sources need a "contact" (a URL or an e-mail address) for the User-Agent',
     );
   const http: HttpOptions = {

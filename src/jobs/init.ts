@@ -19,7 +19,7 @@ export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE
     throw e;
   });
   if (existing.length)
-    throw new UsageError(`${dir} is not empty`, "init writes a new data folder; pick an empty or new one");
+    throw new UsageError(`${dir} is not empty`, { hint: "init writes a new data folder; pick an empty or new one" });
   await fs.mkdir(dir, { recursive: true });
   for (const f of Object.values(CONFIG_FILES)) await fs.copyFile(path.join(template, f), path.join(dir, f));
   // Empty logs, each kept by a .gitkeep so that the hourly job's first commit has the whole layout.

@@ -69,5 +69,5 @@ export async function globalRatesAdapter(cfg: GlobalRatesSource, ctx: AdapterCon
       failures.push(`${url}: ${e.message}`);
     }
   }
-  throw new SourceError(`every URL failed: ${failures.join("; ")}`, cfg.urls[0]!);
+  throw new SourceError(`every URL failed: ${failures.join("; ")}`, { url: cfg.urls[0]! });
 }

@@ -5,6 +5,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { SourceError } from "../../core/errors.js";
 import { request } from "../http.js";
 import type { AdapterContext } from "../adapters/types.js";
 import { assertNotChallenge, decodeBody } from "./body.js";
@@ -41,7 +42,10 @@ export async function readDocument(
     text = decodeBody(await res.arrayBuffer(), res.headers.get("content-type"));
   } else if (src.path !== undefined) {
     text = decodeBody(await fs.readFile(path.resolve(ctx.dataDir, src.path)), null);
-  } else throw new Error("a document source needs a url or a path");
+  } else
+    throw new SourceError("a document source needs a url or a path", {
+      hint: "give it `url` (a page to fetch) or `path` (a file in the data folder) in the sources file",
+    });
   assertNotChallenge(text);
   return text;
 }
