@@ -1,5 +1,5 @@
 /** JSON files of data/ and of the package, parsed and checked with their zod schema; errors name file and line. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { z } from "zod";
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { DataError, describeZodIssues } from "../core/errors.js";
@@ -41,4 +41,12 @@ export function parseJsonText<T>(file: string, text: string, schema: z.ZodType<T
 
 export async function readJson<T>(file: string, schema: z.ZodType<T>, within?: string): Promise<T> {
   return parseJsonText(file, await readText(file, within), schema);
+}
+
+/**
+ * A state file that a first run does not have yet: `fallback` when it is missing, else read and
+ * checked as readJson does (inside `within`).
+ */
+export async function readJsonOr<T>(file: string, schema: z.ZodType<T>, fallback: T, within?: string): Promise<T> {
+  return existsSync(file) ? readJson(file, schema, within) : fallback;
 }

@@ -7,16 +7,10 @@ import path from "node:path";
 import { SourceRuns } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dataPaths } from "../core/data-layout.js";
-import { readJson } from "./json-file.js";
+import { readJsonOr } from "./json-file.js";
 
-export async function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
-  const file = dataPaths(dataDir).sourceRuns;
-  try {
-    await fs.access(file);
-  } catch {
-    return { sources: {} };
-  }
-  return readJson(file, SourceRuns);
+export function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
+  return readJsonOr(dataPaths(dataDir).sourceRuns, SourceRuns, { sources: {} }, dataDir);
 }
 
 export interface RunOutcome {
