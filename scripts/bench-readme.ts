@@ -1,7 +1,8 @@
 /**
- * Writes README's measured figures from `.bench/results.json` (what `npm run bench` last measured),
- * between the `<!-- bench:start -->` and `<!-- bench:end -->` markers, each figure beside its target:
- * the README's tables are never typed by hand.
+ * Writes the measured figures of docs/performance.md from `.bench/results.json` (what `npm run bench`
+ * last measured), between the `<!-- bench:start -->` and `<!-- bench:end -->` markers, each figure
+ * beside its target: the page's tables are never typed by hand. Only the latest run is shown; the
+ * earlier ones are in the page's git history.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -122,9 +123,10 @@ ${http.join("\n")}
 ${generatorNote}
 <!-- bench:end -->`;
 
-const readme = readFileSync("README.md", "utf8");
-const start = readme.indexOf("<!-- bench:start -->");
-const end = readme.indexOf("<!-- bench:end -->");
-if (start < 0 || end < 0) throw new Error("README.md has no <!-- bench:start --> … <!-- bench:end --> markers");
-writeFileSync("README.md", readme.slice(0, start) + section + readme.slice(end + "<!-- bench:end -->".length));
-console.log("README.md: figures written from .bench/results.json");
+const PAGE = "docs/performance.md";
+const page = readFileSync(PAGE, "utf8");
+const start = page.indexOf("<!-- bench:start -->");
+const end = page.indexOf("<!-- bench:end -->");
+if (start < 0 || end < 0) throw new Error(`${PAGE} has no <!-- bench:start --> … <!-- bench:end --> markers`);
+writeFileSync(PAGE, page.slice(0, start) + section + page.slice(end + "<!-- bench:end -->".length));
+console.log(`${PAGE}: figures written from .bench/results.json`);

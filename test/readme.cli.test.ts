@@ -1,16 +1,18 @@
 /**
- * The command line as README "The command line" documents it: every failure is one line saying what
- * and where and one saying what to do, with the documented exit status and no stack trace; --help
- * shows defaults as a user types them; `serve` warns when it starts on data that is not ready, and
+ * The command line as the README ("The command line") and docs/cli.md document it: every failure is
+ * one line saying what and where and one saying what to do, with the documented exit status and no
+ * stack trace; docs/cli.md's table names exactly each command's flags; --help shows defaults as a
+ * user types them; `serve` warns when it starts on data that is not ready, and
  * /readyz says which assets are stale since when and what to do; `npm test` names what it cannot
  * install.
  */
 import { execFile, spawn } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
+import { program } from "../src/cli/main.js";
 import { humanAge, readiness } from "../src/edge/readyz.js";
 import { Readiness } from "../src/schema/documents.js";
 import type { Manifest } from "../src/schema/documents.js";
@@ -181,6 +183,38 @@ describe("--help", () => {
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(stderr).toBe("");
     expect(code).toBe(0);
+  });
+});
+
+describe("docs/cli.md, the table of every flag", () => {
+  /** command → what its rows name in the flag column: `--flag …` by its long name, an argument as itself. */
+  function documented(): Map<string, string[]> {
+    const table = readFileSync(path.join(ROOT, "docs/cli.md"), "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("| "));
+    expect(table[0]).toMatch(/^\| command \| flag \| default \| what it does \|$/);
+    const out = new Map<string, string[]>();
+    let command = "";
+    for (const row of table.slice(1)) {
+      const [cmd, flag] = row
+        .replace(/^\|/, "")
+        .split(" | ")
+        .map((c) => c.trim());
+      if (cmd) command = /^`(\w+)`$/.exec(cmd)![1]!;
+      out.set(command, [...(out.get(command) ?? []), /^`(--[\w-]+|[A-Z]+)[` ]/.exec(flag!)![1]!]);
+    }
+    return out;
+  }
+
+  test("every command is there, with exactly the flags and arguments --help shows", () => {
+    const table = documented();
+    const commands = program().commands.filter((c) => c.name() !== "help");
+    expect([...table.keys()].sort()).toEqual(commands.map((c) => c.name()).sort());
+    for (const c of commands) {
+      const flags = c.options.map((o) => o.long!);
+      const args = c.registeredArguments.map((a) => a.name().toUpperCase());
+      expect(table.get(c.name())!.sort(), c.name()).toEqual([...flags, ...args].sort());
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * The README's shell examples, as printed. Every ```sh block is read out of README.md and
+ * The README's shell examples, as printed. Every ```sh block is read out of README.md and the pages of
+ * docs/ it links to (docs/*.md but methodology.md, the rulebook, which has none) and
  *  - checked statically: nothing a shell would expand unquoted (zsh stops on a `?` or `*` that
  *    matches no file), no comments (an interactive zsh passes `# …` to the command as arguments),
  *    every `npm` script and every `npx price-feed` command and flag exists;
@@ -9,28 +10,37 @@
  * blocks that talk to http://127.0.0.1:8888 then run against it. The one liberty taken: the port.
  * The servers get a free one through `PORT` (which both honour) and the URLs' 8888 becomes that
  * port, so the test runs beside a demo already on 8888.
+ * Their links are read too: every relative link and anchor of README.md and docs/*.md leads to a file
+ * and a heading that exist, and every page of docs/ is linked from the README.
  */
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { program } from "../src/cli/main.js";
 
 const ROOT = path.resolve(".");
-const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
+/** The README, then the pages of docs/ (the rulebook has no shell examples and is not run). */
+const DOCS = readdirSync(path.join(ROOT, "docs"))
+  .filter((f) => f.endsWith(".md"))
+  .sort()
+  .map((f) => `docs/${f}`);
+const FILES = ["README.md", ...DOCS.filter((f) => f !== "docs/methodology.md")];
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const SCRIPTS = Object.keys(
   (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
 );
 
 interface Block {
+  file: string;
   line: number;
   text: string;
   /** One command per entry, continuation lines joined. */
   commands: string[];
 }
 
-function shellBlocks(markdown: string): Block[] {
+function shellBlocks(file: string, markdown: string): Block[] {
   const out: Block[] = [];
   const lines = markdown.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -44,6 +54,7 @@ function shellBlocks(markdown: string): Block[] {
     if (open[2] === "sh") {
       const text = body.join("\n");
       out.push({
+        file,
         line: i + 1,
         text,
         commands: text
@@ -87,11 +98,12 @@ const SERVES = [
 /** The command line with quoted strings removed: what the shell sees unquoted. */
 const unquoted = (command: string) => command.replace(/'[^']*'/g, "''").replace(/"(?:[^"\\]|\\.)*"/g, '""');
 
-const blocks = shellBlocks(README);
+const blocks = FILES.flatMap((f) => shellBlocks(f, read(f)));
+const readmeBlocks = blocks.filter((b) => b.file === "README.md");
 
 describe("the README's shell examples, read", () => {
-  test("there are examples to run: the quick start, the requests, the pinned build, the typed client", () => {
-    const all = blocks.flatMap((b) => b.commands);
+  test("there are examples to run in the README: the quick start, the requests, the pinned build, the typed client", () => {
+    const all = readmeBlocks.flatMap((b) => b.commands);
     expect(all).toContain("npm start");
     expect(all.some((c) => c.startsWith("curl -i 'http://127.0.0.1:8888/api/v1/feed.json?asset="))).toBe(true);
     expect(all.some((c) => c.includes('-H "If-None-Match: $etag"'))).toBe(true);
@@ -99,8 +111,12 @@ describe("the README's shell examples, read", () => {
     expect(all.some((c) => c.startsWith("npx openapi-typescript"))).toBe(true);
   });
 
-  test.each(blocks.flatMap((b) => b.commands.map((c) => ({ line: b.line, command: c }))))(
-    "README.md:$line `$command` is safe to paste into bash and zsh",
+  test("the pages of docs/ are read too: the walk-through's examples are among the blocks", () => {
+    expect(blocks.some((b) => b.file === "docs/operating.md" && b.text.includes("price-feed ingest"))).toBe(true);
+  });
+
+  test.each(blocks.flatMap((b) => b.commands.map((c) => ({ file: b.file, line: b.line, command: c }))))(
+    "$file:$line `$command` is safe to paste into bash and zsh",
     ({ command }) => {
       const bare = unquoted(command);
       // A URL or pattern with ? * [ ] { } outside quotes: zsh's "no matches found", bash's surprise.
@@ -132,7 +148,79 @@ describe("the README's shell examples, read", () => {
       .split("\n")
       .filter((l) => /^npm /.test(l));
     expect(ci).toEqual(["npm ci", "npm test"]);
-    expect(blocks.flatMap((b) => b.commands)).toContain("npm test");
+    expect(readmeBlocks.flatMap((b) => b.commands)).toContain("npm test");
+  });
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const line of withoutFences(markdown).split("\n")) {
+    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!h) continue;
+    const base = h[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** The text outside fenced blocks. */
+const withoutFences = (markdown: string) => markdown.replace(/^([ \t]*)```[^\n]*\n[\s\S]*?\n\1```[ \t]*$/gm, "");
+
+/** The text outside fenced blocks, with inline code spans blanked (but not removed: link text may be code). */
+const withoutCode = (markdown: string) => withoutFences(markdown).replace(/`[^`\n]*`/g, "code");
+
+/** Every relative link `[text](target)` of a file, with the file it is in. */
+function relativeLinks(file: string): Array<{ file: string; target: string }> {
+  return [...withoutCode(read(file)).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((t) => !/^[a-z]+:/i.test(t))
+    .map((target) => ({ file, target }));
+}
+
+describe("the README and the pages of docs/, linked", () => {
+  const links = ["README.md", ...DOCS].flatMap(relativeLinks);
+
+  test("there are links to check", () => {
+    expect(links.length).toBeGreaterThan(20);
+  });
+
+  test.each(links)("$file → $target leads to a file and a heading that exist", ({ file, target }) => {
+    const [where, anchor] = target.split("#") as [string, string | undefined];
+    const to = where === "" ? file : path.join(path.dirname(file), where);
+    expect(existsSync(path.join(ROOT, to)), `${file}: ${target}`).toBe(true);
+    if (anchor !== undefined) expect([...anchors(read(to))], `${file}: ${target}`).toContain(anchor);
+  });
+
+  test("every page of docs/ is linked from the README", () => {
+    const linked = new Set(relativeLinks("README.md").map((l) => l.target.split("#")[0]));
+    expect(DOCS.filter((d) => !linked.has(d))).toEqual([]);
+  });
+
+  test("the walk-through (Adding a licensed seller) shows the example's own registry and sources entries", () => {
+    const section = read("docs/operating.md").split("\n## Adding a licensed seller\n")[1]!.split("\n## ")[0]!;
+    const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map(
+      (m) => JSON.parse(m[1]!.replace(/^ {3}/gm, "")) as Record<string, unknown>,
+    );
+    const example = (f: string) => JSON.parse(read(path.join("examples/egypt", f))) as unknown;
+    const registry = example("sellers.json") as Array<Record<string, unknown>>;
+    const sources = (example("sources.json") as { sources: Array<Record<string, unknown>> }).sources;
+    const { note: _note, ...entry } = sources.find((s) => s["id"] === "banque-misr")!;
+    expect(blocks).toEqual([registry.find((s) => s["id"] === "banque-misr"), entry]);
+  });
+
+  test("the bench's figures have one place, between the markers of docs/performance.md (npm run bench:readme)", () => {
+    const markers = (f: string) =>
+      ["<!-- bench:start -->", "<!-- bench:end -->"].map((m) => read(f).split(m).length - 1);
+    expect(markers("docs/performance.md")).toEqual([1, 1]);
+    for (const f of FILES.filter((x) => x !== "docs/performance.md")) expect(markers(f), f).toEqual([0, 0]);
+    expect(read("scripts/bench-readme.ts")).toContain('"docs/performance.md"');
   });
 });
 
@@ -244,7 +332,7 @@ function pasteText(b: Block, port: number): string {
 
 const servesAtEnd = (b: Block) => SERVES.find((s) => s.match.test(b.commands.filter((c) => !notRun(c)).at(-1) ?? ""));
 const runnable = blocks.filter((b) => !blockNotRun(b) && b.commands.some((c) => !notRun(c)));
-const quickStart = runnable.find((b) => b.commands.includes("npm start"))!;
+const quickStart = runnable.find((b) => b.file === "README.md" && b.commands.includes("npm start"))!;
 const againstServer = runnable.filter((b) => b !== quickStart && !servesAtEnd(b) && b.text.includes("127.0.0.1:8888"));
 const pinned = runnable.filter((b) => b !== quickStart && servesAtEnd(b));
 const standalone = runnable.filter((b) => b !== quickStart && !servesAtEnd(b) && !b.text.includes("127.0.0.1:8888"));
@@ -252,8 +340,8 @@ const standalone = runnable.filter((b) => b !== quickStart && !servesAtEnd(b) &&
 async function runToEnd(shell: Shell, b: Block, port: number): Promise<string> {
   const p = paste(shell, pasteText(b, port), {});
   const code = await p.exited;
-  expect(shellErrors(shell, p.err()), `README.md:${b.line} in ${shell}`).toEqual([]);
-  expect(code, `README.md:${b.line} in ${shell} exited ${code}\nstdout:\n${p.out()}\nstderr:\n${p.err()}`).toBe(0);
+  expect(shellErrors(shell, p.err()), `${b.file}:${b.line} in ${shell}`).toEqual([]);
+  expect(code, `${b.file}:${b.line} in ${shell} exited ${code}\nstdout:\n${p.out()}\nstderr:\n${p.err()}`).toBe(0);
   return p.out();
 }
 
@@ -305,14 +393,14 @@ describe.each(["bash", ...(hasZsh ? ["zsh"] : [])] as Shell[])(
       },
     );
 
-    test.each(pinned.map((b) => ({ line: b.line, b })))(
-      "README.md:$line, a build served at its own instant, is ready",
+    test.each(pinned.map((b) => ({ file: b.file, line: b.line, b })))(
+      "$file:$line, a build served at its own instant, is ready",
       { timeout: 120_000 },
       async ({ b }) => {
         const port = await freePort();
         const p = paste(shell, pasteText(b, port), { PORT: String(port) });
         try {
-          await waitFor(p, servesAtEnd(b)!.ready, 90_000, `README.md:${b.line}`);
+          await waitFor(p, servesAtEnd(b)!.ready, 90_000, `${b.file}:${b.line}`);
           const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
           const body = (await ready.json()) as { status: string; staleAssets: string[] };
           expect(body.staleAssets).toEqual([]);
