@@ -1,5 +1,5 @@
 /**
- * The folders of src/ form layers, and imports only point down (README "Layout"): a module may import
+ * The folders of src/ form layers, and imports only point down (README "Where things are"): a module may import
  * its own folder or a lower layer, never a higher one nor a sibling folder of the same layer unless
  * the table below lets it. A cycle between folders is then impossible. The imports are read from the
  * source text, so the check needs no build and sees type-only imports too.

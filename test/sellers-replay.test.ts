@@ -349,18 +349,6 @@ describe("examples/egypt: a real deployment", () => {
   });
 });
 
-test("README's walk-through (Adding a licensed seller) shows the example's own registry and sources entries", () => {
-  const section = readFileSync("README.md", "utf8").split("### Adding a licensed seller")[1]!.split("\n### ")[0]!;
-  const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map(
-    (m) => JSON.parse(m[1]!.replace(/^ {3}/gm, "")) as Record<string, unknown>,
-  );
-  const registry = JSON.parse(readFileSync(path.join(EXAMPLE, "sellers.json"), "utf8")) as Array<
-    Record<string, unknown>
-  >;
-  const { note: _note, ...entry } = rawExampleSources().sources.find((s) => s["id"] === "banque-misr")!;
-  expect(blocks).toEqual([registry.find((s) => s["id"] === "banque-misr"), entry]);
-});
-
 describe("replaying the recorded pages through ingest", () => {
   test("each page yields the exact buy and sell it shows, at its own time in UTC", async () => {
     const { reports, quotes, seen } = await replay(CUT);

@@ -1,7 +1,7 @@
 /**
  * Canonical JSON and strong ETags. Keys are sorted (fast-json-stable-stringify) so the same value
  * always gives the same bytes; the ETag hashes those bytes without `generatedAt`, so an hourly
- * rebuild of unchanged data keeps its ETag (README "Output layout"). Web Crypto only: the edge
+ * rebuild of unchanged data keeps its ETag (docs/data-formats.md "The output: `public/`"). Web Crypto only: the edge
  * computes ETags of filtered answers too.
  */
 import stringify from "fast-json-stable-stringify";

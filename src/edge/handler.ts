@@ -2,7 +2,7 @@
  * The one handler behind every path of /api/v1 and /readyz (and, in the local server, the pages):
  * `(Request, deps) → Promise<Response>`, web-standard, no node:* imports. It runs as the Netlify
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
- * [[headers]] rules to edge-function answers (README "Deploying on Netlify").
+ * [[headers]] rules to edge-function answers (docs/deployment.md "On Netlify").
  */
 import { API, FEED_PATH, READYZ_PATH } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";

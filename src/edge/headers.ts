@@ -1,7 +1,7 @@
 /**
  * The headers of every answer: CORS, the security headers, cache control, rate-limit state, and
  * problem+json answers (RFC 9457) with them. Set in code because Netlify applies no [[headers]]
- * rules to edge-function answers (README "Deploying on Netlify").
+ * rules to edge-function answers (docs/deployment.md "On Netlify").
  */
 import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_URL_LENGTH } from "../core/limits.js";

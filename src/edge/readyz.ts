@@ -10,7 +10,7 @@ import type { CategoryCalendar } from "../schema/inputs.js";
 
 /**
  * `rateLimiting` is what the request found: "fail-open" when the counter store could not count it
- * (README "What can go wrong"); it is reported, and does not by itself make the feed unready.
+ * (docs/operating.md "What can go wrong"); it is reported, and does not by itself make the feed unready.
  */
 export function readiness(
   manifest: Manifest,

@@ -1,4 +1,4 @@
-/** Public paths of the API (README "Output layout"), shared by the build and the handler. */
+/** Public paths of the API (docs/data-formats.md "The output: `public/`"), shared by the build and the handler. */
 export const API = "/api/v1";
 export const FEED_PATH = `${API}/feed.json`;
 export const INDEX_PATH = API;

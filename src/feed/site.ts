@@ -105,7 +105,7 @@ function feedFile(path: string, header: Omit<Feed, "assets">, assetJson: readonl
 }
 
 /**
- * The feed and its pre-filtered variants: one per category, one per asset (README "Output layout").
+ * The feed and its pre-filtered variants: one per category, one per asset (docs/data-formats.md "The output: `public/`").
  * Each asset is serialized once; a file is made when the next is asked for.
  */
 export function* feedFiles(ds: Dataset, feed: Feed): Generator<SiteFile> {
@@ -154,7 +154,7 @@ export async function composeSite(
   const result = buildAssets(ds, nowMs);
   const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
 
-  // Last-Modified moves exactly when the ETag does (README "Output layout": the ETag and Last-Modified): HTTP dates have whole seconds.
+  // Last-Modified moves exactly when the ETag does (docs/data-formats.md "The output: `public/`": the ETag and Last-Modified): HTTP dates have whole seconds.
   const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);
   const state: PublishedState = { files: {} };
   const manifestFiles: Manifest["files"] = {};

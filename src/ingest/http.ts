@@ -4,7 +4,7 @@
  * whole body. At most a couple of retries with exponential backoff for faults that may pass
  * (network errors, timeouts, 429 and 5xx); a 4xx other than 429 is the source refusing us.
  *
- * Bounded (README "What can go wrong"):
+ * Bounded (docs/operating.md "What can go wrong"):
  * - the body is read here, inside the attempt's timeout and error handling, and never past
  *   `maxBytes` (default 5 MB): a longer answer is cut off and the source fails;
  * - `Retry-After` (RFC 9110 §10.2.3) on a 429 or 503 is honoured up to `maxRetryAfterMs` (30 s);

@@ -1,6 +1,6 @@
 /**
- * One build at a time per output folder, and never an older one over a newer one (README "What can
- * go wrong"). A build takes `<out>.lock` beside the folder — created with O_CREAT|O_EXCL, so exactly
+ * One build at a time per output folder, and never an older one over a newer one (docs/operating.md "What
+ * can go wrong"). A build takes `<out>.lock` beside the folder — created with O_CREAT|O_EXCL, so exactly
  * one process gets it — holding its pid and `--now`; another build into the same folder waits for it
  * (up to `waitMs`), then fails with a message naming the holder. A lock whose process is gone is
  * taken over. Under the lock, the build compares its `--now` with the `generatedAt` of the published

@@ -22,7 +22,7 @@ export function reportPath(outDir: string): string {
 /**
  * The folder a site is written into while it is composed. Each file waits in one flat staging folder
  * until commit() renames it into the site's folders: writing each file into a folder just made took
- * 150 ms longer on this machine's ext4 than into one folder (README "Performance"), and a rename
+ * 150 ms longer on this machine's ext4 than into one folder (docs/performance.md "Memory"), and a rename
  * costs next to nothing. The ~400 folders are made meanwhile on libuv's thread pool, while the main
  * thread composes the next files: making them took 25 to 370 ms, from one hour to the next, on this
  * machine's disk. The files themselves are written synchronously: the build has nothing else to do

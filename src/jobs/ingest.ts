@@ -156,7 +156,7 @@ export async function runIngest(o: IngestOptions): Promise<{ reports: SourceRepo
       });
     } catch (e) {
       // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own —
-      // is that source's failure, with its reason: it never costs the others (README "What can go wrong").
+      // is that source's failure, with its reason: it never costs the others (docs/operating.md "What can go wrong").
       r.ok = false;
       r.error = failureOf(
         e,

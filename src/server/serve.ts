@@ -2,7 +2,7 @@
  * `price-feed serve`: the edge handler over real HTTP on one machine, through @hono/node-server's
  * adapter for web Request/Response. Reads the built folder; one log line per request — including
  * the requests Node's parser or the adapter cannot read (a raw backslash, a bad Host), which get
- * the handler's problem+json 400 with CORS like any other problem (README "What can go wrong").
+ * the handler's problem+json 400 with CORS like any other problem (docs/operating.md "What can go wrong").
  */
 import { promises as fs } from "node:fs";
 import http, { type IncomingMessage } from "node:http";
