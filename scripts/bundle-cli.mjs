@@ -1,36 +1,81 @@
 /**
- * `npm run compile`'s second step: bundles the command line (src/cli/main.ts and everything it
- * loads, packages included) into one CommonJS file, dist/cli/main.bundle.cjs, which the bin
- * (dist/cli/launch.js) compiles with V8's code cache. One file instead of ~150 modules saves the ESM
- * loader's resolving and linking; one script is what V8's code cache can keep (Node 20 has no cache
- * for ES modules). Commands still load their work lazily: esbuild turns each `await import()` into
- * a module initialised on first use. It also writes in what src/api/precomputed.ts lists, and the
- * output documents' checks compiled from their zod schemas (src/schema/output-checks.ts).
+ * The compile's bundle (scripts/compile.mjs runs it beside tsc): bundles the command line
+ * (src/cli/main.ts and everything it loads, packages included) into one CommonJS file,
+ * dist/cli/main.bundle.cjs, which the bin (dist/cli/launch.js) compiles with V8's code cache. One
+ * file instead of ~150 modules saves the ESM loader's resolving and linking; one script is what V8's
+ * code cache can keep (Node 20 has no cache for ES modules). Commands still load their work lazily:
+ * esbuild turns each `await import()` into a module initialised on first use.
+ *
+ * What the bundle computes at compile time goes in by one mechanism: two modules of src/ are
+ * replaced in the bundle by generated ones (REPLACED). src/api/precomputed.ts becomes the values it
+ * lists, and src/schema/compiled-outputs.ts the output documents' checks compiled from their zod
+ * schemas (scripts/output-checks.ts). The unbundled program keeps both modules as they are
+ * (nothing precomputed, nothing compiled). The values are computed from the sources themselves, not
+ * from tsc's output: the code that computes them is bundled first (packages left outside) and
+ * imported, so this script does not wait for tsc nor depend on where tsc puts a module.
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { schemasFromZod } from "../dist/api/openapi.js";
-import { renderMethodology } from "../dist/api/pages/methodology.js";
-import { sourceFingerprint } from "../dist/io/closed-days.js";
-import { outputChecksCode } from "../dist/schema/output-checks.js";
 
-// Computed once here rather than at every build's start (src/api/precomputed.ts says what and why);
-// from tsc's output of the same sources, which `npm run compile` has just written.
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+process.chdir(ROOT);
+
+// The compile-time code: a few functions of src/ and the output checks' generator, as one ES module
+// in dist/ (so that its packages resolve from node_modules), imported, then removed.
+const TOOLS = "dist/.compile-time.mjs";
+await build({
+  stdin: {
+    contents: [
+      'export { schemasFromZod } from "./src/api/openapi.ts";',
+      'export { renderMethodology } from "./src/api/pages/methodology.ts";',
+      'export { sourceFingerprint } from "./src/io/closed-days.ts";',
+      'export { outputChecksCode } from "./scripts/output-checks.ts";',
+    ].join("\n"),
+    resolveDir: ROOT,
+    sourcefile: "compile-time.ts",
+    loader: "ts",
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  outfile: TOOLS,
+  logLevel: "warning",
+});
+let tools;
+try {
+  tools = await import(pathToFileURL(path.join(ROOT, TOOLS)).href);
+} finally {
+  rmSync(TOOLS, { force: true });
+}
+
+// Computed once here rather than at every build's start (src/api/precomputed.ts says what and why).
 const markdown = readFileSync("docs/methodology.md", "utf8");
 const precomputed = {
-  methodology: { markdown, html: renderMethodology(markdown) },
-  componentSchemas: schemasFromZod(),
-  codeSha256: sourceFingerprint(fileURLToPath(new URL("../src", import.meta.url))),
+  methodology: { markdown, html: tools.renderMethodology(markdown) },
+  componentSchemas: tools.schemasFromZod(),
+  codeSha256: tools.sourceFingerprint(path.join(ROOT, "src")),
 };
 
-// The output documents' schemas compiled to plain checks (src/schema/output-checks.ts says why): the
-// bundle's src/schema/compiled-outputs.ts is this code instead of the module's `undefined`.
-const compiledOutputs = {
-  name: "compiled-outputs",
+/** The modules of src/ whose bundled text is generated here, by their path from the root. */
+const REPLACED = {
+  "src/api/precomputed.ts": `export const precomputed = ${JSON.stringify(precomputed)};\n`,
+  "src/schema/compiled-outputs.ts": tools.outputChecksCode(),
+};
+const replaced = new Set();
+const compileTime = {
+  name: "compile-time",
   setup(b) {
-    const code = outputChecksCode();
-    b.onLoad({ filter: /[\\/]src[\\/]schema[\\/]compiled-outputs\.ts$/ }, () => ({ contents: code, loader: "js" }));
+    b.onLoad({ filter: /[\\/]src[\\/](api[\\/]precomputed|schema[\\/]compiled-outputs)\.ts$/ }, (args) => {
+      const key = path.relative(ROOT, args.path).split(path.sep).join("/");
+      const contents = REPLACED[key];
+      if (contents === undefined) return undefined;
+      replaced.add(key);
+      return { contents, loader: "js" };
+    });
   },
 };
 
@@ -45,10 +90,10 @@ const result = await build({
   outfile: "dist/cli/main.bundle.cjs",
   // The modules find docs/, examples/ and the changelog relative to their own URL; the bundle sits
   // at the same depth (dist/cli/) as the modules did (dist/io/), so the same relative paths hold.
-  define: { "import.meta.url": "__bundleUrl", PRICE_FEED_PRECOMPUTED: JSON.stringify(precomputed) },
+  define: { "import.meta.url": "__bundleUrl" },
   // "use strict" first: esbuild's own comes after the banner, where it would no longer be a directive.
   banner: { js: '"use strict";\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [compiledOutputs],
+  plugins: [compileTime],
   legalComments: "none",
   // Without comments and indentation the bundle is 2.1 MB instead of 3.2: less to read, hash and
   // decode at every start. Names stay; a readable stack comes from PRICE_FEED_DEBUG (launch.ts).
@@ -56,6 +101,12 @@ const result = await build({
   metafile: true,
   logLevel: "warning",
 });
+// A replaced module that moved or is no longer imported would leave the bundle computing at run time.
+const unused = Object.keys(REPLACED).filter((k) => !replaced.has(k));
+if (unused.length) {
+  console.error(`bundle-cli: ${unused.join(", ")} not in the bundle: move its entry in REPLACED with it`);
+  process.exit(1);
+}
 // Only Node's own modules may stay outside: the bin must not depend on resolving packages at run time.
 const outside = Object.values(result.metafile.outputs).flatMap((o) =>
   o.imports.filter((i) => i.external && !i.path.startsWith("node:") && !/^[a-z_]+$/.test(i.path)).map((i) => i.path),

@@ -1,6 +1,6 @@
 /**
  * The bundle checks each published JSON document with its zod schema compiled to plain code
- * (src/schema/output-checks.ts), and asks zod only about what that refuses. So the compiled check
+ * (scripts/output-checks.ts), and asks zod only about what that refuses. So the compiled check
  * must never accept what zod refuses, and should not refuse what zod accepts: here the two answer
  * the documents of a real build, and thousands of mutations of them, alike (one known exception, in
  * the safe direction, below).
@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { z } from "zod";
 import { beforeAll, describe, expect, test } from "vitest";
-import { assertExactlyExportable, outputChecksCode } from "../src/schema/output-checks.js";
+import { assertExactlyExportable, outputChecksCode } from "../scripts/output-checks.js";
 import { CHECKED_DOCUMENTS, type CheckedDocument } from "../src/schema/documents.js";
 import type { OutputCheck } from "../src/schema/compiled-outputs.js";
 import { schemaFor } from "../src/feed/validate.js";
@@ -119,7 +119,7 @@ function mutate(doc: Json, at: (string | number)[], m: Mutation): Json {
   return copy;
 }
 
-describe("output documents' compiled checks (src/schema/output-checks.ts)", () => {
+describe("output documents' compiled checks (scripts/output-checks.ts)", () => {
   test("a real build's documents of every kind pass both the compiled check and zod", () => {
     const kinds = new Set(docs.map((d) => d.kind));
     expect([...kinds].sort()).toEqual(Object.keys(CHECKED_DOCUMENTS).sort());

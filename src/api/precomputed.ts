@@ -1,10 +1,11 @@
 /**
  * What `npm run compile` computes once, at bundle time (scripts/bundle-cli.mjs), instead of every
  * build computing it again at start: results that depend only on the code and the repository's
- * docs/methodology.md, and the fingerprint of the code itself. esbuild writes them in as the
- * constant below; where it has not (the modules run unbundled, under tsc's output or vitest), the
- * constant is absent and everything is computed as before. Either way the bytes are the same
- * (test/cli-bundle.test.ts builds both ways and compares).
+ * docs/methodology.md, and the fingerprint of the code itself. This module is what the unbundled
+ * program (tsc's output, vitest) sees: nothing precomputed, so everything is computed as it is
+ * needed. In the command line's bundle, scripts/bundle-cli.mjs puts in its place a module exporting
+ * the values computed at compile time (as it does for compiled-outputs.ts). Either way the bytes are
+ * the same (test/cli-bundle.test.ts builds both ways and compares).
  */
 import type { Json } from "./openapi-parts.js";
 
@@ -17,7 +18,4 @@ export interface Precomputed {
   codeSha256: string;
 }
 
-declare const PRICE_FEED_PRECOMPUTED: Precomputed | undefined;
-
-export const precomputed: Precomputed | undefined =
-  typeof PRICE_FEED_PRECOMPUTED === "undefined" ? undefined : PRICE_FEED_PRECOMPUTED;
+export const precomputed: Precomputed | undefined = undefined;

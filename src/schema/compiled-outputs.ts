@@ -2,7 +2,8 @@
  * The output documents' checks compiled to plain JavaScript, or undefined. This module is what the
  * unbundled program (tsc's output, vitest) sees: no compiled checks, so src/feed/validate.ts runs
  * zod itself. In the command line's bundle, scripts/bundle-cli.mjs puts in its place the code that
- * src/schema/output-checks.ts generates from the same zod schemas, which exports the checks here.
+ * scripts/output-checks.ts generates from the same zod schemas, which exports the checks here (as it
+ * does for src/api/precomputed.ts).
  */
 import type { CheckedDocument } from "./documents.js";
 
