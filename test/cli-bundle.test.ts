@@ -3,14 +3,15 @@
  * scripts/bundle-cli.mjs, with what src/api/precomputed.ts lists computed at compile time). It must
  * make the same bytes as the modules themselves, and its cache must never be a requirement: written
  * after a run that needed it, left alone when V8 took it, replaced when V8 refused it, keyed by the
- * bundle's content rather than its length.
+ * bundle's content rather than its length, one per Node major (test/node-versions.test.ts runs the
+ * bin on Node 20 and 24 in turn).
  */
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { cacheFile } from "../src/cli/launch.js";
+import { cacheFile, supersededBy } from "../src/cli/launch.js";
 import { runBuild } from "../src/jobs/build.js";
 import { parseInstant } from "../src/core/cairo.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
@@ -20,7 +21,7 @@ const NOW = "2026-11-19T12:30:00Z";
 const DATA = path.resolve("data");
 
 async function cliBuild(bin: string, out: string, env: Record<string, string> = {}) {
-  await run("node", [bin, "build", "--no-state", "--force", "--data", DATA, "--out", out, "--now", NOW], {
+  await run(process.execPath, [bin, "build", "--no-state", "--force", "--data", DATA, "--out", out, "--now", NOW], {
     env: { ...process.env, PRICE_FEED_DEBUG: "", PRICE_FEED_NO_CODE_CACHE: "", ...env },
   });
   return snapshot(out);
@@ -84,7 +85,7 @@ describe("the bundled command line", () => {
     const tmp = await tempDir("pf-cache-");
     const first = await cliBuild(bin, path.join(tmp, "1"));
     const [written] = await cacheFiles(cacheDir);
-    expect(written).toMatch(/^build-[0-9a-f]{16}\.v8$/);
+    expect(written).toMatch(new RegExp(`^build-${process.version.split(".")[0]}-[0-9a-f]{16}\\.v8$`));
     const file = path.join(cacheDir, written!);
     const { mtimeMs } = await fs.stat(file);
 
@@ -107,7 +108,9 @@ describe("the bundled command line", () => {
 
   test("a failed run writes no cache; an unwritable cache folder costs nothing", async () => {
     const { bin, cacheDir } = await binCopy();
-    const r = await run("node", [bin, "build", "--data", "/nonexistent/data"]).catch((e: { code: number }) => e);
+    const r = await run(process.execPath, [bin, "build", "--data", "/nonexistent/data"]).catch(
+      (e: { code: number }) => e,
+    );
     expect((r as { code: number }).code).toBe(1);
     expect(await cacheFiles(cacheDir)).toEqual([]);
     await fs.writeFile(cacheDir, "a file where the folder would be");
@@ -120,7 +123,28 @@ describe("the bundled command line", () => {
     const b = Buffer.from("module.exports = 2;");
     expect(cacheFile(a, "build")).not.toBe(cacheFile(b, "build"));
     expect(cacheFile(a, "build")).toBe(cacheFile(Buffer.from(a), "build"));
-    expect(path.basename(cacheFile(a, "build"))).toMatch(/^build-/);
-    expect(path.basename(cacheFile(a, "--help"))).toMatch(/^other-/);
+    expect(cacheFile(a, "build", "v24.1.0")).not.toBe(cacheFile(a, "build", "v24.2.0"));
+    expect(path.basename(cacheFile(a, "build", "v24.1.0"))).toMatch(/^build-v24-[0-9a-f]{16}\.v8$/);
+    expect(path.basename(cacheFile(a, "--help", "v20.19.0"))).toMatch(/^other-v20-/);
+  });
+
+  test("a new cache replaces the command's older ones on the same Node major, not another major's", () => {
+    const a = Buffer.from("module.exports = 1;");
+    const b = Buffer.from("module.exports = 2;");
+    const name = (bundle: Buffer, command: string, version: string) =>
+      path.basename(cacheFile(bundle, command, version));
+    const on20 = name(a, "build", "v20.19.0");
+    const existing = [
+      on20,
+      name(a, "build", "v24.20.0"), // the same major, an older Node
+      name(b, "build", "v24.21.0"), // the same Node, an older bundle
+      name(a, "serve", "v24.21.0"), // another command
+      "build-0123456789abcdef.v8", // named before the major was in the name
+      `${name(a, "build", "v24.21.0")}.tmp-123`, // a write cut short
+    ];
+    const written = path.join("cache", name(a, "build", "v24.21.0"));
+    expect(supersededBy(written, existing).sort()).toEqual([existing[1], existing[2], existing[4], existing[5]].sort());
+    // Node 20 again: its own file is the one it would write; Node 24's stays.
+    expect(supersededBy(path.join("cache", on20), [on20, path.basename(written)])).toEqual([]);
   });
 });

@@ -5,11 +5,14 @@
  * for ES modules (module.enableCompileCache came with Node 22); a classic script has one (vm.Script
  * `cachedData`), and a bundle is one script.
  *
- * The cache is one file per command, written after a run that succeeded, when there was none or V8
- * refused it (another Node, other V8 flags). It is named by a SHA-256 of the bundle's text because
- * V8 checks only the source's length: a rebuilt bundle of the same length must not find old code.
- * It lives beside the bundle (dist/cli/.cache/); a cache that cannot be read or written is simply
- * not used — it is a saving, never a requirement. Without the bundle (only `tsc` has run), or with
+ * The cache is one file per command and Node major version (`build-v24-<key>.v8`), written after a
+ * run that succeeded, when there was none or V8 refused it (another Node, other V8 flags). Its key is
+ * a SHA-256 of the Node version and the bundle's text, because V8 checks only the source's length: a
+ * rebuilt bundle of the same length must not find old code. Writing one drops the command's older
+ * files of the same Node major and keeps the other majors': a tree run by two Nodes in turn (`npm
+ * test` runs the tests on Node 24 and compares a build on Node 20) keeps one cache for each rather
+ * than each run replacing the other's. It lives beside the bundle (dist/cli/.cache/); a cache that
+ * cannot be read or written is simply not used — it is a saving, never a requirement. Without the bundle (only `tsc` has run), or with
  * PRICE_FEED_DEBUG set, the bin loads the modules as they are, so that a stack names their files
  * (and, under `node --enable-source-maps`, the TypeScript lines: Node 20 maps no vm.Script).
  */
@@ -25,12 +28,22 @@ type Main = (argv: string[]) => Promise<number>;
 export const BUNDLE_FILE = fileURLToPath(new URL("./main.bundle.cjs", import.meta.url));
 export const CACHE_DIR = path.join(path.dirname(BUNDLE_FILE), ".cache");
 
-/** The cache file of one command's runs of one bundle on this Node and machine. */
-export function cacheFile(bundle: Buffer, command: string): string {
+/** The cache file of one command's runs of one bundle on this Node (or `version`) and machine. */
+export function cacheFile(bundle: Buffer, command: string, version = process.version): string {
   // The bytes, not the decoded text: hashing a 3 MB string re-encodes it first (about 15 ms).
-  const key = createHash("sha256").update(`${process.version} ${process.arch}\n`).update(bundle).digest("hex");
+  const key = createHash("sha256").update(`${version} ${process.arch}\n`).update(bundle).digest("hex");
   const name = /^[a-z]+$/.test(command) ? command : "other";
-  return path.join(CACHE_DIR, `${name}-${key.slice(0, 16)}.v8`);
+  return path.join(CACHE_DIR, `${name}-${version.split(".")[0]}-${key.slice(0, 16)}.v8`);
+}
+
+/** The cache files to drop when `file` is written: the same command's, but not another Node major's. */
+export function supersededBy(file: string, existing: readonly string[]): string[] {
+  const [command, major] = path.basename(file).split("-");
+  return existing.filter((old) => {
+    if (old === path.basename(file) || !old.startsWith(`${command}-`)) return false;
+    const otherMajor = /^[a-z]+-(v\d+)-[0-9a-f]+\.v8$/.exec(old)?.[1];
+    return otherMajor === undefined || otherMajor === major;
+  });
 }
 
 const readOrNull = (file: string): Buffer | undefined => {
@@ -41,13 +54,11 @@ const readOrNull = (file: string): Buffer | undefined => {
   }
 };
 
-/** Writes the cache atomically (a reader never sees half a file) and drops the command's older ones. */
+/** Writes the cache atomically (a reader never sees half a file) and drops what it supersedes. */
 function saveCache(file: string, data: Buffer): void {
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
-    const prefix = `${path.basename(file).split("-")[0]}-`;
-    for (const old of readdirSync(CACHE_DIR))
-      if (old.startsWith(prefix) && old !== path.basename(file)) rmSync(path.join(CACHE_DIR, old), { force: true });
+    for (const old of supersededBy(file, readdirSync(CACHE_DIR))) rmSync(path.join(CACHE_DIR, old), { force: true });
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, data);
     renameSync(tmp, file);
