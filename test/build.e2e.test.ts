@@ -65,6 +65,8 @@ describe("an end-to-end build of a small dataset", () => {
         observedAt: "2026-11-19T11:00:00Z",
         source: "s1",
         sources: ["s1", "s2"],
+        // Its close of the day before (docs/methodology.md §5.4).
+        previous: { buy: 49.7, sell: 50 },
       },
       {
         id: "beta",
@@ -75,9 +77,13 @@ describe("an end-to-end build of a small dataset", () => {
         observedAt: "2026-11-19T10:00:00Z",
         source: "s1",
         sources: ["s1"],
+        previous: { buy: 49.8, sell: 50.1 },
       },
     ]);
     expect(usd.directions.sell.best).toEqual({ seller: "Alpha Bank", sellerAr: "بنك ألفا", value: 49.9 });
+    // Against the day before's best: sell 50 (alpha) → 49.9, buy 49.8 (beta) → 49.8.
+    expect(usd.directions.sell.previous).toEqual({ date: "2026-11-18", value: 50, change: -0.1, changePct: -0.2 });
+    expect(usd.directions.buy.previous).toEqual({ date: "2026-11-18", value: 49.8, change: 0, changePct: 0 });
     expect(usd.directions.buy.best).toEqual({ seller: "Beta Bank", sellerAr: "بنك بيتا", value: 49.8 });
   });
 
@@ -135,6 +141,7 @@ describe("an end-to-end build of a small dataset", () => {
         observedAt: "2026-11-19T09:00:00Z",
         source: "s1",
         sources: ["s1"],
+        previous: null, // OMR has no earlier day
       },
     ]);
     expect(omr.directions.sell).toMatchObject({

@@ -43,6 +43,8 @@ const PUBLIC_SCHEMAS = [
   "Signals",
   "SeriesEntry",
   "SellerRow",
+  "Previous",
+  "SellerPrevious",
   "Problem",
   "Index",
   "Changelog",

@@ -22,6 +22,7 @@ export const BUILD_MAX_AGE_MS = 2 * 3600 * 1000; // /readyz
 export const SOURCE_DISAGREE_PCT = 1; // Confidence
 export const FAVORABILITY_DECIMALS = 3;
 export const PCT_DECIMALS = 2;
+export const CHANGE_MAX_GAP_DAYS = 7; // Change since the previous close: D_prev at most this many days before asOf
 
 /** Raw quotes are kept this many Cairo days back from the build date; older days are compacted. */
 export const RAW_RETENTION_DAYS = 7;

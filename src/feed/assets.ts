@@ -11,6 +11,7 @@ import type { Side } from "../rules/acceptance.js";
 import { dailyCloses, mapsOf, type Disagreement, type LoadedDataset, type Maps } from "../rules/days.js";
 import { bestOf, sellerTable } from "../rules/table.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
+import { directionPrevious, previousEntry, sellerPrevious } from "../rules/previous.js";
 import { assessDirection } from "../rules/verdict.js";
 import { freshness } from "../rules/freshness.js";
 import { confidence, isInverted } from "../rules/confidence.js";
@@ -123,9 +124,12 @@ function directions(
   official: Record<Side, number | null>,
   global: number | null,
   best: Record<Side, Asset["directions"]["sell"]["best"]>,
+  /** D_prev's entry and the asset's decimals; null for a reference asset, whose `previous` is always null (§5.4). */
+  prev: { entry: SeriesEntry | null; decimals: number } | null,
 ) {
   const one = (side: Side) => ({
     best: best[side],
+    previous: prev && directionPrevious(prev.entry, side, v[side], prev.decimals),
     ...assessDirection({
       side,
       asOf,
@@ -155,7 +159,12 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
   const todayClose = todayRecord?.close ?? null;
   const asOf = todayClose?.date ?? today;
   const entries = days.map((d) => sellerEntry(d, benchOn.get(d.date) ?? null));
-  const rows = todayClose ? sellerTable(todayClose.closes, asset, maps.sellers) : [];
+  const prevEntry = previousEntry(entries, asOf);
+  const prevRecord = prevEntry && days.find((d) => d.date === prevEntry.date)!;
+  if (prevRecord && !prevRecord.close)
+    throw new Error(`${asset.id}: the closes of ${prevRecord.date} (the previous close) were not kept`);
+  const previousOf = sellerPrevious(prevRecord?.close?.closes ?? null);
+  const rows = todayClose ? sellerTable(todayClose.closes, asset, maps.sellers, previousOf) : [];
   if (todayClose) {
     const n = todayClose.closes.length;
     if (asset.market === "sole" && n !== 1)
@@ -194,6 +203,7 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
       { sell: off?.sell ?? null, buy: off?.buy ?? null },
       glob?.value ?? null,
       best,
+      { entry: prevEntry, decimals: asset.decimals },
     ),
     benchmark: off ? { buy: off.buy, sell: off.sell } : null,
     global: glob ? { value: glob.value } : null,
@@ -226,10 +236,15 @@ function referenceAsset(ctx: AssetContext): Published {
     observedAt: observedAtMs === null ? null : new Date(observedAtMs).toISOString(),
     freshness: freshness(observedAtMs, nowMs, cal),
     confidence: confidence(todayRef?.sources.length ?? 0, false),
-    directions: directions(asOf, entries, { sell: price, buy: price }, { sell: null, buy: null }, null, {
-      sell: null,
-      buy: null,
-    }),
+    directions: directions(
+      asOf,
+      entries,
+      { sell: price, buy: price },
+      { sell: null, buy: null },
+      null,
+      { sell: null, buy: null },
+      null,
+    ),
     benchmark: off ? { buy: off.buy, sell: off.sell } : null,
     global: glob ? { value: glob.value } : null,
     series: seriesWindow(entries, asOf),

@@ -81,6 +81,9 @@ class HistoryNeeds {
   }
 }
 
+/** Each asset's latest records whose sellers' closes a build uses: today's table and the previous close. */
+const CLOSES_KEPT = 2;
+
 export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise<BuildDataset> {
   const p = dataPaths(dir);
   const at = opts.nowMs;
@@ -140,7 +143,9 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   // left unread keep the checks that need no read: their names (dayFiles) and that none is a symbolic
   // link out of the data folder; their content is checked by `compact` and earlier builds' reads.
   const needs = new HistoryNeeds(config.catalog.filter((a) => a.market !== "reference").map((a) => a.id));
-  const seen = new Set<string>();
+  // How many of each asset's records up to the build date keep their closes: the latest (today's
+  // table) and the one before it (the sellers' previous close, docs/methodology.md §5.4).
+  const seen = new Map<string, number>();
   const historyDays: Dataset["historyDays"] = [];
   let settled = false;
   for (let i = historyFiles.length - 1; i >= 0; i--) {
@@ -154,14 +159,16 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
     // themselves are parsed only for a day that holds some asset's latest record up to the build date.
     const summary = await summaries.usable(d, bytes);
     let day = summary && { date: d.date, file: d.file, records: summaryRecords(summary) };
-    if (!day || (d.date <= upTo && day.records.some((r) => !seen.has(r.asset)))) day = readHistoryDay(d, bytes);
+    if (!day || (d.date <= upTo && day.records.some((r) => (seen.get(r.asset) ?? 0) < CLOSES_KEPT)))
+      day = readHistoryDay(d, bytes);
     if (d.date > upTo) for (const rec of day.records) rec.close = null;
     else {
-      // The latest record of each asset up to the build date keeps its close: the last line of the newest day.
+      // The latest CLOSES_KEPT records of each asset up to the build date keep their closes (the last lines first).
       for (let j = day.records.length - 1; j >= 0; j--) {
         const rec = day.records[j]!;
-        if (seen.has(rec.asset)) rec.close = null;
-        else seen.add(rec.asset);
+        const n = seen.get(rec.asset) ?? 0;
+        if (n >= CLOSES_KEPT) rec.close = null;
+        seen.set(rec.asset, n + 1);
       }
       for (const rec of day.records) needs.add(rec);
       settled = needs.settled();

@@ -14,8 +14,9 @@ import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
 import { insideCheck } from "./links.js";
 
 /**
- * Every quote, rate and history record of a data folder. Each asset's latest history record keeps
- * its closes (the rules' table of the day); the others keep their ranges only.
+ * Every quote, rate and history record of a data folder. Each asset's two latest history records
+ * keep their closes (the rules' table of the day, and the previous close of docs/methodology.md
+ * §5.4); the others keep their ranges only.
  */
 export type FullDataset = Dataset;
 
@@ -38,13 +39,13 @@ export async function loadFull(dir: string): Promise<FullDataset> {
   const historyFiles = await dayFiles(p.history);
   const historyIn = await insideCheck(dir, p.history);
   const historyDays: Dataset["historyDays"] = [];
-  const latest = new Map<string, DayRecord>();
+  const latest = new Map<string, [DayRecord | null, DayRecord]>();
   for (const d of historyFiles) {
     const day = readHistoryDay(d, await readDayFile(d.file, historyIn(d), true));
     for (const rec of day.records) {
-      const prev = latest.get(rec.asset);
-      if (prev) prev.close = null;
-      latest.set(rec.asset, rec);
+      const [older, prev] = latest.get(rec.asset) ?? [null, null];
+      if (older) older.close = null;
+      latest.set(rec.asset, [prev, rec]);
     }
     historyDays.push(day);
   }

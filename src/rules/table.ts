@@ -3,7 +3,7 @@
  * seller of each side.
  */
 import type { CatalogAsset, RegistrySeller, SellerClose } from "../schema/inputs.js";
-import type { SellerRow } from "../schema/outputs.js";
+import type { SellerPrevious, SellerRow } from "../schema/outputs.js";
 import type { Side } from "./acceptance.js";
 
 const byName = (a: SellerRow, b: SellerRow) => (a.seller < b.seller ? -1 : a.seller > b.seller ? 1 : 0);
@@ -22,6 +22,8 @@ export function sellerTable(
   closes: readonly SellerClose[],
   asset: CatalogAsset,
   sellers: ReadonlyMap<string, RegistrySeller>,
+  /** Each seller's close on the previous close's date (src/rules/previous.ts sellerPrevious). */
+  previousOf: (seller: string) => SellerPrevious | null = () => null,
 ): SellerRow[] {
   const rows = closes.map((c) => {
     const s = sellers.get(c.seller);
@@ -34,6 +36,7 @@ export function sellerTable(
       observedAt: c.observedAt,
       source: c.source,
       sources: c.sources ?? [c.source],
+      previous: previousOf(c.seller),
     };
   });
   const better = betterFirst(asset.defaultSide);

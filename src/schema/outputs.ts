@@ -76,6 +76,33 @@ export const Verdict = z.enum(["favorable", "weak", "ordinary", "mixed", "calibr
 });
 export type Verdict = z.infer<typeof Verdict>;
 
+export const Previous = z
+  .strictObject({
+    date: DateString.meta({
+      description: "D_prev: the latest day before asOf with a series entry, at most 7 days before it.",
+    }),
+    value: z.number().meta({ description: "That day's best for this side (sellLo for sell, buyHi for buy)." }),
+    change: z.number().meta({ description: "Today's best minus value, EGP, rounded to the asset's decimals." }),
+    changePct: z.number().meta({ description: "(today's best - value) / value x 100, 2 decimals." }),
+  })
+  .meta({
+    id: "Previous",
+    description: "This side at the previous close and today's change from it.",
+  });
+export type Previous = z.infer<typeof Previous>;
+
+export const SellerPrevious = z
+  .strictObject({
+    buy: NumOrNull.meta({
+      description: "The seller's closing buy on the previous close's date; null where it had none.",
+    }),
+    sell: NumOrNull.meta({
+      description: "The seller's closing sell on the previous close's date; null where it had none.",
+    }),
+  })
+  .meta({ id: "SellerPrevious", description: "One seller's close on the previous close's date." });
+export type SellerPrevious = z.infer<typeof SellerPrevious>;
+
 export const Direction = z
   .strictObject({
     best: BestSeller.nullable().meta({
@@ -91,6 +118,10 @@ export const Direction = z
       .min(0)
       .meta({ description: "Prior days with a value (at most 90, none older than 365 days) behind the favorability." }),
     signals: Signals,
+    previous: Previous.nullable().meta({
+      description:
+        "Change since the previous close; null when there is none within 7 days, when either day has no value for this side, and for a reference asset.",
+    }),
   })
   .meta({ id: "Direction", description: "One side of the market from the customer's point of view." });
 export type Direction = z.infer<typeof Direction>;
@@ -126,6 +157,10 @@ export const SellerRow = z
     }),
     sources: z.array(z.string()).min(1).meta({
       description: "Every source with an accepted quote of this seller for the asset on the business date, sorted.",
+    }),
+    previous: SellerPrevious.nullable().meta({
+      description:
+        "This seller's close on the direction's previous-close date (D_prev); null when it had no close that day or there is no D_prev.",
     }),
   })
   .meta({
