@@ -10,13 +10,17 @@
  * - `Retry-After` (RFC 9110 §10.2.3) on a 429 or 503 is honoured up to `maxRetryAfterMs` (30 s);
  *   a longer wait fails the source now, and the next hourly run asks again;
  * - redirects are followed by hand (RFC 9110 §15.4), at most `maxRedirects` (5) per attempt,
- *   and a redirect loop is not retried.
+ *   and a redirect loop is not retried;
+ * - a redirect is followed only within the configured URL's origin or to public addresses, and
+ *   never from https down to http, unless the source allows private ones (redirects.ts); a refused
+ *   redirect is not retried: the server would send us there again.
  *
  * Every failure is a SourceError naming what happened, so ingest reports it against its source.
  * The Response `request` returns is already read into memory: `.text()`, `.arrayBuffer()` and
  * `.json()` on it cannot stall, reset or grow past the cap.
  */
 import { SourceError } from "../core/errors.js";
+import { redirectRefusal, systemLookup, type Lookup } from "./redirects.js";
 
 export interface HttpOptions {
   userAgent: string;
@@ -29,8 +33,15 @@ export interface HttpOptions {
   maxRetryAfterMs?: number;
   /** Redirects followed per attempt (default MAX_REDIRECTS). */
   maxRedirects?: number;
+  /**
+   * Follow redirects to loopback, private, link-local and other non-public addresses: the source's
+   * `allowPrivateRedirects` (redirects.ts). Never a redirect from https down to http.
+   */
+  allowPrivateRedirects?: boolean;
   /** Injected for tests; the global fetch otherwise. */
   fetch?: typeof fetch;
+  /** Injected for tests: every address of a redirect target's host; node:dns lookup otherwise. */
+  lookup?: Lookup;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -144,6 +155,31 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       if (next.protocol !== "http:" && next.protocol !== "https:")
         return {
           error: new SourceError(`a redirect to ${next.protocol} is not followed`, { url, status: res.status }),
+          retry: false,
+        };
+      // A redirect is the server's choice, not the operator's: public addresses, no downgrade (redirects.ts).
+      phase = "before following a redirect";
+      const refused = await Promise.race([
+        redirectRefusal(new URL(url), new URL(current), next, {
+          allowPrivate: o.allowPrivateRedirects === true,
+          lookup: o.lookup ?? systemLookup,
+        }),
+        // The lookup takes no signal: the attempt's deadline still ends the wait for it.
+        new Promise<never>((_, reject) => {
+          if (signal.aborted) reject(signal.reason as Error);
+          signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true });
+        }),
+      ]);
+      phase = "before the answer's headers";
+      if (refused !== null)
+        return {
+          error: new SourceError(`a redirect to ${next.href.slice(0, 200)} is not followed: ${refused}`, {
+            url,
+            status: res.status,
+            hint: refused.includes("https down to http")
+              ? "if the source is to be read over http, configure its http:// URL"
+              : 'a source on your own network may set "allowPrivateRedirects": true in the sources file',
+          }),
           retry: false,
         };
       // RFC 9110 §15.4.4 (303), and §15.4.2–3 as browsers do: a POST redirected by 301/302/303 becomes a GET without its body.

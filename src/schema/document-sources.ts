@@ -5,7 +5,7 @@
  * No node:* imports.
  */
 import { z } from "zod";
-import { AssetId, Id, Url, base, kind } from "./source-base.js";
+import { AssetId, Id, Url, base, kind, timeFormatProblem } from "./source-base.js";
 
 /** A regular expression, checked when the sources file is read. */
 const Regex = z
@@ -78,6 +78,28 @@ const timeFormat = {
 };
 const TimeFormat = z.strictObject(timeFormat);
 
+/**
+ * Every entry of `time.format` is one luxon can use (timeFormatProblem), checked when the sources
+ * file is read: a format luxon refuses would otherwise fail the source only on the day a page's text
+ * matches it, naming neither the source nor the format (issue 26, item 11).
+ */
+const usableTimeFormats = (
+  s: { id: string; time?: { format?: string | string[] | undefined } | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  const format = s.time?.format;
+  if (format === undefined) return;
+  for (const [i, f] of (Array.isArray(format) ? format : [format]).entries()) {
+    const problem = timeFormatProblem(f);
+    if (problem !== null)
+      ctx.addIssue({
+        code: "custom",
+        path: Array.isArray(format) ? ["time", "format", i] : ["time", "format"],
+        message: `source "${s.id}": luxon cannot use the time format "${f}": ${problem}`,
+      });
+  }
+};
+
 /** Where a value is in a record: a field name (a dotted path), or a constant. */
 const Field = z.union([z.string().min(1), z.strictObject({ const: z.string() })]);
 
@@ -119,7 +141,8 @@ export const SellerDocumentSource = z
   })
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
-  .refine(...transferMapped);
+  .refine(...transferMapped)
+  .superRefine(usableTimeFormats);
 
 /**
  * Where a value is in one row of an HTML page. A string is a CSS selector inside the row (its
@@ -191,7 +214,8 @@ export const HtmlSource = z
   .refine(
     (s) => !(s.time?.selector !== undefined && s.fields.time !== undefined),
     "give the time either by time.selector (the page) or by fields.time (each row)",
-  );
+  )
+  .superRefine(usableTimeFormats);
 
 /**
  * Where a value is in an XML record: `@name` an attribute, `name` a child element's text, dotted
@@ -223,7 +247,8 @@ export const XmlSource = z
   })
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
-  .refine(...transferMapped);
+  .refine(...transferMapped)
+  .superRefine(usableTimeFormats);
 
 export type SellerDocumentSource = z.infer<typeof SellerDocumentSource>;
 export type HtmlSource = z.infer<typeof HtmlSource>;

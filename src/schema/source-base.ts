@@ -1,4 +1,5 @@
 /** What every source of the sources file has: its id, name, kind and credit; and the shared value types. */
+import { DateTime } from "luxon";
 import { z } from "zod";
 
 export const Id = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lowercase hyphenated id");
@@ -8,6 +9,11 @@ export const base = {
   id: Id,
   name: z.string().min(1),
   enabled: z.boolean().default(true),
+  /**
+   * Follow redirects to loopback, private, link-local and other non-public addresses (off: such a
+   * redirect fails the source; src/ingest/redirects.ts). For a source on the operator's own network.
+   */
+  allowPrivateRedirects: z.boolean().optional(),
   /** How the source asks to be credited where its data is redistributed (shown on the terms page). */
   attribution: z.string().min(1).optional(),
   /** The operator's remark (why a source is disabled, what to check when it breaks); not used by the feed. */
@@ -23,3 +29,31 @@ export const base = {
 export const SourceKind = z.enum(["seller", "aggregator", "official", "reference"]);
 export type SourceKind = z.infer<typeof SourceKind>;
 export const kind = (d: SourceKind) => ({ kind: SourceKind.default(d) });
+
+/** Two instants, one before noon and one after, in every field's two-digit range: what a format is tried on. */
+const FORMAT_SAMPLES = ["2026-01-05T08:07:09.123Z", "2026-11-23T21:34:56.789Z"].map((iso) =>
+  DateTime.fromISO(iso, { zone: "UTC", locale: "en-US" }),
+);
+
+/**
+ * Why luxon cannot read times with a format, or null when it can: the format's own rendering of two
+ * instants must parse back with it. luxon accepts any string as a format and refuses some only when a
+ * page's text matches them ("Can't include meridiem when specifying 24-hour format" for `HH … a`), or
+ * never matches them (`ZZZZ`, a zone's abbreviation, is written but not read). `iso` and `epoch` are
+ * named formats of the document adapters (src/ingest/document/time.ts), not luxon's.
+ */
+export function timeFormatProblem(format: string): string | null {
+  if (format === "iso" || format === "epoch") return null;
+  for (const dt of FORMAT_SAMPLES) {
+    const text = dt.toFormat(format);
+    let back: DateTime;
+    try {
+      back = DateTime.fromFormat(text, format, { zone: "UTC", locale: "en-US" });
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    if (!back.isValid)
+      return `it does not read back its own "${text}" (${back.invalidExplanation ?? back.invalidReason})`;
+  }
+  return null;
+}

@@ -8,7 +8,10 @@ import { htmlAdapter } from "./html.js";
 import { sellerDocumentAdapter } from "./seller-document.js";
 import { xmlAdapter } from "./xml.js";
 
-export function runAdapter(cfg: SourceConfig, ctx: AdapterContext): Promise<Observations> {
+export function runAdapter(cfg: SourceConfig, shared: AdapterContext): Promise<Observations> {
+  // Each source's own say on where its redirects may lead (src/ingest/redirects.ts).
+  const ctx: AdapterContext =
+    cfg.allowPrivateRedirects === true ? { ...shared, http: { ...shared.http, allowPrivateRedirects: true } } : shared;
   switch (cfg.adapter) {
     case "demo":
       return demoAdapter(cfg, ctx);

@@ -57,7 +57,16 @@ export function parseTime(value: unknown, spec: TimeFormat, nowMs: number): numb
     const t = /a/.test(fmt.replace(/'[^']*'/g, ""))
       ? text.replace(/(^|\s)ص(?=\s|$)/u, "$1AM").replace(/(^|\s)م(?=\s|$)/u, "$1PM")
       : text;
-    const dt = DateTime.fromFormat(t, fmt, { zone: spec.zone, locale: "en-US" });
+    // luxon throws, rather than answering an invalid DateTime, for some formats once the text
+    // matches them ("Can't include meridiem when specifying 24-hour format" for `HH … a`): such an
+    // entry reads nothing, and the list goes on to the next (issue 26, item 11). The sources schema
+    // refuses these formats when the file is read (src/schema/source-base.ts timeFormatProblem).
+    let dt: DateTime;
+    try {
+      dt = DateTime.fromFormat(t, fmt, { zone: spec.zone, locale: "en-US" });
+    } catch {
+      continue;
+    }
     if (!dt.isValid) continue;
     if (hasTimeOfDay(fmt)) return dt.toMillis();
     const today = DateTime.fromMillis(nowMs, { zone: spec.zone }).toISODate();
