@@ -1,43 +1,42 @@
 /**
  * The live demo (`npm start` → `price-feed demo`): on a working copy of the committed data/, the
  * simulated market brought up to the demo's clock, built and served, and the hourly job run on the
- * hour. Here the clock is pinned and moved by hand, two hours on; then the real command once,
- * through `npm start`, across one top of the hour.
+ * hour. Here the demo runs on timers the test moves by hand (the command's own clock, realClock,
+ * over a stand-in for the machine's time), two hours on without waiting for them; then the real
+ * command once, through `npm start`: it serves at --now, arms the hour, and stops on SIGTERM.
  */
 import { spawn, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { startDemo, type DemoClock, type RunningDemo } from "../src/cli/demo.js";
+import { realClock, startDemo, type RunningDemo } from "../src/cli/demo.js";
 import { UsageError } from "../src/core/errors.js";
 import type { HourlyRun } from "../src/jobs/demo.js";
 import { runBuild } from "../src/jobs/build.js";
 import { writeSample } from "../src/jobs/sample.js";
+import { ManualTimers } from "./helpers/clock.js";
 import { tempDir } from "./helpers/dataset.js";
+import { freePort } from "./helpers/redis.js";
 
 const ROOT = path.resolve(".");
 const DATA = path.join(ROOT, "data");
 
-/** A clock that stands still until the test moves it; sleepers wake when it passes their time. */
-class ManualClock implements DemoClock {
-  private waiters: Array<{ until: number; wake: () => void }> = [];
-  constructor(private t: number) {}
-  now = () => this.t;
-  sleepUntil(until: number, signal: AbortSignal): Promise<void> {
-    return new Promise((wake) => {
-      if (until <= this.t || signal.aborted) return wake();
-      this.waiters.push({ until, wake });
-      signal.addEventListener("abort", () => wake(), { once: true });
-    });
-  }
-  set(iso: string): void {
-    this.t = Date.parse(iso);
-    const due = this.waiters.filter((w) => w.until <= this.t);
-    this.waiters = this.waiters.filter((w) => w.until > this.t);
-    for (const w of due) w.wake();
-  }
+/**
+ * `npm start -- --now <iso>` on a machine whose time the test moves: the demo's clock reads `iso`
+ * at start and advances with the machine's, whose timers fire only when the test moves it on.
+ */
+function pinned(iso: string) {
+  const timers = new ManualTimers(Date.now());
+  const offset = Date.parse(iso) - timers.now();
+  return {
+    timers,
+    startMs: Date.parse(iso),
+    /** Moves the demo's clock to `at`: the timers due by then fire. */
+    to: (at: string) => timers.advanceTo(Date.parse(at) - offset),
+    /** The instant, on the demo's clock, of the next timer the demo sets. */
+    nextWake: async () => new Date((await timers.nextTimer()) + offset).toISOString(),
+  };
 }
 
 /** Every file of a folder with its hash: data/ must be exactly as it was. */
@@ -89,11 +88,42 @@ afterAll(async () => {
   for (const d of running) await d.stop();
 });
 
+describe("the demo's clock (realClock: what --now sets)", () => {
+  test("reads --now at start and advances with the machine; a wait is a timer of at most a minute, ended at its instant or by an abort", async () => {
+    const machine = new ManualTimers(Date.parse("2026-11-23T08:00:00Z"));
+    expect(realClock(undefined, machine).now()).toBe(machine.now());
+    const clock = realClock(Date.parse("2026-11-22T09:59:45Z"), machine);
+    expect(clock.now()).toBe(Date.parse("2026-11-22T09:59:45Z"));
+    machine.advance(5_000);
+    expect(clock.now()).toBe(Date.parse("2026-11-22T09:59:50Z"));
+
+    const abort = new AbortController();
+    // An hour away: a minute's timer, after which the caller looks at the clock again.
+    const long = clock.sleepUntil(Date.parse("2026-11-22T11:00:00Z"), abort.signal);
+    expect(machine.pending()).toEqual([machine.now() + 60_000]);
+    machine.advance(60_000);
+    await long;
+    expect(machine.pending()).toEqual([]);
+    // Ten seconds away: one timer, due at the instant.
+    const short = clock.sleepUntil(clock.now() + 10_000, abort.signal);
+    expect(machine.pending()).toEqual([machine.now() + 10_000]);
+    machine.advance(10_000);
+    await short;
+    expect(clock.now()).toBe(Date.parse("2026-11-22T10:01:00Z"));
+    // Aborted: ends at once, its timer cancelled; an aborted signal sets none.
+    const aborted = clock.sleepUntil(clock.now() + 30_000, abort.signal);
+    abort.abort();
+    await aborted;
+    await clock.sleepUntil(clock.now() + 30_000, abort.signal);
+    expect(machine.pending()).toEqual([]);
+  });
+});
+
 describe("the demo on a pinned clock", () => {
   test("starts as npm start does, then two hours on: new quotes, new ETags, fresh assets, /readyz 200, data/ untouched", async () => {
     const before = await snapshot(DATA);
     const work = await tempDir("pf-demo-");
-    const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z")); // Sunday 11:30 in Cairo: both sessions open
+    const clock = pinned("2026-11-22T09:30:00Z"); // Sunday 11:30 in Cairo: both sessions open
     const lines: string[] = [];
     let runs: HourlyRun[] = [];
     let ran: (() => void) | null = null;
@@ -103,7 +133,8 @@ describe("the demo on a pinned clock", () => {
       work,
       port: 0,
       host: "127.0.0.1",
-      clock,
+      startMs: clock.startMs,
+      timers: clock.timers,
       log: (l) => lines.push(l),
       onRun: (r) => {
         runs.push(r);
@@ -114,9 +145,8 @@ describe("the demo on a pinned clock", () => {
     running.push(demo);
     const advanceTo = async (iso: string) => {
       const done = new Promise<void>((resolve) => (ran = resolve));
-      clock.set(iso);
-      await done;
-      await new Promise((r) => setTimeout(r, 1100)); // the server re-reads a swapped manifest within a second
+      clock.to(iso);
+      await done; // the run is served from the moment it is reported
     };
 
     // Caught up from the committed data (which ends 2026-11-19) hour by hour, built, served.
@@ -125,7 +155,7 @@ describe("the demo on a pinned clock", () => {
     const log = lines.join("\n");
     expect(log).toContain("caught the simulated market up to 2026-11-22T09:00Z");
     expect(log).toMatch(/09:30Z hourly run: .*assets: 15 fresh; \/readyz 200/);
-    expect(log).toContain(`serving ${demo.url}/`);
+    expect(log).toContain(`serving ${demo.url}/ (the market page), on a clock set to 2026-11-22T09:30Z`);
     expect(log).toContain("next at 10:00Z");
 
     const at0930 = await feed(demo.url);
@@ -140,9 +170,10 @@ describe("the demo on a pinned clock", () => {
       body: { status: "ready", checkedAt: "2026-11-22T09:30:00.000Z", staleAssets: [], action: null },
     });
 
-    // Nothing happens between hours.
-    clock.set("2026-11-22T09:59:59Z");
-    await new Promise((r) => setTimeout(r, 50));
+    // Nothing happens between hours: woken a second before it, the demo goes back to sleep until the hour.
+    const rearmed = clock.nextWake();
+    clock.to("2026-11-22T09:59:59Z");
+    expect(await rearmed).toBe("2026-11-22T10:00:00.000Z");
     expect(runs).toHaveLength(0);
     expect((await feed(demo.url, at0930.etag)).status).toBe(304);
 
@@ -186,7 +217,7 @@ describe("the demo on a pinned clock", () => {
 
   test("a machine that slept catches up every hour it missed at the next run", async () => {
     const work = await tempDir("pf-demo-");
-    const clock = new ManualClock(Date.parse("2026-11-22T09:10:00Z"));
+    const clock = pinned("2026-11-22T09:10:00Z");
     const runs: HourlyRun[] = [];
     let ran: (() => void) | null = null;
     const demo = await startDemo({
@@ -194,13 +225,14 @@ describe("the demo on a pinned clock", () => {
       work,
       port: 0,
       host: "127.0.0.1",
-      clock,
+      startMs: clock.startMs,
+      timers: clock.timers,
       log: () => {},
       onRun: (r) => (runs.push(r), ran?.()),
     });
     running.push(demo);
     const done = new Promise<void>((resolve) => (ran = resolve));
-    clock.set("2026-11-22T13:20:00Z");
+    clock.to("2026-11-22T13:20:00Z");
     await done;
     expect(runs[0]).toMatchObject({ hours: 4, generatedAt: "2026-11-22T13:20:00.000Z" });
     const text = await fs.readFile(path.join(work, "data/quotes/2026-11-22.ndjson"), "utf8");
@@ -209,8 +241,8 @@ describe("the demo on a pinned clock", () => {
 
   test("data more than a month behind the clock is regenerated as `sample --compact` ending now", async () => {
     const work = await tempDir("pf-demo-");
-    const clock = new ManualClock(Date.parse("2027-02-14T08:30:00Z")); // a Sunday, 10:30 in Cairo
-    const demo = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
+    const { startMs, timers } = pinned("2027-02-14T08:30:00Z"); // a Sunday, 10:30 in Cairo
+    const demo = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", startMs, timers, log: () => {} });
     running.push(demo);
     expect(demo.caughtUp.how).toBe("regenerated");
     expect(demo.first.readiness.status).toBe(200);
@@ -222,10 +254,11 @@ describe("the demo on a pinned clock", () => {
 
   test("one demo per working folder, never over someone's files; a port in use is refused before anything is copied", async () => {
     const work = await tempDir("pf-demo-");
-    const clock = new ManualClock(Date.parse("2026-11-22T09:30:00Z"));
-    const first = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} });
+    const { startMs, timers } = pinned("2026-11-22T09:30:00Z");
+    const clock = { startMs, timers };
+    const first = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", ...clock, log: () => {} });
     running.push(first);
-    const second = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", clock, log: () => {} }).catch(
+    const second = await startDemo({ data: DATA, work, port: 0, host: "127.0.0.1", ...clock, log: () => {} }).catch(
       (e: unknown) => e,
     );
     expect(second).toBeInstanceOf(UsageError);
@@ -237,7 +270,7 @@ describe("the demo on a pinned clock", () => {
       work: other,
       port: first.port,
       host: "127.0.0.1",
-      clock,
+      ...clock,
       log: () => {},
     }).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(UsageError);
@@ -254,7 +287,7 @@ describe("the demo on a pinned clock", () => {
       work: foreign,
       port: 0,
       host: "127.0.0.1",
-      clock,
+      ...clock,
       log: () => {},
     }).catch((e: unknown) => e);
     expect((refused as UsageError).message).toContain("holds files the demo did not make (notes.txt)");
@@ -265,7 +298,7 @@ describe("the demo on a pinned clock", () => {
       work: other,
       port: 0,
       host: "127.0.0.1",
-      clock,
+      ...clock,
       log: () => {},
     }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(UsageError);
@@ -296,28 +329,18 @@ describe("npm run sample over data/", () => {
   });
 });
 
-/** A free port, for a command that cannot be told --port 0 and report it (it does, but the test wants it known). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe("npm start", () => {
   test(
-    "runs the demo: serves at once, runs the hourly job at the top of the hour, stops cleanly on SIGTERM, leaves data/ as it was",
+    "runs the demo on the clock --now sets: serves at once, the hourly job armed for the top of the hour; stops cleanly on SIGTERM, leaves data/ as it was",
     { timeout: 90_000 },
     async () => {
       const before = await snapshot(DATA);
       const work = await tempDir("pf-demo-");
       const port = await freePort();
-      // 15 s before the hour on the demo's clock: time to start, then one hourly run.
+      // Half an hour before the hour on the demo's clock: the hourly run itself is the pinned tests' (same code, timers moved by hand).
       const child = spawn(
         "npm",
-        ["start", "--silent", "--", "--now", "2026-11-22T09:59:45Z", "--port", String(port), "--work", work],
+        ["start", "--silent", "--", "--now", "2026-11-22T09:30:00Z", "--port", String(port), "--work", work],
         {
           cwd: ROOT,
           stdio: ["ignore", "pipe", "pipe"],
@@ -328,47 +351,34 @@ describe("npm start", () => {
       let err = "";
       child.stdout.on("data", (d: Buffer) => (out += d.toString()));
       child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-      const waitFor = async (re: RegExp, ms: number) => {
-        const until = Date.now() + ms;
-        while (!re.test(out)) {
-          if (Date.now() > until) throw new Error(`no ${re} in time; stdout:\n${out}\nstderr:\n${err}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      // 'close': npm and everything it started (which share its stdout) have exited.
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+      /** Resolves when stdout has shown `re` (read after the handler above has added each chunk). */
+      const printed = (re: RegExp) =>
+        new Promise<void>((resolve, reject) => {
+          const look = () => re.test(out) && (child.stdout.off("data", look), resolve());
+          child.stdout.on("data", look);
+          void closed.then(() => reject(new Error(`npm start exited without ${re}; stdout:\n${out}\nstderr:\n${err}`)));
+          look();
+        });
       try {
-        await waitFor(/Ctrl-C stops/, 45_000);
+        await printed(/Ctrl-C stops/);
         const url = `http://127.0.0.1:${port}`;
-        expect(out).toContain(`serving ${url}/ (the market page), on a clock set to 2026-11-22T09:5`);
-        expect(out).toContain("assets: 15 fresh; /readyz 200");
+        // The clock started at --now and runs: a slow start may have taken it a minute on.
+        expect(out).toMatch(new RegExp(`serving ${url}/ \\(the market page\\), on a clock set to 2026-11-22T09:3\\dZ`));
+        expect(out).toMatch(/09:3\dZ hourly run: .*assets: 15 fresh; \/readyz 200/);
+        expect(out).toContain("next at 10:00Z. Ctrl-C stops.");
         const first = await feed(url);
         expect(first.status).toBe(200);
+        expect(first.body!.generatedAt).toMatch(/^2026-11-22T09:30:/);
         expect((await readyz(url)).status).toBe(200);
-
-        await waitFor(/10:00Z hourly run: .*\/readyz 200/, 40_000);
-        const next = await feed(url, first.etag);
-        expect(next.status).toBe(200);
-        expect(next.etag).not.toBe(first.etag);
-        expect(next.body!.assets.find((a) => a.slug === "us-dollar")!.observedAt).toBe("2026-11-22T10:00:00.000Z");
       } finally {
         process.kill(-child.pid!, "SIGTERM");
       }
-      await exited;
+      await closed;
       expect(out).toContain("SIGTERM: stopping the demo");
       expect(err).not.toMatch(/\n\s+at /); // no stack trace
-      // npm may exit before the node process it ran has finished stopping: give that a moment.
-      const pidFile = path.join(work, "demo.pid");
-      for (
-        let i = 0;
-        i < 100 &&
-        (await fs.access(pidFile).then(
-          () => true,
-          () => false,
-        ));
-        i++
-      )
-        await new Promise((r) => setTimeout(r, 100));
-      await expect(fs.access(pidFile)).rejects.toThrow();
+      await expect(fs.access(path.join(work, "demo.pid"))).rejects.toThrow();
       expect(await snapshot(DATA)).toEqual(before);
     },
   );

@@ -27,8 +27,9 @@ export function demoCommand(program: Command): void {
       ).argParser(parseNow),
     )
     .action(async (o: DemoFlags) => {
-      const { realClock, startDemo } = await import("./demo.js"); // the loop, the server and the build: loaded to run
-      const demo = await startDemo({ data: o.data, work: o.work, port: o.port, host: o.host, clock: realClock(o.now) });
+      const { startDemo } = await import("./demo.js"); // the loop, the server and the build: loaded to run
+      const { data, work, port, host, now } = o;
+      const demo = await startDemo({ data, work, port, host, ...(now === undefined ? {} : { startMs: now }) });
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           console.log(`${signal}: stopping the demo`);

@@ -27,6 +27,24 @@ import {
 } from "../jobs/demo.js";
 import { startServer } from "../server/serve.js";
 
+/**
+ * What the demo's clock runs on: the machine's time and its timers. The command uses the real ones
+ * (systemTimers); tests pass stand-ins they move by hand, so an hour passes without waiting for it.
+ */
+export interface Timers {
+  now(): number;
+  /** Calls `fn` once, `ms` from now; returns what cancels it. */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export const systemTimers: Timers = {
+  now: () => Date.now(),
+  setTimer: (fn, ms) => {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 /** The demo's clock: what time it is, and a wait until a time on it. */
 export interface DemoClock {
   now(): number;
@@ -34,22 +52,22 @@ export interface DemoClock {
   sleepUntil(untilMs: number, signal: AbortSignal): Promise<void>;
 }
 
-/** The real clock, or one that reads `startMs` now and advances in real time from there. */
-export function realClock(startMs?: number): DemoClock {
-  const offset = startMs === undefined ? 0 : startMs - Date.now();
-  const now = () => Date.now() + offset;
+/** The machine's clock, or one that reads `startMs` now and advances with the machine's from there. */
+export function realClock(startMs?: number, timers: Timers = systemTimers): DemoClock {
+  const offset = startMs === undefined ? 0 : startMs - timers.now();
+  const now = () => timers.now() + offset;
   return {
     now,
     sleepUntil: (untilMs, signal) =>
       new Promise<void>((resolve) => {
         if (signal.aborted) return resolve();
         const done = () => {
-          clearTimeout(timer);
+          cancel();
           signal.removeEventListener("abort", done);
           resolve();
         };
         // A long timer is split, so a clock change or a suspended machine is noticed within a minute.
-        const timer = setTimeout(done, Math.min(60_000, Math.max(0, untilMs - now())));
+        const cancel = timers.setTimer(done, Math.min(60_000, Math.max(0, untilMs - now())));
         signal.addEventListener("abort", done, { once: true });
       }),
   };
@@ -62,7 +80,10 @@ export interface DemoOptions {
   work: string;
   port: number;
   host: string;
-  clock: DemoClock;
+  /** `--now`: the clock starts at this instant and advances from there; the machine's clock without it. */
+  startMs?: number;
+  /** What the clock runs on (default: the machine's time and timers). */
+  timers?: Timers;
   limits?: Limits;
   /** Where the demo's lines go (stdout); the server's request lines too. */
   log?: (line: string) => void;
@@ -129,11 +150,13 @@ export function describeRun(r: HourlyRun, out: string): string {
 }
 
 /**
- * Starts the demo and returns once it serves; the hourly loop then runs until stop(). The clock is
- * injected: the command passes the real one (or one from --now), tests a clock they move by hand.
+ * Starts the demo and returns once it serves; the hourly loop then runs until stop(). Its clock is
+ * realClock(--now) on the machine's timers; tests pass timers they move by hand.
  */
 export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
   const log = o.log ?? ((line: string) => console.log(line));
+  const machine = o.timers ?? systemTimers;
+  const clock = realClock(o.startMs, machine);
   const p = demoPaths(path.resolve(o.work));
   await checkWork(o.data, p);
   if (o.port !== 0) await assertPortFree(o.host, o.port);
@@ -147,9 +170,9 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       `price-feed demo: the simulated market (fictional sellers), on a copy of ${shown(path.resolve(o.data))}/ in ${shown(p.work)}/ (git-ignored; ${shown(path.resolve(o.data))}/ is only read)`,
     );
     const started = performance.now();
-    caughtUp = await catchUp(p.data, o.clock.now());
+    caughtUp = await catchUp(p.data, clock.now());
     log(describeCatchUp(caughtUp, p, performance.now() - started));
-    first = await hourlyRun(p, o.clock.now());
+    first = await hourlyRun(p, clock.now());
     log(describeRun(first, p.out));
     server = await startServer({
       dir: p.out,
@@ -157,39 +180,40 @@ export async function startDemo(o: DemoOptions): Promise<RunningDemo> {
       host: o.host,
       limits: o.limits ?? { window: WINDOW_LIMIT, windowSeconds: WINDOW_SECONDS, daily: DAILY_LIMIT },
       trustProxy: false,
-      clock: () => o.clock.now(),
+      clock: () => clock.now(),
       log,
     });
   } catch (e) {
     await release();
     throw e;
   }
-  const clockNote = Math.abs(o.clock.now() - Date.now()) > 60_000 ? `, on a clock set to ${minute(o.clock.now())}` : "";
+  const clockNote = Math.abs(clock.now() - machine.now()) > 60_000 ? `, on a clock set to ${minute(clock.now())}` : "";
   log(
     `serving ${server.url}/ (the market page)${clockNote}\n` +
       `  feed     ${server.url}/api/v1/feed.json   e.g. curl -i '${server.url}/api/v1/feed.json?asset=us-dollar,gold-24k'\n` +
       `  index    ${server.url}/api/v1\n` +
       `  docs     ${server.url}/docs/\n` +
       `  readyz   ${server.url}/readyz   (${first.readiness.status}: ${freshnessSummary(first.readiness.body.assets)})\n` +
-      `every hour on the hour the demo runs the hourly job on its copy (ingest the demo sources, compact, build); next at ${hhmm(hourOf(o.clock.now()) + HOUR_MS)}. Ctrl-C stops.`,
+      `every hour on the hour the demo runs the hourly job on its copy (ingest the demo sources, compact, build); next at ${hhmm(hourOf(clock.now()) + HOUR_MS)}. Ctrl-C stops.`,
   );
 
   const abort = new AbortController();
   const loop = (async () => {
     let last = first.nowMs;
     while (!abort.signal.aborted) {
-      const next = hourOf(o.clock.now()) + HOUR_MS;
-      while (o.clock.now() < next && !abort.signal.aborted) await o.clock.sleepUntil(next, abort.signal);
+      const next = hourOf(clock.now()) + HOUR_MS;
+      while (clock.now() < next && !abort.signal.aborted) await clock.sleepUntil(next, abort.signal);
       if (abort.signal.aborted) break;
       try {
-        const run = await hourlyRun(p, o.clock.now(), last);
+        const run = await hourlyRun(p, clock.now(), last);
+        server.reload(); // the new build is served from the next request on
         last = run.nowMs;
         log(describeRun(run, p.out));
         o.onRun?.(run);
       } catch (e) {
         // The previous build stays served; the next hour tries again.
         log(
-          `${hhmm(o.clock.now())} hourly run failed, still serving the previous build: ${e instanceof PriceFeedError ? e.message : messageOf(e)}`,
+          `${hhmm(clock.now())} hourly run failed, still serving the previous build: ${e instanceof PriceFeedError ? e.message : messageOf(e)}`,
         );
         o.onRunError?.(e);
       }

@@ -69,6 +69,11 @@ export class SiteReader {
     return value;
   }
 
+  /** The next manifest() looks at the file again, however recently it did (a build has just swapped the folder). */
+  recheck(): void {
+    if (this.manifestCache) this.manifestCache.checkedAt = -Infinity;
+  }
+
   async readFile(rel: string): Promise<string | null> {
     const hit = this.files.get(rel);
     if (hit !== undefined) return hit;
@@ -116,6 +121,8 @@ function listenError(e: NodeJS.ErrnoException, host: string, port: number): Erro
 export interface RunningServer {
   url: string;
   port: number;
+  /** Serve the folder's current build from the next request on (the caller has just built into it). */
+  reload(): void;
   close(): Promise<void>;
 }
 
@@ -208,6 +215,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   return {
     url: `http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${port}`,
     port,
+    reload: () => site.recheck(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await counters.close?.();
