@@ -114,7 +114,23 @@ export type Site = z.infer<typeof Site>;
 export const Sources = z.strictObject({
   /** How `ingest` identifies itself to sources: a URL or an e-mail address (required for network sources). */
   contact: z.string().min(3).optional(),
-  sources: z.array(SourceConfig),
+  /**
+   * Each id once: a source is asked once a run, its quotes are told apart by it, and its rank is its
+   * place in this list, so an id listed twice would be asked twice and ranked by whichever came first.
+   */
+  sources: z.array(SourceConfig).superRefine((sources, ctx) => {
+    const first = new Map<string, number>();
+    for (const [i, s] of sources.entries()) {
+      const at = first.get(s.id);
+      if (at === undefined) first.set(s.id, i);
+      else
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "id"],
+          message: `sources[${at}].id and sources[${i}].id are both "${s.id}"`,
+        });
+    }
+  }),
   /** The simulated market behind the `demo` adapter, when the dataset is the sample. */
   demo: z.strictObject({ seed: z.string(), assets: z.int().min(1), sellers: z.int().min(1) }).optional(),
 });
