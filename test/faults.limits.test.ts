@@ -127,15 +127,10 @@ describe("the in-memory store is bounded", () => {
 });
 
 describe("Redis: a slow one is waited for, only a dead one fails open", () => {
-  const burst = async (url: string, n: number) => {
-    const started = performance.now();
-    const results = await Promise.all(
-      Array.from({ length: n }, () =>
-        fetch(url).then(async (r) => ({ status: r.status, ms: performance.now() - started, body: await r.text() })),
-      ),
+  const burst = async (url: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () => fetch(url).then(async (r) => ({ status: r.status, body: await r.text() }))),
     );
-    return results;
-  };
 
   test("200 concurrent requests against 50/60 while Redis is paused for 400 ms: exactly the limit passes, every round", async () => {
     const flush = new Redis(redis.url);
@@ -168,14 +163,15 @@ describe("Redis: a slow one is waited for, only a dead one fails open", () => {
     try {
       expect(JSON.parse(await (await readyz("192.0.2.1")).text())).toMatchObject({ rateLimiting: "enforced" });
       other.pause();
-      const started = performance.now();
       const during = await burst(`${s.url}/api/v1`, 20);
-      expect(during.every((r) => r.status === 200)).toBe(true); // more than 2: not limited
-      expect(performance.now() - started).toBeLessThan(2500); // the budget (1 s), not 20 × it
+      // All answered, and unlimited (more than 2), while Redis is still paused: none waited for it
+      // to come back; each gave up on it after the budget, a timeout, as the log says.
+      expect(other.paused()).toBe(true);
+      expect(during.map((r) => r.status)).toEqual(Array(20).fill(200));
       const ready = await readyz("192.0.2.2");
       expect(ready.headers.get("ratelimit-remaining")).toBeNull();
       expect(JSON.parse(await ready.text())).toMatchObject({ rateLimiting: "fail-open" });
-      expect(logs.filter((l) => /unreachable .*fail open/.test(l))).toHaveLength(1);
+      expect(logs.filter((l) => /unreachable \(.*timed out.*\).*fail open/i.test(l))).toHaveLength(1);
       other.resume();
       await new Promise((r) => setTimeout(r, 1100)); // the next probe
       for (let i = 0; i < 3 && !logs.some((l) => l.includes("reachable again")); i++)

@@ -21,6 +21,8 @@ export interface RedisServer {
   pause(): void;
   /** SIGCONT after pause. */
   resume(): void;
+  /** Between pause() and resume(). */
+  paused(): boolean;
   stop(): Promise<void>;
 }
 
@@ -52,11 +54,13 @@ export async function startRedis(): Promise<RedisServer> {
     throw new Error("redis-server did not answer");
   })();
   await Promise.race([ready, spawned]);
+  let paused = false;
   return {
     url,
     port,
-    pause: () => void child.kill("SIGSTOP"),
-    resume: () => void child.kill("SIGCONT"),
+    pause: () => void ((paused = true), child.kill("SIGSTOP")),
+    resume: () => void ((paused = false), child.kill("SIGCONT")),
+    paused: () => paused,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
