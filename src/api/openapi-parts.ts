@@ -4,7 +4,7 @@
  * document's operation. openapi.ts assembles the paths from them.
  */
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { ALLOWED_METHODS, PROBLEM_TYPES, type ProblemSlug } from "../edge/problem.js";
+import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
 import type { Feed } from "../schema/outputs.js";
 import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
@@ -26,9 +26,18 @@ export interface OpenApiExamples {
   problems: Partial<Record<ProblemSlug, Problem>>;
 }
 
+/** The Contact Object of `info` (OpenAPI 3.1 §4.8.3): who answers for this deployment. */
+export interface Contact {
+  name?: string | undefined;
+  url?: string | undefined;
+  email?: string | undefined;
+}
+
 export interface About {
   description: string;
   license: string;
+  /** The site's contact (site.json `contact`); without it, the docs page of the host that serves the description. */
+  contact?: Contact | undefined;
   /** Header examples from this build. */
   etagExample: string;
   lastModifiedExample: string;
@@ -64,7 +73,10 @@ export function headers(about: About): Record<string, Json> {
       WINDOW_LIMIT - 1,
     ),
     "RateLimit-Reset": int("Seconds until the current window resets.", WINDOW_SECONDS),
-    "RateLimit-Policy": str("The quota: limit;w=window seconds.", `${WINDOW_LIMIT};w=${WINDOW_SECONDS}`),
+    "RateLimit-Policy": str(
+      "The quota that applies to this caller: limit;w=window seconds. While the service is busy, an anonymous caller may be given a reduced policy (a smaller limit) before callers that identify themselves with X-Contact or a URL or e-mail address in User-Agent; this header then carries the reduced policy.",
+      `${WINDOW_LIMIT};w=${WINDOW_SECONDS}`,
+    ),
     "Daily-Limit": int("Requests allowed per address per Cairo day.", DAILY_LIMIT),
     "Daily-Used": int("Requests this address has made today, Cairo time.", 1),
     "Daily-Reset": int("Seconds until midnight Africa/Cairo, when the daily allowance resets.", 3600),
@@ -103,6 +115,13 @@ export const COMMON = [
 export function headerRefs(...keys: string[]): Json {
   return Object.fromEntries([...keys, ...COMMON].map((k) => [k, ref("headers", k)]));
 }
+
+/**
+ * Every problem type answered with `status`, from the one table of them (PROBLEM_TYPES), so a type
+ * added there is described under its status without another edit here.
+ */
+export const slugsWithStatus = (status: number): ProblemSlug[] =>
+  (Object.keys(PROBLEM_TYPES) as ProblemSlug[]).filter((s) => PROBLEM_TYPES[s].status === status);
 
 export function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["problems"]): Json {
   const ex = Object.fromEntries(
@@ -157,10 +176,17 @@ export function responses(ex: OpenApiExamples): Record<string, Json> {
     ),
     UriTooLong: problemResponse("The request target is too long.", ["uri-too-long"], p),
     TooManyRequests: problemResponse(
-      "The per-minute window or the daily allowance of this address is used up.",
-      ["rate-limited", "daily-limit"],
+      "The per-minute window or the daily allowance of this address is used up. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy): identify yourself with X-Contact, or a URL or e-mail address in User-Agent.",
+      slugsWithStatus(429),
       p,
       "Retry-After",
+    ),
+    PreconditionFailed: problemResponse(
+      `A precondition of the request is false (RFC 9110 §13.1.1, §13.1.4): If-Match names no current ETag, or the data changed after If-Unmodified-Since. The body is a problem of type ${PRECONDITION_FAILED_TYPE}; ETag and Last-Modified are those of the current representation.`,
+      slugsWithStatus(412),
+      p,
+      "ETag",
+      "Last-Modified",
     ),
     Unavailable: problemResponse("The published files could not be read; retry shortly.", ["unavailable"], p),
   };
@@ -174,11 +200,24 @@ export const ERRORS = {
   "429": ref("responses", "TooManyRequests"),
   "503": ref("responses", "Unavailable"),
 };
+/** The problem type of a false precondition (src/edge/problem.ts). */
+export const PRECONDITION_FAILED_TYPE = problemTypeUri("precondition-failed" as ProblemSlug);
+
+/** The request headers every document's GET (and HEAD) reads. */
 export const CONDITIONAL = [
   ref("parameters", "IfNoneMatch"),
   ref("parameters", "IfModifiedSince"),
+  ref("parameters", "IfMatch"),
+  ref("parameters", "IfUnmodifiedSince"),
   ref("parameters", "XContact"),
 ];
+
+/** The answers of a document with an ETag beside its 200: 304, 412 and the common errors. */
+export const DOCUMENT_ERRORS = {
+  "304": ref("responses", "NotModified"),
+  "412": ref("responses", "PreconditionFailed"),
+  ...ERRORS,
+};
 
 export function jsonDocument(
   operationId: string,
@@ -200,9 +239,67 @@ export function jsonDocument(
           headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
           content: { "application/json": { schema, example } },
         },
-        "304": ref("responses", "NotModified"),
-        ...ERRORS,
+        ...DOCUMENT_ERRORS,
       },
     },
   };
+}
+
+/**
+ * A JSON Schema pattern (ECMA-262, as OpenAPI 3.1 and ajv read it) matching any of `values` in any
+ * letter case, with the white space around it that the server trims (src/edge/filters.ts): what the
+ * server accepts, so a validating proxy refuses nothing the server would serve.
+ */
+export function anyCasePattern(values: readonly string[]): string {
+  const one = (v: string) =>
+    [...v]
+      .map((c) => {
+        const lo = c.toLowerCase();
+        const up = c.toUpperCase();
+        if (lo !== up && lo.length === 1 && up.length === 1) return `[${lo}${up}]`;
+        // Only syntax characters may be escaped in a Unicode-mode pattern.
+        return c.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+      })
+      .join("");
+  return `^\\s*(?:${[...new Set(values.map((v) => v.toLowerCase()))].map(one).join("|")})\\s*$`;
+}
+
+/**
+ * The HEAD twin of a GET (RFC 9110 §9.3.2): the same parameters and statuses with the same headers,
+ * and no body. A referenced answer that has a body is referenced by its bodiless twin, `<name>Head`
+ * (headResponses makes them).
+ */
+export function headOf(get: Json, components: Record<string, Json>): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get["responses"] as Record<string, Json>).map(([status, r]) => {
+      const target = r["$ref"];
+      if (typeof target === "string") {
+        const name = target.split("/").pop()!;
+        return [status, components[name]?.["content"] ? ref("responses", `${name}Head`) : r];
+      }
+      const { content: _body, ...rest } = r;
+      return [status, rest];
+    }),
+  );
+  const summary = String(get["summary"]);
+  return {
+    ...get,
+    operationId: String(get["operationId"]).replace(/^get/, "head"),
+    summary: `${summary} (headers only)`,
+    description:
+      "The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.",
+    responses,
+  };
+}
+
+/** The bodiless twins of the reusable answers that have a body, for the HEAD operations. */
+export function headResponses(components: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(components)
+      .filter(([, r]) => r["content"])
+      .map(([name, r]) => {
+        const { content: _body, ...rest } = r;
+        return [`${name}Head`, { ...rest, description: `${String(r["description"])} (HEAD: no body.)` }];
+      }),
+  );
 }

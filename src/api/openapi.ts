@@ -17,10 +17,15 @@ import {
   READYZ_PATH,
   SOURCES_PATH,
   TERMS_PATH,
+  files,
 } from "../feed/paths.js";
 import {
   CONDITIONAL,
-  ERRORS,
+  DOCUMENT_ERRORS,
+  PRECONDITION_FAILED_TYPE,
+  anyCasePattern,
+  headOf,
+  headResponses,
   headerRefs,
   headers,
   jsonDocument,
@@ -90,7 +95,156 @@ export function schemasFromZod(): Record<string, Json> {
   return out;
 }
 
+/** The public paths of the pre-filtered feed files, their slug a path template. */
+const ASSET_FILE_PATH = `/${files.asset("{slug}")}`;
+const CATEGORY_FILE_PATH = `/${files.category("{slug}")}`;
+
+/** A pre-filtered feed file: the very file that `?asset=` or `?category=` with one value is served from. */
+function feedFile(operationId: string, what: string, param: string, example: unknown): Json {
+  return {
+    get: {
+      operationId,
+      summary: `The feed of one ${what}, as a file`,
+      description: `The pre-filtered file the build writes for each ${what}: the same document as ${FEED_PATH}?${what}={slug}, except that _self is this file's path. The slug is the file's name, lower case as published; for ids or other letter cases use ${FEED_PATH}. Query parameters are not read.`,
+      tags: ["Feed"],
+      parameters: [ref("parameters", param), ...CONDITIONAL],
+      responses: {
+        "200": {
+          description: `The feed of one ${what}; _self is the file's path.`,
+          headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+          content: {
+            "application/json": { schema: ref("schemas", "Feed"), ...(example === undefined ? {} : { example }) },
+          },
+        },
+        ...DOCUMENT_ERRORS,
+      },
+    },
+  };
+}
+
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
+  const categories = ex.index.filters.category;
+  const assets = ex.index.filters.asset;
+  const exampleSlug = ex.feed.assets[0]?.slug;
+  const reusable = responses(ex);
+  const index = (operationId: string, summary: string) =>
+    jsonDocument(
+      operationId,
+      summary,
+      "Endpoints, the values the filters accept, the limits and links.",
+      ref("schemas", "Index"),
+      ex.index,
+    );
+  const paths: Record<string, Json> = {
+    [FEED_PATH]: {
+      get: {
+        operationId: "getFeed",
+        summary: "Every tracked asset, or the subset the filters choose",
+        description:
+          "Best licensed seller per side, the verdict and its signals, the official and global references, a daily series and today's seller table for each asset. With both filters an asset must match both (intersection). Values are matched without regard to case; assets by slug or id; repeated parameters are merged. The same URL answers HEAD without a body and OPTIONS as a CORS preflight.",
+        tags: ["Feed"],
+        parameters: [ref("parameters", "Category"), ref("parameters", "Asset"), ...CONDITIONAL],
+        responses: {
+          "200": {
+            description:
+              "The feed. Its members are in canonical (sorted) key order; the body's _self is the exact request.",
+            headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+            content: { "application/json": { schema: ref("schemas", "Feed"), example: ex.feed } },
+          },
+          ...DOCUMENT_ERRORS,
+          "400": ref("responses", "BadRequest"), // the filters' problems besides the common ones
+        },
+      },
+    },
+    [ASSET_FILE_PATH]: feedFile(
+      "getAssetFeedFile",
+      "asset",
+      "AssetSlug",
+      exampleSlug ? { ...ex.feed, _self: `/${files.asset(exampleSlug)}` } : undefined,
+    ),
+    [CATEGORY_FILE_PATH]: feedFile("getCategoryFeedFile", "category", "CategorySlug", undefined),
+    [INDEX_PATH]: index("getIndex", "What the API offers"),
+    // `/api/v1/` answers as `/api/v1` does. A path may not end in a slash (Redocly's
+    // no-path-trailing-slash), so it is the path `/` under a path-level server `/api/v1`.
+    "/": {
+      summary: `The index, at ${INDEX_PATH}/`,
+      description: `${INDEX_PATH}/, with a trailing slash: the same document as ${INDEX_PATH}. This path item's server is ${INDEX_PATH}, so its full path is ${INDEX_PATH}/.`,
+      servers: [{ url: INDEX_PATH, description: "The API's index, reached with a trailing slash." }],
+      ...index("getIndexWithSlash", "What the API offers (with a trailing slash)"),
+    },
+    [OPENAPI_PATH]: jsonDocument(
+      "getOpenApi",
+      "This description",
+      "The OpenAPI 3.1 description of every path, field and response, for client generation.",
+      {
+        type: "object",
+        description: "An OpenAPI 3.1 document (this one).",
+        properties: {
+          openapi: { const: "3.1.0" },
+          info: { type: "object" },
+          paths: { type: "object" },
+          components: { type: "object" },
+        },
+        required: ["openapi", "info", "paths"],
+      },
+      { openapi: "3.1.0", info: { title: "Price Feed API", version: OPENAPI_VERSION }, paths: {} },
+    ),
+    [SOURCES_PATH]: jsonDocument(
+      "getSourceHealth",
+      "Source health",
+      "Every source with its kind, the assets it fed on their business dates, when it last ran and succeeded, and its last failure with the reason: where to look first when a number seems wrong.",
+      ref("schemas", "SourceHealth"),
+      ex.sources,
+    ),
+    [CHANGELOG_PATH]: jsonDocument(
+      "getChangelog",
+      "Changelog of the API",
+      "One entry per release, newest first: version, date, summary and changes by kind.",
+      ref("schemas", "Changelog"),
+      ex.changelog,
+    ),
+    [READYZ_PATH]: {
+      get: {
+        operationId: "getReadiness",
+        summary: "Is the data fresh?",
+        description:
+          "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
+        tags: ["Operations"],
+        parameters: [ref("parameters", "XContact")],
+        responses: {
+          "200": {
+            description: "Ready.",
+            headers: headerRefs("Cache-Control"),
+            content: {
+              "application/json": {
+                schema: ref("schemas", "Readiness"),
+                ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}),
+              },
+            },
+          },
+          "503": {
+            description:
+              "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
+            headers: headerRefs("Cache-Control"),
+            content: {
+              "application/json": {
+                schema: ref("schemas", "Readiness"),
+                ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}),
+              },
+              ...problemContent(["unavailable"], ex.problems),
+            },
+          },
+          "400": ref("responses", "MalformedRequest"),
+          "405": ref("responses", "MethodNotAllowed"),
+          "414": ref("responses", "UriTooLong"),
+          "429": ref("responses", "TooManyRequests"),
+        },
+      },
+    },
+  };
+  // Every path answers HEAD as its GET does, without the body.
+  for (const item of Object.values(paths)) item["head"] = headOf(item["get"] as Json, reusable);
+
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
@@ -100,6 +254,9 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       summary:
         "Indicative prices of Egypt's licensed money market: currencies and gold, from licensed banks and dealers.",
       description: `${about.description}\n\nRead-only and open: no key, no sign-up, CORS open to every origin. Poll about every 5 minutes with If-None-Match; the data changes at most about once an hour. Clients must ignore members they do not know: fields are added backwards-compatibly. Human documentation: ${DOCS_PATH}. Terms: ${TERMS_PATH}.`,
+      // The operator's contact (site.json `contact`); without one, the docs page of the host that
+      // serves this description (a relative URL resolves against the server: OpenAPI 3.1 §4.7.1.1).
+      contact: about.contact ?? { name: "Price Feed API documentation", url: DOCS_PATH },
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
     servers: [{ url: "/", description: "The host that served this description." }],
@@ -109,126 +266,55 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       { name: "API", description: "What the API says about itself." },
       { name: "Operations", description: "Checks for monitors." },
     ],
-    paths: {
-      [FEED_PATH]: {
-        get: {
-          operationId: "getFeed",
-          summary: "Every tracked asset, or the subset the filters choose",
-          description:
-            "Best licensed seller per side, the verdict and its signals, the official and global references, a daily series and today's seller table for each asset. With both filters an asset must match both (intersection). Values are matched without regard to case; assets by slug or id; repeated parameters are merged. The same URL answers HEAD without a body and OPTIONS as a CORS preflight.",
-          tags: ["Feed"],
-          parameters: [ref("parameters", "Category"), ref("parameters", "Asset"), ...CONDITIONAL],
-          responses: {
-            "200": {
-              description:
-                "The feed. Its members are in canonical (sorted) key order; the body's _self is the exact request.",
-              headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
-              content: { "application/json": { schema: ref("schemas", "Feed"), example: ex.feed } },
-            },
-            "304": ref("responses", "NotModified"),
-            ...ERRORS,
-            "400": ref("responses", "BadRequest"), // the filters' problems besides the common ones
-          },
-        },
-      },
-      [INDEX_PATH]: jsonDocument(
-        "getIndex",
-        "What the API offers",
-        "Endpoints, the values the filters accept, the limits and links.",
-        ref("schemas", "Index"),
-        ex.index,
-      ),
-      [OPENAPI_PATH]: jsonDocument(
-        "getOpenApi",
-        "This description",
-        "The OpenAPI 3.1 description of every path, field and response, for client generation.",
-        {
-          type: "object",
-          description: "An OpenAPI 3.1 document (this one).",
-          properties: {
-            openapi: { const: "3.1.0" },
-            info: { type: "object" },
-            paths: { type: "object" },
-            components: { type: "object" },
-          },
-          required: ["openapi", "info", "paths"],
-        },
-        { openapi: "3.1.0", info: { title: "Price Feed API", version: OPENAPI_VERSION }, paths: {} },
-      ),
-      [SOURCES_PATH]: jsonDocument(
-        "getSourceHealth",
-        "Source health",
-        "Every source with its kind, the assets it fed on their business dates, when it last ran and succeeded, and its last failure with the reason: where to look first when a number seems wrong.",
-        ref("schemas", "SourceHealth"),
-        ex.sources,
-      ),
-      [CHANGELOG_PATH]: jsonDocument(
-        "getChangelog",
-        "Changelog of the API",
-        "One entry per release, newest first: version, date, summary and changes by kind.",
-        ref("schemas", "Changelog"),
-        ex.changelog,
-      ),
-      [READYZ_PATH]: {
-        get: {
-          operationId: "getReadiness",
-          summary: "Is the data fresh?",
-          description:
-            "200 when the published build is at most 2 hours old and no asset is stale at the request instant; 503 otherwise. Never cached.",
-          tags: ["Operations"],
-          responses: {
-            "200": {
-              description: "Ready.",
-              headers: headerRefs("Cache-Control"),
-              content: {
-                "application/json": {
-                  schema: ref("schemas", "Readiness"),
-                  ...(ex.readiness.ready ? { example: ex.readiness.ready } : {}),
-                },
-              },
-            },
-            "503": {
-              description:
-                "Not ready: the body says which assets are stale and how old the build is. A problem document when the site itself could not be read.",
-              headers: headerRefs("Cache-Control"),
-              content: {
-                "application/json": {
-                  schema: ref("schemas", "Readiness"),
-                  ...(ex.readiness.notReady ? { example: ex.readiness.notReady } : {}),
-                },
-                ...problemContent(["unavailable"], ex.problems),
-              },
-            },
-            "400": ref("responses", "MalformedRequest"),
-            "405": ref("responses", "MethodNotAllowed"),
-            "414": ref("responses", "UriTooLong"),
-            "429": ref("responses", "TooManyRequests"),
-          },
-        },
-      },
-    },
+    paths,
     components: {
       schemas: componentSchemas(),
       parameters: {
         Category: {
           name: "category",
           in: "query",
-          description:
-            "Comma-separated category slugs to include. An unknown or empty value (`?category=`) gives 400 with validCategories.",
-          schema: { type: "array", minItems: 1, items: { type: "string", enum: ex.index.filters.category } },
+          description: `Comma-separated category slugs to include, in any letter case (${categories.join(", ")}); repeated parameters are merged. An unknown or empty value (\`?category=\`) gives 400 with validCategories.`,
+          schema: {
+            type: "array",
+            minItems: 1,
+            items: { type: "string", pattern: anyCasePattern(categories), examples: categories },
+          },
           style: "form",
           explode: false,
-          example: [ex.index.filters.category[0]],
+          example: [categories[0]],
         },
         Asset: {
           name: "asset",
           in: "query",
-          description:
-            "Comma-separated asset slugs or ids, any letter case. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.",
-          schema: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
+          description: `Comma-separated asset slugs or ids, in any letter case (slugs: ${assets.map((a) => a.slug).join(", ")}); repeated parameters are merged. An unknown or empty value (\`?asset=\`, or an empty item as in \`a,,b\`) gives 400 with validAssets.`,
+          schema: {
+            type: "array",
+            minItems: 1,
+            items: {
+              type: "string",
+              pattern: anyCasePattern(assets.flatMap((a) => [a.slug, a.id])),
+              examples: assets.map((a) => a.slug),
+            },
+          },
           style: "form",
           explode: false,
-          example: ex.index.filters.asset.slice(0, 2).map((a) => a.slug),
+          example: assets.slice(0, 2).map((a) => a.slug),
+        },
+        AssetSlug: {
+          name: "slug",
+          in: "path",
+          required: true,
+          description: "An asset's slug, lower case, as the index lists it: the name of the file.",
+          schema: { type: "string", enum: assets.map((a) => a.slug) },
+          example: exampleSlug ?? assets[0]?.slug,
+        },
+        CategorySlug: {
+          name: "slug",
+          in: "path",
+          required: true,
+          description: "A category's slug, lower case, as the index lists it: the name of the file.",
+          schema: { type: "string", enum: categories },
+          example: categories[0],
         },
         IfNoneMatch: {
           name: "If-None-Match",
@@ -243,16 +329,29 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
           description: "An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent.",
           schema: { type: "string" },
         },
+        IfMatch: {
+          name: "If-Match",
+          in: "header",
+          description: `ETags (or \`*\`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.1).`,
+          schema: { type: "string" },
+        },
+        IfUnmodifiedSince: {
+          name: "If-Unmodified-Since",
+          in: "header",
+          description: `An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date.`,
+          schema: { type: "string" },
+        },
         XContact: {
           name: "X-Contact",
           in: "header",
           description:
-            "Optional: a URL or e-mail address identifying a production caller (or put it in User-Agent). Anonymous heavy traffic is limited first.",
-          schema: { type: "string" },
+            "Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.",
+          schema: { type: "string", minLength: 1 },
+          example: "https://app.example/contact",
         },
       },
       headers: headers(about),
-      responses: responses(ex),
+      responses: { ...reusable, ...headResponses(reusable) },
     },
   };
 }

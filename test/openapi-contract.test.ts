@@ -1,0 +1,301 @@
+/**
+ * The description as a validating proxy reads it: a request is matched to a path (path-level
+ * servers included) and an operation by its method, each of its parameters is checked with ajv
+ * against the parameter's own schema (a form-style array split at commas, headers as strings), and
+ * the handler's answer must be a documented status whose headers, content type and body validate.
+ * Whatever the server serves must pass both ways; what it refuses may be refused by the description.
+ */
+import { beforeAll, describe, expect, test } from "vitest";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { builtSite, depsFor } from "./helpers/site.js";
+import { deref, readOpenApi, validators, type Json } from "./helpers/openapi.js";
+import { handle } from "../src/edge/handler.js";
+import { MemoryStore } from "../src/edge/counters.js";
+import { Manifest } from "../src/schema/documents.js";
+import { buildOpenApi } from "../src/api/openapi.js";
+import type { OpenApiExamples } from "../src/api/openapi-parts.js";
+
+let out: string;
+let doc: Json;
+let check: ReturnType<typeof validators>;
+let manifest: Manifest;
+
+beforeAll(async () => {
+  ({ out } = await builtSite());
+  doc = await readOpenApi(out);
+  check = validators(doc);
+  manifest = Manifest.parse(JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")));
+});
+
+const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+
+/** The path item a request path falls under, with its path parameters: servers + path, templated. */
+function route(pathname: string): { key: string; item: Json; params: Record<string, string> } | null {
+  const rootServer = ((doc["servers"] as Array<{ url: string }>)[0]?.url ?? "/").replace(/\/$/, "");
+  for (const [key, item] of Object.entries(doc["paths"] as Record<string, Json>)) {
+    const servers = item["servers"] as Array<{ url: string }> | undefined;
+    const full = (servers?.[0]?.url.replace(/\/$/, "") ?? rootServer) + key;
+    const names: string[] = [];
+    const re = full
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        if (!part.startsWith("{")) return escape(part);
+        names.push(part.slice(1, -1));
+        return "([^/]+)";
+      })
+      .join("");
+    const m = new RegExp(`^${re}$`).exec(pathname);
+    if (m) return { key, item, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
+  }
+  return null;
+}
+
+interface Checked {
+  operation: Json;
+  errors: string[];
+}
+
+/** What a validating proxy says of a request before it reaches the server: [] when it passes. */
+function checkRequest(method: string, url: string, headers: Record<string, string> = {}): Checked {
+  const u = new URL(url, "http://feed.test");
+  const r = route(u.pathname);
+  if (!r) return { operation: {}, errors: [`${u.pathname}: no path of the description`] };
+  const operation = r.item[method.toLowerCase()] as Json | undefined;
+  if (!operation) return { operation: {}, errors: [`${r.key}: no ${method} operation`] };
+  const errors: string[] = [];
+  const sent = new Headers(headers);
+  for (const p of ((operation["parameters"] as Json[] | undefined) ?? []).map((x) => deref(doc, x))) {
+    const name = String(p["name"]);
+    const schema = p["schema"] as Json;
+    let raw: string | null;
+    if (p["in"] === "query") {
+      const all = u.searchParams.getAll(name);
+      raw = all.length ? all.join(",") : null;
+    } else if (p["in"] === "header") raw = sent.get(name);
+    else if (p["in"] === "path") raw = r.params[name] ?? null;
+    else throw new Error(`parameter ${name} in ${String(p["in"])}`);
+    if (raw === null) {
+      if (p["required"]) errors.push(`${name}: required`);
+      continue;
+    }
+    // style: form, explode: false (the only array style used): one comma-separated value.
+    const value = schema["type"] === "array" ? raw.split(",") : raw;
+    errors.push(...check(schema, value).map((e) => `${name}: ${e}`));
+  }
+  return { operation, errors };
+}
+
+// Transport and CORS plumbing, not part of the contract (as in openapi.test.ts).
+const PLUMBING = new Set(["content-type", "content-length", "access-control-expose-headers", "vary", "link"]);
+
+/** What a validating proxy says of the answer: [] when status, headers, content type and body are as described. */
+async function checkResponse(operation: Json, method: string, res: Response): Promise<string[]> {
+  const responses = operation["responses"] as Record<string, Json>;
+  const documented = responses[String(res.status)];
+  if (!documented) return [`status ${res.status} is not documented`];
+  const spec = deref(doc, documented);
+  const errors: string[] = [];
+  const specHeaders = Object.fromEntries(
+    Object.entries((spec["headers"] as Record<string, Json> | undefined) ?? {}).map(([k, v]) => [
+      k.toLowerCase(),
+      deref(doc, v),
+    ]),
+  );
+  for (const [name, value] of res.headers) {
+    if (PLUMBING.has(name)) continue;
+    const h = specHeaders[name];
+    if (!h) {
+      errors.push(`header ${name} is not documented`);
+      continue;
+    }
+    const schema = h["schema"] as Json;
+    errors.push(...check(schema, schema["type"] === "integer" ? Number(value) : value).map((e) => `${name}: ${e}`));
+  }
+  const body = await res.text();
+  const content = spec["content"] as Record<string, { schema: Json }> | undefined;
+  if (method === "HEAD" || res.status === 304) {
+    if (body !== "") errors.push(`a ${method} ${res.status} has a body`);
+    if (method === "HEAD" && content) errors.push("a HEAD answer is described with a body");
+    return errors;
+  }
+  const type = res.headers.get("content-type")?.split(";")[0] ?? "";
+  const media = content?.[type];
+  if (!media) return [...errors, `content type ${type} is not documented`];
+  return [...errors, ...check(media.schema, JSON.parse(body)).map((e) => `body: ${e}`)];
+}
+
+/** A request through the description, the handler, and the description again. */
+async function exchange(method: string, url: string, headers: Record<string, string> = {}) {
+  const req = checkRequest(method, url, headers);
+  const d = depsFor(out, { counters: new MemoryStore() });
+  const res = await handle(new Request(`http://feed.test${url}`, { method, headers }), d);
+  const status = res.status;
+  const response = req.errors.length ? [] : await checkResponse(req.operation, method, res);
+  return { status, request: req.errors, response, etag: res.headers.get("etag") };
+}
+
+const variantFiles = () =>
+  Object.keys(manifest.files)
+    .filter((f) => /^api\/v1\/feed\/(asset|category)\/[^/]+\.json$/.test(f))
+    .map((f) => `/${f}`);
+
+describe("what the server serves, a validating proxy lets through, and the answer is as described", () => {
+  test("every pre-filtered file, by GET and by HEAD", async () => {
+    const files = variantFiles();
+    expect(files.length).toBe(manifest.assets.length + manifest.categories.length);
+    for (const url of files)
+      for (const method of ["GET", "HEAD"]) {
+        const r = await exchange(method, url);
+        expect({ method, url, ...r, etag: undefined }).toEqual({
+          method,
+          url,
+          status: 200,
+          request: [],
+          response: [],
+          etag: undefined,
+        });
+      }
+  });
+
+  test.each([
+    "/api/v1/feed.json",
+    "/api/v1",
+    "/api/v1/",
+    "/api/v1/openapi.json",
+    "/api/v1/sources.json",
+    "/api/v1/changelog.json",
+    "/readyz",
+  ])("%s by GET and by HEAD", async (url) => {
+    for (const method of ["GET", "HEAD"]) {
+      const r = await exchange(method, url);
+      expect(r.request, `${method} ${url}`).toEqual([]);
+      expect(r.response, `${method} ${url}`).toEqual([]);
+      expect([200, 503]).toContain(r.status); // /readyz may be 503 at the test's clock; both are described
+    }
+  });
+
+  test.each([
+    "/api/v1/feed.json?category=Currencies&asset=US-DOLLAR",
+    "/api/v1/feed.json?category=METALS",
+    "/api/v1/feed.json?asset=usd-egp,Gold-24K",
+    "/api/v1/feed.json?asset=%20us-dollar%20",
+    "/api/v1/feed.json?category=currencies&category=Metals",
+  ])("mixed case and spacing the server accepts: %s", async (url) => {
+    for (const method of ["GET", "HEAD"]) {
+      const r = await exchange(method, url);
+      expect({ method, status: r.status, request: r.request, response: r.response }).toEqual({
+        method,
+        status: 200,
+        request: [],
+        response: [],
+      });
+    }
+  });
+
+  test("the request headers: X-Contact, If-None-Match (304), If-Match and If-Unmodified-Since (200, or 412 when false)", async () => {
+    const url = "/api/v1/feed.json?asset=us-dollar";
+    const first = await exchange("GET", url, { "X-Contact": "mailto:dev@app.example" });
+    expect(first).toMatchObject({ status: 200, request: [], response: [] });
+    const etag = first.etag!;
+
+    for (const method of ["GET", "HEAD"]) {
+      expect(await exchange(method, url, { "If-None-Match": etag })).toMatchObject({
+        status: 304,
+        request: [],
+        response: [],
+      });
+      expect(await exchange(method, url, { "If-Match": etag })).toMatchObject({
+        status: 200,
+        request: [],
+        response: [],
+      });
+      expect(await exchange(method, url, { "If-Unmodified-Since": "Fri, 01 Jan 2100 00:00:00 GMT" })).toMatchObject({
+        request: [],
+        response: [],
+      });
+      // A false precondition is 412 (RFC 9110 §13.1.1) where the handler evaluates If-Match; a server
+      // that ignores it answers 200. Either answer must be one the description documents.
+      const stale = await exchange(method, url, { "If-Match": '"not-the-current-etag"' });
+      expect(stale).toMatchObject({ request: [], response: [] });
+      expect([200, 412]).toContain(stale.status);
+    }
+  });
+});
+
+describe("the description's parameters are as the server takes them, no wider", () => {
+  test("values the server refuses are refused by the parameter schemas too, so the check can fail", () => {
+    for (const url of [
+      "/api/v1/feed.json?category=crypto",
+      "/api/v1/feed.json?category=",
+      "/api/v1/feed.json?asset=bitcoin",
+      "/api/v1/feed.json?asset=us-dollar,,gold-24k",
+      "/api/v1/feed/asset/bitcoin.json",
+      "/api/v1/feed/asset/US-DOLLAR.json",
+      "/api/v1/feed/category/crypto.json",
+    ])
+      expect(checkRequest("GET", url).errors, url).not.toEqual([]);
+    expect(checkRequest("POST", "/api/v1/feed.json").errors).not.toEqual([]);
+  });
+
+  test("category and asset: any letter case, patterns built from the catalog, the lower-case values as examples", () => {
+    const params = (doc["components"] as { parameters: Record<string, Json> }).parameters;
+    const category = params["Category"]!["schema"] as { items: { pattern: string; examples: string[] } };
+    expect(category.items.examples).toEqual(manifest.categories);
+    for (const c of manifest.categories) {
+      const re = new RegExp(category.items.pattern, "u");
+      expect([c, c.toUpperCase(), ` ${c[0]!.toUpperCase()}${c.slice(1)} `].every((v) => re.test(v))).toBe(true);
+    }
+    const asset = params["Asset"]!["schema"] as { items: { pattern: string } };
+    const re = new RegExp(asset.items.pattern, "u");
+    for (const a of manifest.assets)
+      expect([a.slug, a.id, a.id.toLowerCase(), a.slug.toUpperCase()].every((v) => re.test(v))).toBe(true);
+    expect(re.test("bitcoin")).toBe(false);
+  });
+});
+
+describe("the rest of what is served is described", () => {
+  test("HEAD on every path, the trailing-slash index under its own server, the variant files, and the request headers of the document paths", () => {
+    const paths = doc["paths"] as Record<string, Json>;
+    for (const [key, item] of Object.entries(paths)) {
+      expect(item["head"], key).toBeDefined();
+      const head = item["head"] as Json;
+      expect(head["operationId"], key).toMatch(/^head/);
+    }
+    expect(route("/api/v1/")?.key).toBe("/");
+    expect(route("/api/v1")?.key).toBe("/api/v1");
+    expect(route("/api/v1/feed/asset/us-dollar.json")).toMatchObject({
+      key: "/api/v1/feed/asset/{slug}.json",
+      params: { slug: "us-dollar" },
+    });
+    const get = paths["/api/v1/feed.json"]!["get"] as Json;
+    const names = (get["parameters"] as Json[]).map((p) => deref(doc, p)["name"]);
+    expect(names).toEqual(expect.arrayContaining(["If-Match", "If-Unmodified-Since", "X-Contact"]));
+    const pf = deref(doc, (get["responses"] as Record<string, Json>)["412"]!);
+    expect(Object.keys(pf["headers"] as Json)).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
+    expect(Object.keys(pf["content"] as Json)).toEqual(["application/problem+json"]);
+    expect(String(pf["description"])).toContain("/docs/#problem-precondition-failed");
+  });
+
+  test("info.contact: the site's contact when it has one, else the docs page of the serving host", async () => {
+    expect((doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
+    const read = async (f: string) => JSON.parse(await fs.readFile(path.join(out, f), "utf8")) as never;
+    const ex: OpenApiExamples = {
+      feed: await read("api/v1/feed/asset/us-dollar.json"),
+      index: await read("api/v1/index.json"),
+      changelog: await read("api/v1/changelog.json"),
+      sources: await read("api/v1/sources.json"),
+      readiness: {},
+      problems: {},
+    };
+    const contact = { name: "Feed operators", url: "https://example.org/issues", email: "ops@example.org" };
+    const built = buildOpenApi(ex, {
+      description: "d",
+      license: "l",
+      contact,
+      etagExample: '"x"',
+      lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
+    });
+    expect((built["info"] as Json)["contact"]).toEqual(contact);
+  });
+});
