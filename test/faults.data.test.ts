@@ -8,7 +8,7 @@ import { promises as fs, existsSync } from "node:fs";
 import path from "node:path";
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { runBuild } from "../src/jobs/build.js";
 import { lockPath } from "../src/io/build-lock.js";
 import { DataError, UsageError } from "../src/core/errors.js";
@@ -55,11 +55,21 @@ describe("the data folder is checked, not trusted", () => {
     },
   );
 
-  test("an empty history day is a compacted day whose quotes were all rejected: it builds", async () => {
+  test("an empty history day is a compacted day whose quotes were all rejected: it builds, adding nothing", async () => {
     const { data, out } = await built();
     await fs.mkdir(path.join(data, "history"), { recursive: true });
     await fs.writeFile(path.join(data, "history", "2026-10-01.ndjson"), "");
-    await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 });
+    const { site } = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 });
+    const withEmpty = await snapshot(out);
+    expect(await manifestAt(out)).toBe(isoMs(NOW + 3_600_000));
+    // The same build without the file: the same site, byte for byte; the report only notes the day was read in full.
+    await fs.rm(path.join(data, "history", "2026-10-01.ndjson"));
+    const without = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 });
+    expect(await snapshot(out)).toEqual(withEmpty);
+    expect(site.report.warnings).toEqual([
+      `${path.join(data, "summaries")}: no summary of 1 history day(s) read (2026-10-01); they were read in full (\`price-feed compact\` writes the summaries)`,
+      ...without.site.report.warnings,
+    ]);
   });
 
   test.each(["2026-02-30", "2026-13-01", "2026-04-31", "2025-02-29"])(
@@ -248,11 +258,34 @@ describe("builds into one --out", () => {
       lockPath(out),
       JSON.stringify({ pid: process.pid, now: iso(NOW), startedAt: new Date().toISOString() }),
     );
-    const started = Date.now();
-    const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, lockWaitMs: 300 }).catch(
-      (e: unknown) => e,
-    );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // The wait runs on the clock the lock reads, faked here: the build polls the held lock until
+    // lockWaitMs has passed on that clock, then gives up. (Real I/O goes on between the polls.)
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    let err: unknown;
+    let waited: number;
+    let polls = 0;
+    try {
+      const started = Date.now();
+      let settled = false;
+      const attempt = runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000, lockWaitMs: 300 })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        )
+        .finally(() => (settled = true));
+      while (!settled) {
+        await new Promise((r) => setImmediate(r));
+        if (vi.getTimerCount() === 0) continue;
+        vi.advanceTimersToNextTimer();
+        polls++;
+      }
+      err = await attempt;
+      waited = Date.now() - started;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(waited).toBe(300);
+    expect(polls).toBeGreaterThan(1);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toContain(
       `another build is writing into ${out} (process ${process.pid}, building at --now ${iso(NOW)}`,
