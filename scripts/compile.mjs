@@ -1,9 +1,9 @@
 /**
  * Compiles the command line only when something it is compiled from changed: `npm run build`,
  * `npm start`, `npm run sample`, `npm run bench` and `npm run build:netlify` start with
- * `node scripts/compile.mjs`, which costs a few milliseconds when dist/ is up to date (a whole compile
- * is several seconds). `npm run compile` (and `prepare`, on `npm ci`) is `node scripts/compile.mjs
- * --force`: always compile.
+ * `node scripts/compile.mjs`, which costs a Node start-up and a few milliseconds of `stat` when dist/
+ * is up to date (a whole compile is several seconds, most of them tsc's). `npm run compile` (and
+ * `prepare`, on `npm ci`) is `node scripts/compile.mjs --force`: always compile.
  *
  * A compile is `tsc -p tsconfig.build.json` (the modules in dist/, the bin among them) and
  * scripts/bundle-cli.mjs (the one-file bundle the bin runs), side by side: neither reads the other's
