@@ -12,7 +12,7 @@ export function compactCommand(program: Command): void {
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
       const { runCompact } = await import("../jobs/compact.js");
-      const { days, summaries } = await runCompact(o.data, o.now ?? Date.now());
+      const { days, summaries } = await runCompact(o.data, o.now ?? Date.now(), (w) => console.log(`warning: ${w}`));
       console.log(
         days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",
       );

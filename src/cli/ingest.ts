@@ -28,7 +28,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
     .addOption(nowOption())
     .action(async (o: { data: string; sources?: string; timeout: number; maxBytes: number; now?: number }) => {
       const { runIngest } = await import("../jobs/ingest.js");
-      const { reports, files } = await runIngest({
+      const { reports, files, warnings } = await runIngest({
         dataDir: o.data,
         ...(o.sources ? { sourcesFile: o.sources } : {}),
         nowMs: o.now ?? Date.now(),
@@ -46,6 +46,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
         );
         for (const x of r.examples) console.log(`  ${x}`);
       }
+      for (const w of warnings) console.log(`warning: ${w}`);
       const failed = reports.filter((r) => !r.ok).length;
       console.log(
         `${files.length} files appended to; ${reports.length - failed} of ${reports.length} sources succeeded`,

@@ -75,6 +75,56 @@ export class OutputError extends PriceFeedError {
   }
 }
 
+/**
+ * What a write that failed for a reason a person can fix says of it, by errno code: a full or
+ * read-only disk, a used-up quota, a permission.
+ */
+const WRITE_FAULTS: Record<string, { reason: string; hint: string }> = {
+  ENOSPC: {
+    reason: "cannot be written: the disk is full (ENOSPC)",
+    hint: "free space on the disk that holds it, then run the command again",
+  },
+  EDQUOT: {
+    reason: "cannot be written: the disk quota is used up (EDQUOT)",
+    hint: "free space within the quota (or raise it), then run the command again",
+  },
+  EROFS: {
+    reason: "cannot be written: the file system is read-only (EROFS)",
+    hint: "mount it writable, or point the command at a folder on a writable disk",
+  },
+  EACCES: {
+    reason: "cannot be written by this user (EACCES)",
+    hint: "check the permissions of the file and of its folder, then run the command again",
+  },
+  EPERM: {
+    reason: "cannot be written: the operation is not permitted (EPERM)",
+    hint: "check the permissions and attributes of the file and of its folder, then run the command again",
+  },
+};
+
+/** The errno codes WriteError stands for. */
+export const WRITE_FAULT_CODES: ReadonlySet<string> = new Set(Object.keys(WRITE_FAULTS));
+
+/**
+ * A file or folder that could not be written, created, renamed or removed for a reason outside the
+ * program (WRITE_FAULTS): one line naming the path, never "a bug". A write that fails this way leaves
+ * what it would have replaced as it was (src/io/atomic-write.ts).
+ */
+export class WriteError extends PriceFeedError {
+  override name = "WriteError";
+  constructor(
+    readonly file: string,
+    readonly code: string,
+    options: ErrorOptions = {},
+  ) {
+    const fault = WRITE_FAULTS[code];
+    super(`${file}: ${fault?.reason ?? `cannot be written (${code})`}`, {
+      hint: fault?.hint ?? "check the path and its disk, then run the command again",
+      ...options,
+    });
+  }
+}
+
 /** A command used in a way it cannot work (a flag, a folder, a port); its hint says what to do instead. */
 export class UsageError extends PriceFeedError {
   override name = "UsageError";

@@ -1,7 +1,8 @@
 /**
  * The append-only observation logs of data/: `quotes/`, `official/` and `global/`, one NDJSON file
- * per Cairo date of `observedAt`. A line once written is never rewritten; a line already present
- * is not written again, so running ingest twice for the same instant adds nothing twice.
+ * per Cairo date of `observedAt`. A line once written is never changed (an append replaces the file
+ * with what it held and the new lines, src/jobs/ingest.ts); a line already present is not written
+ * again, so running ingest twice for the same instant adds nothing twice.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import { dayLogName, LOG_FOLDERS } from "../core/data-layout.js";

@@ -15,87 +15,37 @@ import { UsageError } from "../core/errors.js";
 import { instantString } from "../core/cairo.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { TEMP_MAX_AGE_MS, processAlive } from "./day-files.js";
+import { acquireLockFile, type LockOwner } from "./lock-file.js";
 
 export const LOCK_WAIT_MS = 60_000;
-const POLL_MS = 100;
-/** A lock file without a readable owner this long after it was made is abandoned (its writer died at once). */
-const UNREADABLE_GRACE_MS = 5_000;
 
-interface Owner {
-  pid: number;
+interface Owner extends LockOwner {
   now: string;
-  startedAt: string;
 }
 
 export const lockPath = (outDir: string) => `${path.resolve(outDir)}.lock`;
 
-async function readOwner(file: string): Promise<{ owner: Owner | null; ageMs: number } | null> {
-  try {
-    const [text, st] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
-    let owner: Owner | null = null;
-    try {
-      const o = JSON.parse(text) as Owner;
-      if (Number.isSafeInteger(o.pid)) owner = o;
-    } catch {
-      owner = null;
-    }
-    return { owner, ageMs: Date.now() - st.mtimeMs };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
-}
-
-/** Takes the lock of `outDir` for a build at `nowMs`; resolves to its release. */
+/** Takes the lock of `outDir` for a build at `nowMs` (src/io/lock-file.ts); resolves to its release. */
 export async function acquireBuildLock(
   outDir: string,
   nowMs: number,
   waitMs = LOCK_WAIT_MS,
 ): Promise<() => Promise<void>> {
   const file = lockPath(outDir);
-  await fs.mkdir(path.dirname(file), { recursive: true });
   const me: Owner = { pid: process.pid, now: instantString(nowMs), startedAt: new Date().toISOString() };
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      const handle = await fs.open(file, "wx"); // O_CREAT | O_EXCL: atomic, one winner
-      try {
-        await handle.writeFile(`${JSON.stringify(me)}\n`);
-      } finally {
-        await handle.close();
-      }
-      return async () => {
-        const held = await readOwner(file).catch(() => null);
-        if (held?.owner?.pid === process.pid) await fs.rm(file, { force: true });
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    const held = await readOwner(file);
-    if (held === null) continue; // released between our attempt and the read: try again at once
-    const abandoned = held.owner ? !processAlive(held.owner.pid) : held.ageMs > UNREADABLE_GRACE_MS;
-    if (abandoned) {
-      // Re-read just before removing, so a lock another waiter has just re-taken is not removed.
-      const again = await readOwner(file);
-      if (again && again.owner?.pid === held.owner?.pid && again.owner?.startedAt === held.owner?.startedAt) {
-        await fs.rm(file, { force: true });
-        console.error(
-          `price-feed: removed ${file}, left by a build (process ${held.owner?.pid ?? "unknown"}) that no longer runs`,
-        );
-      }
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const who = held.owner
-        ? `process ${held.owner.pid}, building at --now ${held.owner.now}, since ${held.owner.startedAt}`
+  return acquireLockFile(file, me, {
+    waitMs,
+    leftBy: () => "a build",
+    busy: (holder) => {
+      const who = holder
+        ? `process ${holder.pid}, building at --now ${holder.now}, since ${holder.startedAt}`
         : "a process that has not said who it is";
-      throw new UsageError(
+      return new UsageError(
         `another build is writing into ${path.resolve(outDir)} (${who}); waited ${Math.round(waitMs / 1000)} s`,
         { hint: `run the builds one after the other; if no build runs, delete ${file}` },
       );
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+    },
+  });
 }
 
 /** The instant of the build published in `outDir` (its manifest's generatedAt), or null when none is. */

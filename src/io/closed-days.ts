@@ -146,7 +146,7 @@ export class ClosedDays {
   static async open(dataDir: string): Promise<ClosedDays> {
     const c = new ClosedDays(dataPaths(dataDir).closedDays);
     try {
-      const days = await dayFiles(c.folder, "json");
+      const days = await dayFiles(dataDir, c.folder, "json");
       const within = await insideCheck(dataDir, c.folder);
       for (const d of days) c.listed.set(d.date, { file: d.file, within: within(d) });
     } catch (e) {

@@ -62,10 +62,14 @@ export interface DayFile {
 }
 
 /**
- * The `<YYYY-MM-DD>.ndjson` (or `.json`) files of a folder, ascending; anything else there is an error, but for
- * the leftovers of our own interrupted writes, which are cleaned (cleanTemp).
+ * The `<YYYY-MM-DD>.ndjson` (or `.json`) files of a folder of the data folder `root`, ascending;
+ * anything else there is an error, but for the leftovers of our own interrupted writes, which are
+ * cleaned (cleanTemp). A folder that resolves outside `root` (a symbolic link, or one on its way) is
+ * refused first, before anything in it is listed, removed or named (assertInside): its listing would
+ * echo the names of a folder that is not ours, and cleanTemp would delete a file there.
  */
-export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promise<DayFile[]> {
+export async function dayFiles(root: string, dir: string, kind: DayFileKind = "ndjson"): Promise<DayFile[]> {
+  await assertInside(root, dir, "folder");
   let entries: Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
@@ -95,36 +99,78 @@ export async function dayFiles(dir: string, kind: DayFileKind = "ndjson"): Promi
 }
 
 /**
+ * How a day file's last line is read. "strict": as every other line (history, whose files are only
+ * ever written whole). `torn`: a quotes, official or global log, appended to hour after hour — a
+ * last line that has no newline and is not valid JSON is a write that was cut short (a full disk, a
+ * crash: docs/data-formats.md "A torn last line"); it is dropped, and a warning naming the file and the
+ * line is put into `torn`, for the build report. Only the last line: a fault anywhere else is damage,
+ * and stops the build.
+ */
+export interface DayFileRead {
+  allowEmpty?: boolean;
+  torn?: string[];
+}
+
+/**
  * A day file's bytes (ndjsonRows decodes them a line or a chunk of lines at a time, so no copy of a
  * whole day's text is ever made). A quotes, official or global day file exists only because a
  * record was appended to it, so an empty one is damage (a truncated write, a bad merge), never "no
  * data": it stops the build rather than silently dropping the day. A history day may be empty (every
  * quote of that day was rejected), so the caller says which.
  */
-export async function readDayFile(file: string, within: string | null, allowEmpty = false): Promise<Buffer> {
+export async function readDayFile(file: string, within: string | null, read: DayFileRead = {}): Promise<Buffer> {
   if (within !== null) await assertInside(within, file); // null: the caller knows it is inside (folderInside)
-  return readDayBytes(file, allowEmpty);
+  return readDayBytes(file, read);
 }
 
 /** readDayFile for a reader that cannot wait (a generator of rows): the same checks, synchronous. */
-export function readDayFileSync(file: string, within: string | null, allowEmpty = false): Buffer {
+export function readDayFileSync(file: string, within: string | null, read: DayFileRead = {}): Buffer {
   if (within !== null) assertInsideSync(within, file);
-  return readDayBytes(file, allowEmpty);
+  return readDayBytes(file, read);
 }
 
-function readDayBytes(file: string, allowEmpty: boolean): Buffer {
+function readDayBytes(file: string, read: DayFileRead): Buffer {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (e) {
     throw new DataError(file, errnoReason(e), { cause: e });
   }
-  if (!allowEmpty && isBlank(bytes))
+  const torn = read.torn ? tornTail(bytes) : null;
+  if (torn) {
+    read.torn!.push(
+      `${file}:${torn.line}: a torn last line (no newline at its end, not valid JSON: a write cut short) was dropped; the next ingest into this day cuts it from the file`,
+    );
+    // What remains may be nothing: the day's first append was the one cut short.
+    return bytes.subarray(0, torn.keep);
+  }
+  if (!read.allowEmpty && isBlank(bytes))
     throw new DataError(
       file,
       "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)",
     );
   return bytes;
+}
+
+/**
+ * A torn last line of a log's bytes: the bytes are not blank, do not end with a newline, and their
+ * last line is not valid JSON (a line written whole and then cut off at its newline is valid JSON, and
+ * is kept: a file edited by hand often lacks the final newline). `keep`: the length up to and
+ * including the last newline; `line`: the torn line's number (1-based).
+ */
+export function tornTail(bytes: Buffer): { keep: number; line: number } | null {
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return null;
+  const keep = bytes.lastIndexOf(0x0a) + 1;
+  const tail = bytes.subarray(keep);
+  if (isBlank(tail)) return null;
+  try {
+    JSON.parse(tail.toString("utf8"));
+    return null;
+  } catch {
+    let line = 1;
+    for (let at = bytes.indexOf(0x0a); at >= 0 && at < keep; at = bytes.indexOf(0x0a, at + 1)) line++;
+    return { keep, line };
+  }
 }
 
 /** Whether bytes decode to white space only, or nothing (what `text.trim() === ""` says of their text). */

@@ -15,7 +15,8 @@ import { ndjsonRows } from "./ndjson.js";
 /**
  * The rows of a folder's day files, each day read when its first row is asked for: a day's text and
  * its parse are garbage before the next day is read. `kept`: the caller keeps the rows, so their
- * strings are interned (src/io/ndjson.ts).
+ * strings are interned (src/io/ndjson.ts). `torn`: where a torn last line of a day is reported
+ * (src/io/day-files.ts DayFileRead), as the logs that ingest appends to are read.
  */
 export async function folderRows<T>(
   dataDir: string,
@@ -23,12 +24,13 @@ export async function folderRows<T>(
   schema: z.ZodType<T>,
   fast: (v: unknown) => boolean,
   kept: boolean,
+  torn: string[],
 ): Promise<Iterable<Located<T>>> {
-  const days = await dayFiles(folder);
+  const days = await dayFiles(dataDir, folder);
   const within = await insideCheck(dataDir, folder);
   return (function* (): Generator<Located<T>> {
     for (const d of days)
-      for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d)), schema, { fast, intern: kept }))
+      for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d), { torn }), schema, { fast, intern: kept }))
         yield { value: r.value, file: d.file, line: r.line };
   })();
 }

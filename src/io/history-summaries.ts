@@ -21,7 +21,7 @@ export async function historySummaries(
   warnings: string[],
   dataDir: string,
 ) {
-  const listed = new Map((await dayFiles(folder, "json")).map((d) => [d.date, d]));
+  const listed = new Map((await dayFiles(dataDir, folder, "json")).map((d) => [d.date, d]));
   const within = await insideCheck(dataDir, folder);
   const historyDates = new Set(historyFiles.map((d) => d.date));
   for (const [date, { file }] of listed)

@@ -14,12 +14,12 @@ const realRoots = new Map<string, string>();
  * way) leaving the data folder — before anything of it is read, so no byte of the target is ever
  * echoed in an error. The data folder is trusted only as far as it is checked.
  */
-export async function assertInside(root: string, file: string): Promise<void> {
-  assertInsideSync(root, file);
+export async function assertInside(root: string, file: string, what: "file" | "folder" = "file"): Promise<void> {
+  assertInsideSync(root, file, what);
 }
 
 /** The same check, for a caller that cannot wait (a generator of a folder's rows, src/io/day-rows.ts). */
-export function assertInsideSync(root: string, file: string): void {
+export function assertInsideSync(root: string, file: string, what: "file" | "folder" = "file"): void {
   let realRoot = realRoots.get(root);
   if (realRoot === undefined) {
     try {
@@ -39,7 +39,7 @@ export function assertInsideSync(root: string, file: string): void {
   if (real !== realRoot && !real.startsWith(realRoot + path.sep))
     throw new DataError(
       file,
-      "is a symbolic link to a place outside the data folder: refused (copy the file into the folder instead)",
+      `is a symbolic link to a place outside the data folder: refused (${what === "file" ? "copy the file into the folder" : "move the folder into the data folder"} instead)`,
     );
 }
 

@@ -89,7 +89,9 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   const at = opts.nowMs;
   const upTo = cairoDate(at);
   const config = await loadConfig(dir);
-  const quoteFiles = await dayFiles(p.quotes);
+  // The build report's warnings; a torn last line of a log is one (src/io/day-files.ts DayFileRead).
+  const warnings: string[] = [];
+  const quoteFiles = await dayFiles(dir, p.quotes);
   const quoteIn = await insideCheck(dir, p.quotes);
   // Acceptance needs the official rates first; a fault in them is still reported after the quotes'
   // own, as when the folders are read in order.
@@ -101,8 +103,8 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
       const issues: RefIssue[] = [];
       return { atMs: at, refs: dailyRefs(rows, maps.assets, at, issues), issues };
     };
-    const officialDaily = refsOf(await folderRows(dir, p.official, OfficialRate, isOfficialRate, false));
-    const globalDaily = refsOf(await folderRows(dir, p.global, GlobalRate, isGlobalRate, false));
+    const officialDaily = refsOf(await folderRows(dir, p.official, OfficialRate, isOfficialRate, false, warnings));
+    const globalDaily = refsOf(await folderRows(dir, p.global, GlobalRate, isGlobalRate, false, warnings));
     refs = { officialDaily, globalDaily };
   } catch (error) {
     refsFault = { error };
@@ -113,7 +115,7 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   const quoteDays: Dataset["quoteDays"] = [];
   for (const d of quoteFiles) {
     const { date, file } = d;
-    const bytes = await readDayFile(file, quoteIn(d));
+    const bytes = await readDayFile(file, quoteIn(d), { torn: warnings });
     if (refs && date <= upTo) {
       const inputs = inputsOf ? inputsOf(date) : "";
       let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
@@ -134,9 +136,8 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   }
   if (refsFault || !refs) throw refsFault?.error;
 
-  const historyFiles = await dayFiles(p.history);
+  const historyFiles = await dayFiles(dir, p.history);
   const historyIn = await insideCheck(dir, p.history);
-  const warnings: string[] = [];
   const summaries = await historySummaries(p.summaries, historyFiles, warnings, dir);
   // Days after the build date count for nothing in it (a build at an earlier --now), but are still
   // validated; then the days up to it newest first, until every seller asset is settled. The days
@@ -154,7 +155,7 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
       if (historyIn(d) !== null) await assertInside(dir, d.file);
       continue;
     }
-    const bytes = await readDayFile(d.file, historyIn(d), true);
+    const bytes = await readDayFile(d.file, historyIn(d), { allowEmpty: true });
     // A day's ranges come from its summary while the file is the one it was made from; the closes
     // themselves are parsed only for a day that holds some asset's latest record up to the build date.
     const summary = await summaries.usable(d, bytes);

@@ -23,25 +23,27 @@ export type FullDataset = Dataset;
 export async function loadFull(dir: string): Promise<FullDataset> {
   const p = dataPaths(dir);
   const config = await loadConfig(dir);
-  const quoteFiles = await dayFiles(p.quotes);
+  // A torn last line of a log is dropped and said (src/io/day-files.ts DayFileRead); history is strict.
+  const warnings: string[] = [];
+  const quoteFiles = await dayFiles(dir, p.quotes);
   const quoteIn = await insideCheck(dir, p.quotes);
   const quoteDays: Dataset["quoteDays"] = [];
   for (const d of quoteFiles)
     quoteDays.push({
       date: d.date,
       file: d.file,
-      quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d)), true)],
+      quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d), { torn: warnings }), true)],
     });
-  const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, true))];
-  const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, true))];
+  const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, true, warnings))];
+  const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, true, warnings))];
 
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
-  const historyFiles = await dayFiles(p.history);
+  const historyFiles = await dayFiles(dir, p.history);
   const historyIn = await insideCheck(dir, p.history);
   const historyDays: Dataset["historyDays"] = [];
   const latest = new Map<string, [DayRecord | null, DayRecord]>();
   for (const d of historyFiles) {
-    const day = readHistoryDay(d, await readDayFile(d.file, historyIn(d), true));
+    const day = readHistoryDay(d, await readDayFile(d.file, historyIn(d), { allowEmpty: true }));
     for (const rec of day.records) {
       const [older, prev] = latest.get(rec.asset) ?? [null, null];
       if (older) older.close = null;
@@ -56,6 +58,6 @@ export async function loadFull(dir: string): Promise<FullDataset> {
     historyDates: historyFiles.map((d) => d.date),
     official,
     global,
-    warnings: [],
+    warnings,
   };
 }

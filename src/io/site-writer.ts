@@ -12,7 +12,7 @@ import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile } from "../feed/validate.js";
 import type { Site, SiteFile, SiteSink } from "../feed/site.js";
 import type { Manifest } from "../schema/documents.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFailure, writeFileAtomic } from "./atomic-write.js";
 
 export function reportPath(outDir: string): string {
   const abs = path.resolve(outDir);
@@ -53,7 +53,11 @@ export class SiteFolder implements SiteSink {
     const tmp = `${out}.tmp-${process.pid}`;
     await fs.rm(tmp, { recursive: true, force: true });
     const folder = new SiteFolder(out, tmp);
-    mkdirSync(folder.stage, { recursive: true });
+    try {
+      mkdirSync(folder.stage, { recursive: true });
+    } catch (e) {
+      throw writeFailure(tmp, e);
+    }
     return folder;
   }
 
@@ -62,7 +66,12 @@ export class SiteFolder implements SiteSink {
     if (this.staged.has(f.path)) throw new OutputError(f.path, "made twice in one build");
     validateFile(f);
     const at = path.join(this.stage, String(this.staged.size));
-    writeFileSync(at, f.body);
+    try {
+      writeFileSync(at, f.body);
+    } catch (e) {
+      // A full disk names the folder being built (its staged files are numbered, not named).
+      throw writeFailure(this.tmp, e);
+    }
     this.staged.set(f.path, at);
     const dir = path.dirname(path.join(this.tmp, f.path));
     if (dir === this.tmp || this.folders.has(dir)) return;
@@ -71,7 +80,11 @@ export class SiteFolder implements SiteSink {
     // asset's page folder, mostly) by one request that the pool completes on its own.
     const parent = path.dirname(dir);
     if (parent !== this.tmp && !this.parents.has(parent)) {
-      mkdirSync(parent, { recursive: true });
+      try {
+        mkdirSync(parent, { recursive: true });
+      } catch (e) {
+        throw writeFailure(parent, e);
+      }
       this.parents.add(parent);
     }
     this.folders.set(
@@ -79,7 +92,7 @@ export class SiteFolder implements SiteSink {
       fs.mkdir(dir).then(
         () => null,
         // Already there: made as the parent of another folder.
-        (e: NodeJS.ErrnoException) => (e.code === "EEXIST" ? null : e),
+        (e: NodeJS.ErrnoException) => (e.code === "EEXIST" ? null : writeFailure(dir, e)),
       ),
     );
   }
@@ -95,18 +108,24 @@ export class SiteFolder implements SiteSink {
     const manifestBody = canonical(manifest);
     validateFile({ path: MANIFEST_FILE, body: manifestBody });
     for (const error of await Promise.all(this.folders.values())) if (error !== null) throw error;
-    for (const [p, at] of this.staged) renameSync(at, path.join(this.tmp, p));
-    rmdirSync(this.stage);
-    writeFileSync(path.join(this.tmp, MANIFEST_FILE), manifestBody);
+    try {
+      for (const [p, at] of this.staged) renameSync(at, path.join(this.tmp, p));
+      rmdirSync(this.stage);
+      writeFileSync(path.join(this.tmp, MANIFEST_FILE), manifestBody);
+    } catch (e) {
+      throw writeFailure(this.tmp, e);
+    }
     const old = `${this.out}.old-${process.pid}`;
     const hadOld = await fs.rename(this.out, old).then(
       () => true,
       (e: NodeJS.ErrnoException) => {
         if (e.code === "ENOENT") return false;
-        throw e;
+        throw writeFailure(this.out, e);
       },
     );
-    await fs.rename(this.tmp, this.out);
+    await fs.rename(this.tmp, this.out).catch((e: unknown) => {
+      throw writeFailure(this.out, e);
+    });
     // Asynchronous on purpose: the thread pool removes the old site's files in parallel, in 60 % of
     // the time rmSync takes (615 files and 420 folders: 85–95 ms against 140–155 ms).
     if (hadOld) await fs.rm(old, { recursive: true, force: true });

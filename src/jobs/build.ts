@@ -1,5 +1,6 @@
 /** The build as the CLI runs it: load `data/`, compose, validate, publish, record state and report. */
 import { promises as fs } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
 import { apiRenderers } from "../api/renderers.js";
@@ -7,6 +8,9 @@ import { methodologyHtml as renderedMethodology } from "../api/pages/methodology
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
 import { loadChangelog } from "../io/changelog.js";
 import { ClosedDays } from "../io/closed-days.js";
+import { withDataLock } from "../io/data-lock.js";
+import { assertInside } from "../io/links.js";
+import { dataPaths } from "../core/data-layout.js";
 import { nodeHashing } from "../io/hash.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
@@ -68,10 +72,15 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
     await folder.abort();
     throw e;
   }
-  if (o.saveState !== false) {
-    await writeState(o.dataDir, site);
-    await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
-  }
+  if (o.saveState !== false)
+    // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
+    // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").
+    await withDataLock(o.dataDir, { command: "build", nowMs: o.nowMs }, async () => {
+      const p = dataPaths(o.dataDir);
+      for (const place of [path.dirname(p.state), p.closedDays]) await assertInside(o.dataDir, place, "folder");
+      await writeState(o.dataDir, site);
+      await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
+    });
   const reportFile = await writeReport(o.outDir, site);
   return { site, reportFile, closedDaysUsed: closedDays.used };
 }

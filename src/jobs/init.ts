@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { UsageError } from "../core/errors.js";
 import { CONFIG_FILES, DATA_FOLDERS } from "../core/data-layout.js";
 import { loadFull } from "../io/load-full.js";
+import { writeFailure } from "../io/atomic-write.js";
 
 /** From the package root, so that src/io and dist/io find the same folder. */
 export const DEPLOYMENT_TEMPLATE = fileURLToPath(new URL("../../examples/egypt", import.meta.url));
@@ -20,12 +21,21 @@ export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE
   });
   if (existing.length)
     throw new UsageError(`${dir} is not empty`, { hint: "init writes a new data folder; pick an empty or new one" });
-  await fs.mkdir(dir, { recursive: true });
-  for (const f of Object.values(CONFIG_FILES)) await fs.copyFile(path.join(template, f), path.join(dir, f));
+  // Each write names its path when the disk is full, read-only or not ours (src/io/atomic-write.ts).
+  const write = async (at: string, op: () => Promise<unknown>) => {
+    try {
+      await op();
+    } catch (e) {
+      throw writeFailure(at, e);
+    }
+  };
+  await write(dir, () => fs.mkdir(dir, { recursive: true }));
+  for (const f of Object.values(CONFIG_FILES))
+    await write(path.join(dir, f), () => fs.copyFile(path.join(template, f), path.join(dir, f)));
   // Empty logs, each kept by a .gitkeep so that the hourly job's first commit has the whole layout.
   for (const folder of DATA_FOLDERS) {
-    await fs.mkdir(path.join(dir, folder));
-    await fs.writeFile(path.join(dir, folder, ".gitkeep"), "");
+    await write(path.join(dir, folder), () => fs.mkdir(path.join(dir, folder)));
+    await write(path.join(dir, folder, ".gitkeep"), () => fs.writeFile(path.join(dir, folder, ".gitkeep"), ""));
   }
   await loadFull(dir); // the template must load as the build will load it
   return { files: Object.values(CONFIG_FILES) };

@@ -17,6 +17,8 @@ import { createHash } from "node:crypto";
 import type { GlobalRate, OfficialRate, Quote, Site, Sources } from "../schema/inputs.js";
 import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "../sample/catalog.js";
 import { SampleMarket, type SampleConfig } from "../sample/market.js";
+import { writeFailure } from "../io/atomic-write.js";
+import { withDataLock } from "../io/data-lock.js";
 
 export interface SampleOptions extends SampleConfig {
   out: string;
@@ -60,7 +62,15 @@ export function sampleSources(cfg: SampleConfig): Sources {
   };
 }
 
+/**
+ * Writes the dataset under the data folder's lock (src/io/data-lock.ts): `npm run sample` over
+ * data/ while an ingest appends to it would interleave the two.
+ */
 export async function writeSample(o: SampleOptions): Promise<{ files: number; bytes: number }> {
+  return withDataLock(o.out, { command: "sample", nowMs: o.nowMs }, () => writeUnlocked(o));
+}
+
+async function writeUnlocked(o: SampleOptions): Promise<{ files: number; bytes: number }> {
   const market = new SampleMarket(o);
   const today = cairoDate(o.nowMs);
   const first = addDays(today, -(o.days - 1));
@@ -142,13 +152,20 @@ export async function writeSample(o: SampleOptions): Promise<{ files: number; by
     for (const name of await fs.readdir(dataPaths(o.out).quotes).catch(() => [] as string[]))
       if (/^\d{4}-\d{2}-\d{2}\.ndjson$/.test(name) && name.slice(0, 10) < compactBefore)
         superseded.push(`${LOG_FOLDERS.quotes}/${name}`);
-  for (const name of superseded) await fs.rm(path.join(o.out, name), { force: true });
+  for (const name of superseded)
+    await fs.rm(path.join(o.out, name), { force: true }).catch((e: unknown) => {
+      throw writeFailure(path.join(o.out, name), e);
+    });
 
   let bytes = 0;
   for (const [name, text] of files) {
     const file = path.join(o.out, name);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, text);
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, text);
+    } catch (e) {
+      throw writeFailure(file, e); // a full disk names the file (src/io/atomic-write.ts)
+    }
     bytes += Buffer.byteLength(text);
   }
   return { files: files.size, bytes };

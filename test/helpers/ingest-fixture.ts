@@ -1,0 +1,87 @@
+/**
+ * For the fault tests that run `price-feed` as real processes (test/faults.disk.test.ts,
+ * test/faults.race.test.ts): the compiled CLI run to its end, and a seller document of many quotes
+ * served on loopback with its sources entry, so an ingest appends lines that can be counted.
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { sourcesServer, type Route } from "./sources-server.js";
+
+export const BIN = path.resolve("dist/cli/bin.js");
+/** Not a placeholder (src/jobs/ingest.ts isPlaceholderContact): `.test` is reserved for tests (RFC 2606 §2). */
+export const CONTACT = "mailto:ops@price-feed.test";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node dist/cli/bin.js …args`, to its exit. */
+export function runCli(args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * `n` quotes of Alpha Bank for the US dollar, one a minute from 08:00 Cairo time of `date` (UTC+2 in
+ * November), as a seller document's records.
+ */
+export function quoteRecords(n: number, date: string, from = 0): object[] {
+  const start = Date.parse(`${date}T06:00:00Z`);
+  return Array.from({ length: n }, (_, i) => ({
+    bank: "Alpha Bank",
+    currency: "USD",
+    buy: (47 + (from + i) / 1000).toFixed(3),
+    sell: (47.2 + (from + i) / 1000).toFixed(3),
+    updated: new Date(start + (from + i) * 60_000).toISOString(),
+  }));
+}
+
+/** The sources entry reading such a document at `url`. */
+export const documentSource = (id: string, url: string) => ({
+  id,
+  name: id,
+  adapter: "seller-document",
+  url,
+  format: "json",
+  records: "rates",
+  fields: { seller: "bank", asset: "currency", buy: "buy", sell: "sell", time: "updated" },
+  sellers: { "Alpha Bank": "alpha" },
+  assets: { USD: "USD-EGP" },
+});
+
+/**
+ * A loopback server answering `GET /rates` with `records()`. With `barrier`, the answers wait until
+ * that many requests have arrived (polled, not timed), so that that many ingests go on to their
+ * append at one instant.
+ */
+export async function documentServer(records: () => object[], barrier = 0) {
+  let arrived = 0;
+  const waiting: Array<() => void> = [];
+  const route: Route = async (_q, res) => {
+    arrived++;
+    if (arrived < barrier) await new Promise<void>((r) => waiting.push(r));
+    else while (waiting.length) waiting.shift()!();
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rates: records() }));
+  };
+  return sourcesServer({ "GET /rates": route });
+}
+
+/** Writes a sources file of these entries with the contact. */
+export async function writeSources(dataDir: string, sources: object[], contact: string = CONTACT): Promise<void> {
+  await fs.writeFile(path.join(dataDir, "sources.json"), JSON.stringify({ contact, sources }));
+}
+
+/** The lines of a day log, and how many of them are there more than once. */
+export async function logLines(file: string): Promise<{ lines: string[]; duplicates: number; torn: boolean }> {
+  const text = await fs.readFile(file, "utf8");
+  const lines = text.split("\n").filter(Boolean);
+  const torn = text.length > 0 && !text.endsWith("\n");
+  return { lines, duplicates: lines.length - new Set(lines).size, torn };
+}
