@@ -29,18 +29,21 @@ export function runCli(args: string[]): Promise<CliRun> {
 }
 
 /**
- * `n` quotes of Alpha Bank for the US dollar, one a minute from 08:00 Cairo time of `date` (UTC+2 in
- * November), as a seller document's records.
+ * `n` quotes of Alpha Bank for the US dollar, one every 10 s from 08:00 Cairo time of `date` (UTC+2
+ * in November), as a seller document's records; `from` skips the first ones (another batch).
  */
 export function quoteRecords(n: number, date: string, from = 0): object[] {
   const start = Date.parse(`${date}T06:00:00Z`);
-  return Array.from({ length: n }, (_, i) => ({
-    bank: "Alpha Bank",
-    currency: "USD",
-    buy: (47 + (from + i) / 1000).toFixed(3),
-    sell: (47.2 + (from + i) / 1000).toFixed(3),
-    updated: new Date(start + (from + i) * 60_000).toISOString(),
-  }));
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    return {
+      bank: "Alpha Bank",
+      currency: "USD",
+      buy: (47 + (i % 100) / 1000).toFixed(3),
+      sell: (47.2 + (i % 100) / 1000).toFixed(3),
+      updated: new Date(start + i * 10_000).toISOString(),
+    };
+  });
 }
 
 /** The sources entry reading such a document at `url`. */
