@@ -1,0 +1,227 @@
+/**
+ * Publishing, as the workflow does it: the job's data commit lands even when main moved meanwhile
+ * (rebased and retried, and kept as an artifact when it cannot land), and what is deployed is the
+ * folder this job built and checked, by the Netlify CLI with --no-build, while Netlify itself
+ * builds nothing. The `run:` scripts are the workflow's own, run with bash -e in scratch repositories.
+ */
+import { beforeAll, describe, expect, test } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { tempDir } from "./helpers/dataset.js";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(".");
+const WORKFLOW = path.join(ROOT, ".github/workflows/publish.yml");
+const NOW = "2026-11-21T09:10:00Z";
+
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+let steps: Step[];
+let text: string;
+
+beforeAll(async () => {
+  text = await fs.readFile(WORKFLOW, "utf8");
+  steps = (parse(text) as { jobs: { publish: { steps: Step[] } } }).jobs.publish.steps;
+});
+
+const step = (name: string) => {
+  const s = steps.find((x) => x.name === name);
+  if (!s) throw new Error(`no step "${name}"`);
+  return s;
+};
+/** A step's script as Actions runs it, the run's instant filled in; `sleep` made instant for the test. */
+const script = (name: string) =>
+  step(name)
+    .run!.replaceAll("${{ steps.clock.outputs.now }}", NOW)
+    .replace(/\bsleep \$\(\([^)]*\)\)/g, ":");
+
+async function bash(cwd: string, code: string, env: Record<string, string> = {}) {
+  try {
+    const r = await run("bash", ["-e", "-c", code], { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
+    return { code: 0, out: r.stdout + r.stderr };
+  } catch (e) {
+    const x = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: x.code ?? 1, out: `${x.stdout ?? ""}${x.stderr ?? ""}` };
+  }
+}
+const git = (cwd: string, ...args: string[]) => run("git", args, { cwd }).then((r) => r.stdout.trim());
+
+/** A bare origin with one seed commit (a data file and a README), the job's clone, and a colleague's. */
+async function repos() {
+  const dir = await tempDir("pf-push-");
+  const origin = path.join(dir, "origin.git");
+  const job = path.join(dir, "job");
+  const other = path.join(dir, "other");
+  await run("git", ["init", "-q", "--bare", "-b", "main", origin]);
+  await run("git", ["clone", "-q", origin, job]);
+  await git(job, "config", "user.email", "dev@price-feed.test");
+  await git(job, "config", "user.name", "dev");
+  await fs.mkdir(path.join(job, "data/quotes"), { recursive: true });
+  await fs.writeFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":1}\n');
+  await fs.writeFile(path.join(job, "README.md"), "seed\n");
+  await git(job, "add", ".");
+  await git(job, "commit", "-q", "-m", "seed");
+  await git(job, "push", "-q", "origin", "main");
+  await run("git", ["clone", "-q", origin, other]);
+  await git(other, "config", "user.email", "colleague@price-feed.test");
+  await git(other, "config", "user.name", "colleague");
+  return { origin, job, other };
+}
+
+/** The colleague pushes a commit to main after the job checked out. */
+async function colleaguePushes(other: string, file: string, content: string) {
+  await fs.mkdir(path.dirname(path.join(other, file)), { recursive: true });
+  await fs.writeFile(path.join(other, file), content);
+  await git(other, "add", file);
+  await git(other, "commit", "-q", "-m", `colleague: ${file}`);
+  await git(other, "push", "-q", "origin", "main");
+}
+
+describe("the workflow publishes what it built, once an hour", () => {
+  test("passes action-validator", async () => {
+    await run(path.join(ROOT, "node_modules/.bin/action-validator"), [WORKFLOW]);
+  });
+
+  test("build, commit, bundle, deploy in that order; the deploy last; no build hook, one build", () => {
+    const names = steps.map((s) => s.name ?? s.uses);
+    const at = (n: string) => names.indexOf(n);
+    expect(at("Build and validate")).toBeGreaterThan(-1);
+    expect(at("Build and validate")).toBeLessThan(at("Commit data/"));
+    expect(at("Commit data/")).toBeLessThan(at("Publish: bundle the edge function"));
+    expect(at("Publish: bundle the edge function")).toBeLessThan(at("Publish (Netlify deploy)"));
+    expect(names.at(-1)).toBe("Publish (Netlify deploy)");
+    // Nothing asks Netlify to build: no build hook, no `netlify deploy` that builds, no --trigger.
+    expect(text).not.toMatch(/BUILD_HOOK|api\.netlify\.com\/build_hooks|--trigger/);
+    // One build per run: the job's own, at its instant.
+    const builds = steps.filter((s) => /price-feed build|npm run build|netlify build/.test(s.run ?? ""));
+    expect(builds.map((s) => s.name)).toEqual(["Build and validate"]);
+    expect(step("Publish: bundle the edge function").run).toMatch(/tsx scripts\/bundle-edge\.ts/);
+  });
+
+  test("the deploy: a pinned netlify-cli, --prod --no-build of public/, the two secrets", () => {
+    const deploy = step("Publish (Netlify deploy)");
+    expect(deploy.run).toMatch(/npx --yes netlify-cli@\d+\.\d+\.\d+ deploy --prod --no-build --dir public\b/);
+    expect(deploy.env).toEqual({
+      NETLIFY_AUTH_TOKEN: "${{ secrets.NETLIFY_AUTH_TOKEN }}",
+      NETLIFY_SITE_ID: "${{ secrets.NETLIFY_SITE_ID }}",
+    });
+  });
+
+  test("netlify.toml: Netlify cancels its own builds, publishes public/, finds the bundle where the job puts it", async () => {
+    const toml = await fs.readFile(path.join(ROOT, "netlify.toml"), "utf8");
+    expect(toml).toMatch(/^\[build\][^[]*^\s*ignore = "exit 0"$/m);
+    expect(toml).toMatch(/^\s*publish = "public"$/m);
+    expect(toml).toMatch(/^\s*edge_functions = "netlify\/edge-functions"$/m);
+    const bundler = await fs.readFile(path.join(ROOT, "scripts/bundle-edge.ts"), "utf8");
+    expect(bundler).toContain('outfile = "netlify/edge-functions/api.js"');
+  });
+
+  test("the deploy step refuses to run without its secrets, and runs the CLI on the checked folder", async () => {
+    const { job } = await repos();
+    const bin = path.join(job, ".bin");
+    await fs.mkdir(bin);
+    // A stand-in for npx that records what it was asked to run.
+    await fs.writeFile(path.join(bin, "npx"), '#!/bin/sh\nprintf "%s\\n" "$@" > "$NPX_ARGS"\n', { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env["PATH"]}`, NPX_ARGS: path.join(job, "npx-args") };
+    const code = script("Publish (Netlify deploy)");
+
+    const unset = await bash(job, code, { ...env, NETLIFY_AUTH_TOKEN: "", NETLIFY_SITE_ID: "" });
+    expect(unset.code).not.toBe(0);
+    expect(unset.out).toContain("NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID must both be set");
+
+    const secrets = { ...env, NETLIFY_AUTH_TOKEN: "t", NETLIFY_SITE_ID: "s" };
+    const unbuilt = await bash(job, code, secrets);
+    expect(unbuilt.code).not.toBe(0); // no public/ and no bundle: nothing to deploy
+    expect(unbuilt.out).toContain("public/_manifest.json is missing");
+
+    await fs.mkdir(path.join(job, "public"));
+    await fs.writeFile(path.join(job, "public/_manifest.json"), "{}");
+    await fs.mkdir(path.join(job, "netlify/edge-functions"), { recursive: true });
+    await fs.writeFile(path.join(job, "netlify/edge-functions/api.js"), "export default () => {};");
+    const ok = await bash(job, code, secrets);
+    expect(ok.code, ok.out).toBe(0);
+    const args = (await fs.readFile(env.NPX_ARGS, "utf8")).trim().split("\n");
+    expect(args.slice(0, 7)).toEqual([
+      "--yes",
+      expect.stringMatching(/^netlify-cli@\d+\.\d+\.\d+$/),
+      "deploy",
+      "--prod",
+      "--no-build",
+      "--dir",
+      "public",
+    ]);
+    expect(args.slice(7)).toEqual(["--message", expect.stringContaining(`build at ${NOW}`)]);
+  });
+});
+
+describe("the data commit lands even when main moved (issue 26, item 14)", () => {
+  test("a colleague's push between checkout and push: rebased onto it and pushed, nothing lost", async () => {
+    const { origin, job, other } = await repos();
+    await colleaguePushes(other, "docs/note.md", "a code change\n");
+    await colleaguePushes(other, "data/sellers.json", "[]\n"); // data/ too, another file
+    await fs.appendFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":2}\n');
+    const r = await bash(job, script("Commit data/"));
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/push refused \(attempt 1 of 5\)/);
+    expect((await git(origin, "log", "--format=%s", "main")).split("\n")).toEqual([
+      `data: ingest and build at ${NOW}`,
+      "colleague: data/sellers.json",
+      "colleague: docs/note.md",
+      "seed",
+    ]);
+    expect(await git(origin, "show", "main:data/quotes/2026-11-21.ndjson")).toBe('{"n":1}\n{"n":2}');
+    expect(await git(origin, "show", "main:docs/note.md")).toBe("a code change");
+  });
+
+  test("nothing to commit: nothing pushed", async () => {
+    const { origin, job } = await repos();
+    const head = await git(origin, "rev-parse", "main");
+    const r = await bash(job, script("Commit data/"));
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("data/ unchanged");
+    expect(await git(origin, "rev-parse", "main")).toBe(head);
+  });
+
+  test("a push refused every time: 5 attempts, then the step fails loudly and keeps the commit as a patch", async () => {
+    const { origin, job } = await repos();
+    await fs.writeFile(path.join(origin, "hooks/pre-receive"), "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    const head = await git(origin, "rev-parse", "main");
+    await fs.appendFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":2}\n');
+    const r = await bash(job, script("Commit data/"));
+    expect(r.code).not.toBe(0);
+    expect(r.out.match(/push refused \(attempt \d of 5\)/g)).toHaveLength(4);
+    expect(r.out).toContain("::error title=Commit data/::the push was refused 5 times");
+    expect(await git(origin, "rev-parse", "main")).toBe(head);
+    const patches = await fs.readdir(path.join(job, "unpushed"));
+    expect(patches).toHaveLength(1);
+    expect(await fs.readFile(path.join(job, "unpushed", patches[0]!), "utf8")).toContain('+{"n":2}');
+    // The artifact step uploads it when the job fails.
+    const keep = step("Keep the unpushed data commit");
+    expect(keep).toMatchObject({ if: "failure()", with: { name: "unpushed-data", path: "unpushed/" } });
+    expect(keep.uses).toMatch(/^actions\/upload-artifact@v\d+$/);
+  });
+
+  test("a data commit that cannot be replayed (the same lines changed on main): the rebase is undone, the step fails, the patch is kept", async () => {
+    const { origin, job, other } = await repos();
+    await colleaguePushes(other, "data/quotes/2026-11-21.ndjson", '{"n":1}\n{"n":"by hand"}\n');
+    const head = await git(origin, "rev-parse", "main");
+    await fs.appendFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":2}\n');
+    const r = await bash(job, script("Commit data/"));
+    expect(r.code).not.toBe(0);
+    expect(r.out).toContain("does not rebase onto origin/main");
+    expect(await git(origin, "rev-parse", "main")).toBe(head);
+    await expect(fs.stat(path.join(job, ".git/rebase-merge"))).rejects.toThrow();
+    expect(await fs.readdir(path.join(job, "unpushed"))).toHaveLength(1);
+  });
+});
