@@ -1,5 +1,5 @@
 /** `price-feed serve`: the edge handler over HTTP until SIGINT or SIGTERM. */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { nowOption, parseRate, port, positiveInt, type Rate } from "./options.js";
 
@@ -14,6 +14,35 @@ interface ServeFlags {
   trustProxy: boolean;
   trustedProxies?: string[];
   clientIpHeader?: string;
+  busyThreshold?: { limit: number; seconds: number };
+}
+
+/**
+ * `--busy-threshold N/SECONDS` (the same form as PRICE_FEED_BUSY_THRESHOLD, src/edge/policy.ts).
+ * Parsed here rather than by policy.ts's parser at start-up, so a bad value is refused like any flag.
+ */
+function busyThreshold(value: string): { limit: number; seconds: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1 || !Number.isSafeInteger(Number(m[1])))
+    throw new InvalidArgumentError(`"${value}" is not N/SECONDS, e.g. 2000/60`);
+  return { limit: Number(m[1]), seconds: Number(m[2]) };
+}
+
+/** A word as a POSIX shell reads it back: unquoted when it is safe, else in single quotes. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The command that serves this site again as it is served now, without --now: what the stale-site
+ * hint completes with `--now <an instant at which the build is ready>` (src/edge/readyz.ts localHint).
+ * Only what decides where and what is served is kept: the folder, the port and the host.
+ */
+export function serveCommandLine(o: { dir: string; port: number; host: string }): string {
+  const words = ["npx", "price-feed", "serve", "--dir", shellWord(o.dir)];
+  if (o.port !== 8888) words.push("--port", String(o.port));
+  if (o.host !== "127.0.0.1") words.push("--host", shellWord(o.host));
+  return words.join(" ");
 }
 
 export function serveCommand(program: Command): void {
@@ -50,13 +79,23 @@ export function serveCommand(program: Command): void {
       "--client-ip-header <name>",
       "with --trust-proxy: read the client address from this header the proxy sets (e.g. x-real-ip) instead of X-Forwarded-For",
     )
+    .addOption(
+      new Option(
+        "--busy-threshold <n/seconds>",
+        "the service is busy past N requests per SECONDS from all addresses together (counted in Redis with --redis-url): anonymous callers are then limited to a quarter of the burst, callers naming a URL or e-mail address in X-Contact or User-Agent keep it (default: never busy)",
+      )
+        .argParser(busyThreshold)
+        .env("PRICE_FEED_BUSY_THRESHOLD"),
+    )
     .action(async (o: ServeFlags) => {
       const { startServer } = await import("../server/serve.js");
+      const serveCommand = serveCommandLine(o);
       const server = await startServer({
         dir: o.dir,
         port: o.port,
         host: o.host,
-        limits: { ...o.rateLimit, daily: o.dailyLimit },
+        serveCommand,
+        limits: { ...o.rateLimit, daily: o.dailyLimit, ...(o.busyThreshold ? { busy: o.busyThreshold } : {}) },
         trustProxy: o.trustProxy,
         ...(o.trustedProxies ? { trustedProxies: o.trustedProxies } : {}),
         ...(o.clientIpHeader ? { clientIpHeader: o.clientIpHeader } : {}),
@@ -75,24 +114,34 @@ export function serveCommand(program: Command): void {
       console.log(
         `serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`,
       );
-      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined);
+      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined, serveCommand);
       if (warning) console.log(warning);
       await stopped;
     });
 }
 
-/** The start-up warning when the site is not ready at the server's clock: what, why, and what to do. */
-export async function staleWarning(dir: string, nowMs: number, pinned: boolean): Promise<string | null> {
-  const [{ readiness }, { SiteReader }] = await Promise.all([
+/**
+ * The start-up warning when the site is not ready at the server's clock: what, why, and what to do —
+ * the last line a command that serves this build ready (src/edge/readyz.ts localHint), never the
+ * clock that gave this warning.
+ */
+export async function staleWarning(
+  dir: string,
+  nowMs: number,
+  pinned: boolean,
+  serveCommand = serveCommandLine({ dir, port: 8888, host: "127.0.0.1" }),
+): Promise<string | null> {
+  const [{ readiness, localHint }, { SiteReader }] = await Promise.all([
     import("../edge/readyz.js"),
     import("../server/serve.js"),
   ]);
-  const r = readiness(await new SiteReader(dir).manifest(), nowMs);
+  const manifest = await new SiteReader(dir).manifest();
+  const r = readiness(manifest, nowMs);
   if (r.status === 200) return null;
   const stale = r.body.staleAssets.length;
   return (
     `warning: serving data that is not fresh at ${pinned ? "--now" : "the real clock"} ${new Date(nowMs).toISOString()}: /readyz answers 503 ` +
     `(${stale ? `${stale} of ${Object.keys(r.body.assets).length} assets stale` : "no asset stale"}; build made at ${r.body.generatedAt}).\n  ${r.body.action}\n` +
-    `  To look at this build as it was, serve it with --now ${r.body.generatedAt}; for a live feed of the simulated market, run \`npm start\`.`
+    `  ${localHint(manifest, serveCommand)}`
   );
 }

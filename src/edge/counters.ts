@@ -1,53 +1,148 @@
 /**
- * Rate-limit counters: a fixed 60-second window per client and an allowance per Cairo day, reset at
- * midnight Africa/Cairo. Two stores implement the interface: in memory (exact in one process) and
- * Redis (src/server/redis-store.ts, src/edge/upstash-store.ts), both with the same semantics.
+ * Rate-limit counters: a fixed window per client and an allowance per Cairo day, reset at midnight
+ * Africa/Cairo, and — when the operator sets a busy threshold — the total rate across all clients.
+ * Two stores implement the interface: in memory (exact in one process) and Redis
+ * (src/server/redis-store.ts, src/edge/upstash-store.ts), both with the same semantics. The clock
+ * they are given is the wall clock, never a pinned data clock (`serve --now`): a window must end for
+ * a client that waits out its Retry-After (RFC 9110 §10.2.3).
  */
 import { cairoDate, nextCairoMidnight } from "../core/cairo.js";
 
 export interface Hit {
+  /** Requests counted in the current window (this one included when it was admitted). */
   windowCount: number;
   windowResetMs: number; // until the window ends
+  /** Requests counted in the Cairo day (this one included when it was admitted). */
   dayCount: number;
+  /** Set when the request was refused and so not counted: which allowance was used up. */
+  refused?: "window" | "daily" | undefined;
+  /** The total rate across all clients is past the busy threshold (Caps.busy). */
+  busy?: boolean | undefined;
+}
+
+/**
+ * What a client may spend, checked and spent in one atomic step (so a refused request costs
+ * nothing: a 429 does not raise Daily-Used). `busyWindow` is this client's window while the service
+ * is busy: less than `window` for an anonymous caller, the same for one that identified itself.
+ */
+export interface Caps {
+  window: number;
+  busyWindow: number;
+  daily: number;
+  /** The service is busy while more than `limit` requests per `windowMs` arrive from all clients together. */
+  busy?: { limit: number; windowMs: number } | undefined;
 }
 
 export interface CounterStore {
-  /** Counts one request; null when the store cannot be reached (the handler then fails open). */
-  hit(client: string, nowMs: number, windowMs: number): Promise<Hit | null>;
+  /**
+   * Counts one request; null when the store cannot be reached (the handler then fails open). With
+   * `caps`, a request past them is refused and not counted (Hit.refused); without, it is always counted.
+   */
+  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null>;
+  /**
+   * The client's counts without spending anything: for the requests answered free of charge (the
+   * health check and CORS preflights). Null when the store cannot be reached.
+   */
+  peek?(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null>;
   close?(): Promise<void>;
 }
 
 /**
- * One Lua script advances both counters atomically and returns what the headers need:
- * KEYS = window key, day key; ARGV = window length (ms), time left in the Cairo day (ms).
- * Both expiries are relative, so the counters follow the handler's clock (`--now`), not Redis's.
+ * The total rate as a sliding window estimated from two fixed ones (the previous window's count
+ * weighted by the part of it still inside the sliding window, plus the current one's): smooth at
+ * the window's edges, two counters per window whatever the traffic.
+ */
+export function busyIndex(nowMs: number, windowMs: number): { index: number; elapsed: number } {
+  return { index: Math.floor(nowMs / windowMs), elapsed: (nowMs % windowMs) / windowMs };
+}
+export const isBusy = (previous: number, current: number, elapsed: number, limit: number): boolean =>
+  previous * (1 - elapsed) + current > limit;
+
+/**
+ * One Lua script checks and advances the counters atomically and returns what the headers need.
+ * KEYS = window key, day key, total key of this busy window, of the previous one.
+ * ARGV = window length (ms), time left in the Cairo day (ms), window cap, busy window cap, daily cap
+ * (caps 0: no cap, always counted), busy limit (0: never busy), busy window (ms), the part of the busy
+ * window elapsed (0–1), count (1) or only look (0).
+ * Expiries are relative: a window ends its length after its first request, whatever Redis's clock says.
+ * Returns {window count, window ms left, day count, refused (0, 1 window, 2 daily), busy (0, 1)}.
  */
 export const HIT_SCRIPT = `
-local w = redis.call('INCR', KEYS[1])
-if w == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = ARGV[9] == '1'
+local busy = 0
+local limit = tonumber(ARGV[6])
+if limit > 0 then
+  local cur
+  if count then
+    cur = redis.call('INCR', KEYS[3])
+    if cur == 1 then redis.call('PEXPIRE', KEYS[3], 2 * tonumber(ARGV[7])) end
+  else
+    cur = tonumber(redis.call('GET', KEYS[3]) or '0')
+  end
+  local prev = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if prev * (1 - tonumber(ARGV[8])) + cur > limit then busy = 1 end
+end
+local cap = tonumber(ARGV[3])
+if busy == 1 then cap = tonumber(ARGV[4]) end
+local daily = tonumber(ARGV[5])
+local w = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+local refused = 0
+if daily > 0 and d >= daily then refused = 2
+elseif cap > 0 and w >= cap then refused = 1
+elseif count then
+  w = redis.call('INCR', KEYS[1])
+  if w == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+  d = redis.call('INCR', KEYS[2])
+  if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+end
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-local d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
-return {w, ttl, d}
+if ttl == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+if ttl < 0 then ttl = tonumber(ARGV[1]) end
+return {w, ttl, d, refused, busy}
 `;
 
 export function scriptInputs(
   client: string,
   nowMs: number,
   windowMs: number,
-): { keys: [string, string]; args: [string, string] } {
+  caps?: Caps,
+  count = true,
+): { keys: [string, string, string, string]; args: string[] } {
+  const busyMs = caps?.busy?.windowMs ?? 1000;
+  const { index, elapsed } = busyIndex(nowMs, busyMs);
   return {
-    keys: [`pf:w:${client}`, `pf:d:${cairoDate(nowMs)}:${client}`],
-    args: [String(windowMs), String(Math.max(1, nextCairoMidnight(nowMs) - nowMs))],
+    keys: [
+      `pf:w:${client}`,
+      `pf:d:${cairoDate(nowMs)}:${client}`,
+      `pf:t:${busyMs}:${index}`,
+      `pf:t:${busyMs}:${index - 1}`,
+    ],
+    args: [
+      String(windowMs),
+      String(Math.max(1, nextCairoMidnight(nowMs) - nowMs)),
+      String(caps?.window ?? 0),
+      String(caps?.busyWindow ?? 0),
+      String(caps?.daily ?? 0),
+      String(caps?.busy?.limit ?? 0),
+      String(busyMs),
+      String(elapsed),
+      count ? "1" : "0",
+    ],
   };
 }
 
 export function hitFromReply(reply: unknown): Hit {
-  if (!Array.isArray(reply) || reply.length !== 3 || !reply.every((x) => Number.isFinite(Number(x))))
+  if (!Array.isArray(reply) || reply.length !== 5 || !reply.every((x) => Number.isFinite(Number(x))))
     throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
-  const [w, ttl, d] = reply.map(Number) as [number, number, number];
-  return { windowCount: w, windowResetMs: ttl, dayCount: d };
+  const [w, ttl, d, refused, busy] = reply.map(Number) as [number, number, number, number, number];
+  return {
+    windowCount: w,
+    windowResetMs: ttl,
+    dayCount: d,
+    ...(refused ? { refused: refused === 2 ? ("daily" as const) : ("window" as const) } : {}),
+    busy: busy === 1,
+  };
 }
 
 /** How long a store may take to count one request before the handler serves without it (fail open). */
@@ -130,7 +225,30 @@ export class MemoryStore implements CounterStore {
     for (const [k, w] of this.windows) if (w.endsAt <= nowMs) this.windows.delete(k);
   }
 
-  async hit(client: string, nowMs: number, windowMs: number): Promise<Hit> {
+  /** The total across all clients, by busy window (see busyIndex). */
+  private total = { index: 0, current: 0, previous: 0 };
+
+  private busy(nowMs: number, caps: Caps | undefined, count: boolean): boolean {
+    if (!caps?.busy) return false;
+    const { index, elapsed } = busyIndex(nowMs, caps.busy.windowMs);
+    const t = this.total;
+    if (index !== t.index) {
+      // The window that just ended becomes the previous one; after a quiet gap, both are empty.
+      this.total = { index, current: 0, previous: index === t.index + 1 ? t.current : 0 };
+    }
+    if (count) this.total.current++;
+    return isBusy(this.total.previous, this.total.current, elapsed, caps.busy.limit);
+  }
+
+  async hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit> {
+    return this.step(client, nowMs, windowMs, caps, true);
+  }
+
+  async peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit> {
+    return this.step(client, nowMs, windowMs, caps, false);
+  }
+
+  private step(client: string, nowMs: number, windowMs: number, caps: Caps | undefined, count: boolean): Hit {
     const today = cairoDate(nowMs);
     if (today !== this.day) {
       this.day = today; // a new Cairo day: every allowance starts again
@@ -142,14 +260,30 @@ export class MemoryStore implements CounterStore {
       this.sweep(nowMs);
       this.nextSweep = nowMs + (this.windows.size >= this.maxKeys ? Math.min(1000, windowMs) : windowMs);
     }
+    const busy = this.busy(nowMs, caps, count);
     const known = this.windows.has(client) || this.days.has(client);
     const full = this.windows.size >= this.maxKeys || this.days.size >= this.maxKeys;
     const key = known || !full ? client : OVERFLOW_KEY;
     let w = this.windows.get(key);
-    if (!w || w.endsAt <= nowMs) this.windows.set(key, (w = { count: 0, endsAt: nowMs + windowMs }));
+    if (w && w.endsAt <= nowMs) w = undefined;
+    const windowCount = w?.count ?? 0;
+    const dayCount = this.days.get(key) ?? 0;
+    const cap = busy ? (caps?.busyWindow ?? 0) : (caps?.window ?? 0);
+    const refused =
+      caps && caps.daily > 0 && dayCount >= caps.daily
+        ? ("daily" as const)
+        : cap > 0 && windowCount >= cap
+          ? ("window" as const)
+          : undefined;
+    if (!count || refused) {
+      // Nothing spent: a look (health, preflight), or a refusal: a request answered 429 was not
+      // served, so it uses none of the allowance (issue 26).
+      const resetMs = w ? w.endsAt - nowMs : windowMs;
+      return { windowCount, windowResetMs: resetMs, dayCount, busy, ...(refused ? { refused } : {}) };
+    }
+    if (!w) this.windows.set(key, (w = { count: 0, endsAt: nowMs + windowMs }));
     w.count++;
-    const dayCount = (this.days.get(key) ?? 0) + 1;
-    this.days.set(key, dayCount);
-    return { windowCount: w.count, windowResetMs: w.endsAt - nowMs, dayCount };
+    this.days.set(key, dayCount + 1);
+    return { windowCount: w.count, windowResetMs: w.endsAt - nowMs, dayCount: dayCount + 1, busy };
   }
 }

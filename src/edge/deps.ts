@@ -7,6 +7,11 @@ export interface Limits {
   window: number;
   windowSeconds: number;
   daily: number;
+  /**
+   * The service is busy while more than `limit` requests per `seconds` arrive from all addresses
+   * together; anonymous callers are then limited first (policy.ts). Absent: never busy.
+   */
+  busy?: { limit: number; seconds: number } | undefined;
 }
 
 export interface Deprecation {
@@ -21,7 +26,14 @@ export interface HandlerDeps {
   readFile(path: string): Promise<string | null>;
   manifest(): Promise<Manifest>;
   counters: CounterStore;
+  /** The data clock: freshness, /readyz, If-Modified-Since. Pinned by `serve --now`. */
   now(): number;
+  /**
+   * The wall clock the rate limiter runs on (windows, Retry-After, RateLimit-Reset, the Cairo day of
+   * the daily allowance); defaults to now(). Never pinned: a client that waits out Retry-After must get
+   * through (RFC 9110 §10.2.3, RFC 6585 §4), whatever instant the data is served at.
+   */
+  limiterNow?(): number;
   /** The client's address as the adapter knows it (client.ts clientAddress); the handler keys it by clientKey. */
   clientAddress: string;
   limits: Limits;
@@ -29,6 +41,11 @@ export interface HandlerDeps {
   deprecations?: Readonly<Record<string, Deprecation>>;
   /** The local server also serves the pages; on Netlify the CDN does. */
   serveSite?: boolean;
+  /**
+   * The local server's own command line (`npx price-feed serve --dir public`, without --now), so that
+   * /readyz's action can end with the command that serves this build ready (readyz.ts localHint).
+   */
+  serveCommand?: string;
   /** Parsed documents reused across requests of one build. */
   cache?: FeedCache;
 }

@@ -7,8 +7,9 @@
 import { API, FEED_PATH, READYZ_PATH } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
-import { httpDate, notModified } from "./conditional.js";
+import { evaluatePreconditions, httpDate } from "./conditional.js";
 import { clientKey } from "./client.js";
+import { capsFor, identifies, windowFor } from "./policy.js";
 import { HttpProblem, problems } from "./problem.js";
 import { readiness } from "./readyz.js";
 import type { HandlerDeps } from "./deps.js";
@@ -26,8 +27,19 @@ function validateTarget(url: URL): void {
 
 const sharedCache = new FeedCache();
 
+/**
+ * Requests answered free of charge: a CORS preflight (the browser's, not the caller's, request: it
+ * precedes the one that counts) and the health check (a monitor must keep its signal while the
+ * caller it watches for is throttled). They read the counters without spending (CounterStore.peek).
+ */
+function free(request: Request, url: URL): boolean {
+  return request.method === "OPTIONS" || (url.pathname === READYZ_PATH && ["GET", "HEAD"].includes(request.method));
+}
+
 export async function handle(request: Request, deps: HandlerDeps): Promise<Response> {
   const nowMs = deps.now();
+  // The limiter's clock is the wall clock even when the data clock is pinned (deps.ts limiterNow).
+  const limitMs = deps.limiterNow?.() ?? nowMs;
   const url = new URL(request.url);
   const instance = url.pathname;
   const head = request.method === "HEAD";
@@ -35,8 +47,16 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   const cache = deps.cache ?? sharedCache;
 
   // One key per client however its address is spelled (an IPv6 client by its /64): client.ts.
-  const hit = await deps.counters.hit(clientKey(deps.clientAddress), nowMs, deps.limits.windowSeconds * 1000);
-  rateHeaders(headers, hit, deps.limits, nowMs);
+  const key = clientKey(deps.clientAddress);
+  const identified = identifies(request.headers);
+  const caps = capsFor(deps.limits, identified);
+  const windowMs = deps.limits.windowSeconds * 1000;
+  const costless = free(request, url);
+  const hit = costless
+    ? ((await deps.counters.peek?.(key, limitMs, windowMs, caps)) ?? null)
+    : await deps.counters.hit(key, limitMs, windowMs, caps);
+  rateHeaders(headers, hit, deps.limits, limitMs, identified);
+  const window = windowFor(deps.limits, identified, hit?.busy ?? false);
   const version = /^\/api\/(v\d+)(\/|$)/.exec(url.pathname)?.[1];
   const dep = version ? deps.deprecations?.[version] : undefined;
   if (dep) {
@@ -46,13 +66,20 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
   }
 
   try {
-    if (hit && hit.dayCount > deps.limits.daily) {
-      const retry = Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000);
+    // A store that checks the caps says what it refused (and counted nothing); for one that only
+    // counts, the counts past the caps say it. A free request is never refused: its look at the
+    // counters says where the caller stands, nothing more.
+    const limited = costless ? null : hit;
+    const refused = limited?.refused ?? (limited && limited.dayCount > deps.limits.daily ? "daily" : undefined);
+    if (limited && refused === "daily") {
+      const retry = Math.ceil((nextCairoMidnight(limitMs) - limitMs) / 1000);
       throw problems.dailyLimit(deps.limits.daily, retry);
     }
-    if (hit && hit.windowCount > deps.limits.window) {
-      const retry = Math.max(1, Math.ceil(hit.windowResetMs / 1000));
-      throw problems.rateLimited(deps.limits.window, deps.limits.windowSeconds, retry);
+    if (limited && (refused === "window" || (limited.refused === undefined && limited.windowCount > window))) {
+      const retry = Math.max(1, Math.ceil(limited.windowResetMs / 1000));
+      throw window < deps.limits.window
+        ? problems.anonymousLimited(window, deps.limits.window, deps.limits.windowSeconds, retry)
+        : problems.rateLimited(window, deps.limits.windowSeconds, retry);
     }
     if (request.method === "OPTIONS") {
       headers.set("Access-Control-Allow-Methods", ALLOW);
@@ -66,7 +93,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
 
     const manifest = await deps.manifest();
     if (url.pathname === READYZ_PATH) {
-      const r = readiness(manifest, nowMs, hit ? "enforced" : "fail-open");
+      const r = readiness(manifest, nowMs, hit ? "enforced" : "fail-open", deps.serveCommand);
       headers.set("Content-Type", "application/json; charset=utf-8");
       headers.set("Cache-Control", "no-store");
       return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
@@ -84,8 +111,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     // Before the 304: a cache updates its stored headers from a 304's (RFC 9111 §4.3.4), so a
     // page's 304 must carry the page's policy, not the API's.
     if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
-    if (notModified(request.headers, rep.etag, rep.lastModifiedMs, nowMs))
-      return new Response(null, { status: 304, headers });
+    const outcome = evaluatePreconditions(request.headers, rep.etag, rep.lastModifiedMs, nowMs);
+    if (outcome === "not-modified") return new Response(null, { status: 304, headers });
+    // 412 keeps ETag and Last-Modified: those of the current representation, so the client can
+    // fetch it or retry with the right validator (RFC 9110 §15.5.13). A problem, so no-store.
+    if (outcome !== "proceed") throw problems.preconditionFailed(outcome.failed);
     headers.set("Content-Type", rep.contentType);
     if (head) return new Response(null, { status: 200, headers });
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);

@@ -7,6 +7,7 @@ import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_URL_LENGTH } from "../core/limits.js";
 import type { Hit } from "./counters.js";
 import type { Limits } from "./deps.js";
+import { policyHeader, windowFor } from "./policy.js";
 import { ALLOWED_METHODS, type HttpProblem, PROBLEM_TYPE } from "./problem.js";
 
 export const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
@@ -61,12 +62,18 @@ export function baseHeaders(): Headers {
   });
 }
 
-export function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number): void {
-  h.set("RateLimit-Limit", String(limits.window));
-  h.set("RateLimit-Policy", `${limits.window};w=${limits.windowSeconds}`);
+/**
+ * The rate-limit state of this caller at the limiter's clock `nowMs` (the wall clock): the window
+ * that applies to it (reduced while the service is busy when it is anonymous: policy.ts).
+ */
+export function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: number, identified = true): void {
+  const busy = hit?.busy ?? false;
+  const window = windowFor(limits, identified, busy);
+  h.set("RateLimit-Limit", String(window));
+  h.set("RateLimit-Policy", policyHeader(limits, identified, busy));
   h.set("Daily-Limit", String(limits.daily));
   if (!hit) return; // counters unreachable: limits are not enforced, so no remaining count is claimed
-  h.set("RateLimit-Remaining", String(Math.max(0, limits.window - hit.windowCount)));
+  h.set("RateLimit-Remaining", String(Math.max(0, window - hit.windowCount)));
   h.set("RateLimit-Reset", String(Math.max(1, Math.ceil(hit.windowResetMs / 1000))));
   h.set("Daily-Used", String(Math.min(hit.dayCount, limits.daily)));
   h.set("Daily-Reset", String(Math.ceil((nextCairoMidnight(nowMs) - nowMs) / 1000)));

@@ -55,6 +55,12 @@ export const PROBLEM_TYPES = {
     when: "A method other than GET, HEAD or OPTIONS: the API is read-only.",
     fix: "Use GET; the allow member and the Allow header list the methods.",
   },
+  "precondition-failed": {
+    status: 412,
+    title: "Precondition failed",
+    when: "If-Match names no current ETag of the resource (strong comparison: a weak tag never matches), or, without If-Match, the resource changed after the date in If-Unmodified-Since (RFC 9110 §13.1.1, §13.1.4).",
+    fix: "Fetch the resource again: the ETag and Last-Modified headers of this answer are those of its current representation.",
+  },
   "uri-too-long": {
     status: 414,
     title: "URI too long",
@@ -64,8 +70,8 @@ export const PROBLEM_TYPES = {
   "rate-limited": {
     status: 429,
     title: "Too many requests",
-    when: "More requests than the per-minute window allows from one address.",
-    fix: "Wait Retry-After seconds; poll with If-None-Match and space the calls.",
+    when: "More requests than the per-minute window allows from one address. While the service is busy, an anonymous caller's window is a quarter of the burst (its RateLimit-Policy says so).",
+    fix: "Wait Retry-After seconds; poll with If-None-Match and space the calls. Send X-Contact (a URL or an e-mail address), or put one in User-Agent, to keep the full window while the service is busy.",
   },
   "daily-limit": {
     status: 429,
@@ -149,6 +155,25 @@ export const problems = {
       "rate-limited",
       `At most ${window} requests per ${windowSeconds} s from one address; retry in ${retry} s, and use If-None-Match to poll cheaply.`,
       "rate limit exceeded",
+      {},
+      { "Retry-After": String(retry) },
+    ),
+  preconditionFailed: (field: "If-Match" | "If-Unmodified-Since") =>
+    new HttpProblem(
+      "precondition-failed",
+      field === "If-Match"
+        ? "If-Match names no current ETag of this resource (strong comparison: a weak tag never matches); the ETag header carries the current one."
+        : "The resource changed after the date in If-Unmodified-Since; the ETag and Last-Modified headers carry its current representation's.",
+      "precondition failed",
+    ),
+  /** The reduced window of an anonymous caller while the service is busy: how to keep the full one. */
+  anonymousLimited: (window: number, full: number, windowSeconds: number, retry: number) =>
+    new HttpProblem(
+      "rate-limited",
+      `The service is busy, and anonymous callers are limited first: at most ${window} requests per ${windowSeconds} s from one address. ` +
+        `Identify yourself to keep the full ${full} per ${windowSeconds} s: send an X-Contact header with a URL or an e-mail address ` +
+        `(X-Contact: https://your-app.example/contact or X-Contact: you@your-app.example), or put one in User-Agent. Retry in ${retry} s.`,
+      "rate limit exceeded (anonymous, busy)",
       {},
       { "Retry-After": String(retry) },
     ),

@@ -9,13 +9,16 @@ import type { Manifest, Readiness } from "../schema/documents.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 
 /**
- * `rateLimiting` is what the request found: "fail-open" when the counter store could not count it
+ * `rateLimiting` is what the request found: "fail-open" when the counter store could not be reached
  * (docs/operating.md "What can go wrong"); it is reported, and does not by itself make the feed unready.
+ * `serveCommand` is the local server's command line (HandlerDeps.serveCommand): when given, a 503's
+ * action ends with the command that serves this very build ready (localHint).
  */
 export function readiness(
   manifest: Manifest,
   nowMs: number,
   rateLimiting: Readiness["rateLimiting"] = "enforced",
+  serveCommand?: string,
 ): { status: 200 | 503; body: Readiness } {
   const builtMs = Date.parse(manifest.generatedAt);
   const buildAgeSeconds = Math.max(0, Math.round((nowMs - builtMs) / 1000));
@@ -47,7 +50,7 @@ export function readiness(
             buildAgeSeconds,
             buildTooOld,
             assets.filter((a) => a.state === "stale"),
-          ),
+          ) + (serveCommand === undefined ? "" : ` ${localHint(manifest, serveCommand)}`),
     },
   };
 }
@@ -89,4 +92,40 @@ function advice(
     );
   }
   return parts.join(" ");
+}
+
+/**
+ * An instant at which this build answers /readyz 200, or null when there is none: the build's own
+ * instant when its data was fresh then; else the newest observation of any asset, then the others'
+ * (newest first) — a build made later than its data (`npm run build` on data that ended days ago)
+ * is ready at the instant its data was last fresh. Each candidate is checked with readiness() itself,
+ * so a hint built on it cannot send the reader back to the same 503.
+ */
+export function readyInstant(manifest: Manifest): number | null {
+  const observed = manifest.assets
+    .map((a) => (a.observedAt === null ? NaN : Date.parse(a.observedAt)))
+    .filter((t) => Number.isFinite(t))
+    .sort((a, b) => b - a);
+  for (const t of new Set([Date.parse(manifest.generatedAt), ...observed]))
+    if (readiness(manifest, t).status === 200) return t;
+  return null;
+}
+
+/**
+ * What the operator of a local server does to see this build ready, as one command to copy:
+ * `serveCommand` (the server's own command line without --now) with --now at readyInstant. The
+ * instant is never the clock that gave the 503 (issue 26: the hint used to suggest the real clock,
+ * which gave the same 503 and the same hint). With no such instant, what brings fresh data instead.
+ */
+export function localHint(manifest: Manifest, serveCommand: string): string {
+  const live = "for a live feed of the simulated market, run `npm start`";
+  const t = readyInstant(manifest);
+  if (t === null)
+    return `No instant makes this build ready (an asset was never observed, or its assets were never fresh together): run the hourly job (ingest, compact, build) for fresh data, or ${live}.`;
+  const at = new Date(t).toISOString();
+  const when =
+    t === Date.parse(manifest.generatedAt)
+      ? "as it was when it was built"
+      : `as it was at its newest observation (it was built at ${manifest.generatedAt}, when its data was already stale)`;
+  return `To look at this build ${when}, serve it with --now ${at}: \`${serveCommand} --now ${at}\`; ${live}.`;
 }

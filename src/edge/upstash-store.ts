@@ -8,6 +8,7 @@ import {
   STORE_BUDGET_MS,
   hitFromReply,
   scriptInputs,
+  type Caps,
   type CounterStore,
   type Hit,
 } from "./counters.js";
@@ -23,13 +24,21 @@ export class UpstashStore implements CounterStore {
     this.guard = new FailOpen("Upstash Redis", log);
   }
 
-  hit(client: string, nowMs: number, windowMs: number): Promise<Hit | null> {
+  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, true));
+  }
+
+  /** The counts without spending (health, preflight); through the same guard, so it can be the probe. */
+  peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, false));
+  }
+
+  private run({ keys, args }: ReturnType<typeof scriptInputs>): Promise<Hit | null> {
     return this.guard.run(async () => {
-      const { keys, args } = scriptInputs(client, nowMs, windowMs);
       const res = await fetch(this.url, {
         method: "POST",
         headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
-        body: JSON.stringify(["EVAL", HIT_SCRIPT, "2", ...keys, ...args]),
+        body: JSON.stringify(["EVAL", HIT_SCRIPT, String(keys.length), ...keys, ...args]),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       const body = (await res.json()) as { result?: unknown; error?: string };

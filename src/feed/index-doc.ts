@@ -3,6 +3,16 @@ import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_
 import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Catalog } from "../schema/inputs.js";
+
+/**
+ * While the service is busy, an anonymous caller gets 1/ANONYMOUS_BUSY_SHARE of the burst
+ * (specification, Authentication 3 and Limits: heavy anonymous traffic is slowed first). Defined
+ * here, with the index that publishes the rule; src/edge/policy.ts, which enforces it, reads it.
+ */
+export const ANONYMOUS_BUSY_SHARE = 4;
+
+/** An anonymous caller's window while the service is busy: a quarter of the burst, at least one request. */
+export const anonymousWindow = (window: number): number => Math.max(1, Math.floor(window / ANONYMOUS_BUSY_SHARE));
 import type { IndexDoc } from "../schema/documents.js";
 
 export function buildIndex(catalog: Catalog): IndexDoc {
@@ -47,6 +57,15 @@ export function buildIndex(catalog: Catalog): IndexDoc {
       lookbackDays: LOOKBACK_DAYS,
       dataChangesAtMostEvery: "PT1H",
       suggestedPollEvery: "PT5M",
+      // Specification, Authentication 3 and Limits: heavy anonymous traffic is slowed first (src/edge/policy.ts).
+      anonymousWhenBusy: {
+        window: { limit: anonymousWindow(WINDOW_LIMIT), seconds: WINDOW_SECONDS },
+        identifyWith: ["X-Contact", "User-Agent"],
+        rule:
+          `While total traffic is ordinary, every caller gets ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS} s. ` +
+          `When the total rate across all addresses passes the operator's threshold, anonymous callers are limited first, to ${anonymousWindow(WINDOW_LIMIT)} per ${WINDOW_SECONDS} s (their RateLimit-Policy says so); ` +
+          "a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
+      },
     },
   };
 }

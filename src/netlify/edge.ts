@@ -15,6 +15,7 @@ import { refusal } from "../edge/headers.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { UpstashStore } from "../edge/upstash-store.js";
 import { HttpProblem } from "../edge/problem.js";
+import { parseBusyThreshold } from "../edge/policy.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
@@ -22,7 +23,18 @@ import { Manifest } from "../schema/documents.js";
 declare const Netlify: { env: { get(name: string): string | undefined } };
 
 const INTERNAL = "x-price-feed-internal";
-const env = (name: string) => Netlify.env.get(name)?.trim() || undefined;
+/**
+ * A variable of the deploy, trimmed; unset when empty. A runtime that refuses to let the function
+ * read one (Deno without --allow-env for that name, as test/netlify-deno.test.ts runs the bundle)
+ * leaves it unset, as on a deploy that does not define it, instead of failing every request.
+ */
+const env = (name: string): string | undefined => {
+  try {
+    return Netlify.env.get(name)?.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 // No default: a public one would let any client send the header and read the files past the limits.
 const secret = env("PRICE_FEED_INTERNAL_TOKEN");
@@ -46,6 +58,14 @@ function limitsFromEnv(): Limits {
   if (daily !== undefined) {
     if (/^\d+$/.test(daily) && Number(daily) >= 1) limits.daily = Number(daily);
     else console.error(`PRICE_FEED_DAILY_LIMIT="${daily}" is not a positive integer: using ${DAILY_LIMIT}`);
+  }
+  // As `serve --busy-threshold`: past N requests per SECONDS from all addresses (counted in Upstash
+  // when it is set, else per edge node), anonymous callers are limited first (src/edge/policy.ts).
+  const busy = env("PRICE_FEED_BUSY_THRESHOLD");
+  if (busy !== undefined) {
+    const threshold = parseBusyThreshold(busy);
+    if (threshold) limits.busy = threshold;
+    else console.error(`PRICE_FEED_BUSY_THRESHOLD="${busy}" is not N/SECONDS: never busy`);
   }
   return limits;
 }

@@ -155,6 +155,20 @@ export const IndexDoc = z
       lookbackDays: z.int(),
       dataChangesAtMostEvery: z.string(),
       suggestedPollEvery: z.string(),
+      anonymousWhenBusy: z
+        .strictObject({
+          window: z.strictObject({ limit: z.int(), seconds: z.int() }).meta({
+            description: "An anonymous caller's window while the service is busy (a quarter of the burst).",
+          }),
+          identifyWith: z.array(z.string()).meta({
+            description: "Where a caller puts a URL or an e-mail address to identify itself and keep the full window.",
+          }),
+          rule: z.string(),
+        })
+        .meta({
+          description:
+            "Heavy anonymous traffic is slowed first: while the total rate across all addresses is past the operator's threshold, anonymous callers get this smaller window; callers that identify themselves keep the published one.",
+        }),
     }),
   })
   .meta({ id: "Index", description: "What /api/v1 offers: endpoints, accepted filter values, limits." });
@@ -190,7 +204,7 @@ export const Readiness = z
     }),
     rateLimiting: z.enum(["enforced", "fail-open"]).meta({
       description:
-        "Whether this request was counted against the rate limits: fail-open when the shared counter store did not answer in time, so requests are served without limits until it does.",
+        "Whether the rate limits are enforced: fail-open when the counter store did not answer in time, so requests are served without limits until it does. /readyz itself is never counted against them.",
     }),
   })
   .meta({

@@ -11,6 +11,7 @@ import {
   STORE_BUDGET_MS,
   hitFromReply,
   scriptInputs,
+  type Caps,
   type CounterStore,
   type Hit,
 } from "../edge/counters.js";
@@ -40,11 +41,19 @@ export class RedisStore implements CounterStore {
     });
   }
 
-  hit(client: string, nowMs: number, windowMs: number): Promise<Hit | null> {
+  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, true));
+  }
+
+  /** The counts without spending (health, preflight); through the same guard, so it can be the probe. */
+  peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, false));
+  }
+
+  private run({ keys, args }: ReturnType<typeof scriptInputs>): Promise<Hit | null> {
     return this.guard.run(async () => {
       await this.firstReady;
-      const { keys, args } = scriptInputs(client, nowMs, windowMs);
-      return hitFromReply(await this.redis.eval(HIT_SCRIPT, 2, ...keys, ...args));
+      return hitFromReply(await this.redis.eval(HIT_SCRIPT, keys.length, ...keys, ...args));
     });
   }
 

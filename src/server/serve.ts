@@ -25,8 +25,18 @@ export interface ServeOptions {
   dir: string;
   port: number;
   host: string;
-  /** A fixed clock for tests and reproducible checks; the real clock otherwise. */
+  /**
+   * A fixed data clock for tests and reproducible checks (`--now`); the real clock otherwise. It pins
+   * what the data is served at, never the rate limiter, which runs on `limiterClock`.
+   */
   nowMs?: number;
+  /** The rate limiter's clock: the wall clock unless a test gives its own (HandlerDeps.limiterNow). */
+  limiterClock?: () => number;
+  /**
+   * The server's own command line without --now (`npx price-feed serve --dir public`): /readyz's
+   * action then ends with the command that serves this build ready (src/edge/readyz.ts localHint).
+   */
+  serveCommand?: string;
   /** A clock shared with something else (the demo's builds); wins over nowMs. */
   clock?: () => number;
   limits: Limits;
@@ -133,6 +143,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const counters: CounterStore = o.redisUrl ? new RedisStore(o.redisUrl, log) : new MemoryStore();
   const cache = new FeedCache();
   const now = o.clock ?? (o.nowMs === undefined ? () => Date.now() : () => o.nowMs!);
+  // Issue 26: with the limiter on a pinned --now, a window never ended and Retry-After was a lie.
+  const limiterNow = o.limiterClock ?? (() => Date.now());
 
   // An unreadable entry of --trusted-proxies is a UsageError naming it (src/edge/client.ts).
   const trusted: ProxyTrust["trusted"] = o.trustedProxies?.length ? addressMatcher(o.trustedProxies) : undefined;
@@ -149,11 +161,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       manifest: () => site.manifest(),
       counters,
       now,
+      limiterNow,
       clientAddress: clientAddress(incoming.socket.remoteAddress, request.headers, trust),
       limits: o.limits,
       ...(o.deprecations ? { deprecations: o.deprecations } : {}),
       serveSite: true,
       cache,
+      ...(o.serveCommand ? { serveCommand: o.serveCommand } : {}),
     });
     const contact = request.headers.get("x-contact");
     const { pathname, search } = new URL(request.url);

@@ -15,6 +15,7 @@ import {
 } from "../../core/limits.js";
 import { CHANGELOG_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
+import { anonymousWindow } from "../../edge/policy.js";
 import { componentSchemas } from "../openapi.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
@@ -144,6 +145,9 @@ async function poll() {
 }
 setInterval(poll, 5 * 60 * 1000);                 // about every five minutes is enough</code></pre>
 <p>In a browser, <code>fetch(url, { cache: "no-cache" })</code> does the same: the browser revalidates its cached copy with <code>If-None-Match</code> and reuses it on a 304.</p>
+<p>The other two preconditions of RFC 9110 are honoured as well, in the order of §13.2.2: <code>If-Match</code> first (strong comparison, §13.1.1: a weak tag <code>W/"…"</code> never matches; <code>*</code> matches the current representation), then, only without it, <code>If-Unmodified-Since</code> (§13.1.4: an invalid date is ignored); then <code>If-None-Match</code>, then <code>If-Modified-Since</code>. A false <code>If-Match</code> or <code>If-Unmodified-Since</code> answers <code>412 Precondition Failed</code>, a <a href="#problem-precondition-failed"><code>precondition-failed</code></a> problem carrying the <code>ETag</code> and <code>Last-Modified</code> of the current representation: use it to make sure the copy you have is still the one served.</p>
+<pre class="cmd"><code>curl -si '${esc(base)}${FEED_PATH}' -H 'If-Match: "…"'
+# 200 while the feed is still that version; 412 Precondition Failed once it has changed</code></pre>
 
 <h2 id="errors">Errors</h2>
 <p>Errors are <code>application/problem+json</code> documents (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, a short <code>error</code> and the fields that fix the call. A successful answer never carries an error, and no answer carries a stack trace.</p>
@@ -162,7 +166,11 @@ setInterval(poll, 5 * 60 * 1000);                 // about every five minutes is
 <li><strong>History</strong>: ${M.SERIES_WINDOW_DAYS} days per asset (<code>seriesWindowDays</code>); the verdict looks back up to ${M.LOOKBACK_DAYS} days.</li>
 <li><strong>Change rate</strong>: the data changes at most about once an hour; polling about every five minutes is enough.</li>
 </ul>
-<p>Every answer says where you stand: <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code>, <code>RateLimit-Reset</code> (seconds), <code>RateLimit-Policy</code> (<code>${WINDOW_LIMIT};w=${WINDOW_SECONDS}</code>), <code>Daily-Limit</code>, <code>Daily-Used</code> and <code>Daily-Reset</code> (seconds to Cairo midnight). Browsers can read them all (<code>Access-Control-Expose-Headers</code>). If you run the feed in production, say who you are with an <code>X-Contact</code> header (a URL or an e-mail address): anonymous heavy traffic is limited first.</p>
+<p>Every answer says where you stand: <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code>, <code>RateLimit-Reset</code> (seconds), <code>RateLimit-Policy</code> (<code>${WINDOW_LIMIT};w=${WINDOW_SECONDS}</code>), <code>Daily-Limit</code>, <code>Daily-Used</code> and <code>Daily-Reset</code> (seconds to Cairo midnight). Browsers can read them all (<code>Access-Control-Expose-Headers</code>). The health check (<code>${READYZ_PATH}</code>) and CORS preflights (<code>OPTIONS</code>) are answered without spending your allowance, and a refused request (429) does not count as used.</p>
+<h3 id="anonymous-when-busy">Heavy anonymous traffic is limited first</h3>
+<p>While total traffic is ordinary, every caller gets the limits above. When the total rate across all addresses passes the threshold the operator sets, anonymous callers are limited first, to ${anonymousWindow(WINDOW_LIMIT)} requests per ${WINDOW_SECONDS} s (a quarter of the burst): their <code>RateLimit-Limit</code> and <code>RateLimit-Policy</code> (<code>${anonymousWindow(WINDOW_LIMIT)};w=${WINDOW_SECONDS};comment="…"</code>) say so, and their 429 <a href="#problem-rate-limited"><code>rate-limited</code></a> problem says how to identify themselves. A caller that identifies itself keeps the full ${WINDOW_LIMIT} per ${WINDOW_SECONDS} s: put a URL or an e-mail address in an <code>X-Contact</code> header, or in <code>User-Agent</code>. If you run the feed in production, do.</p>
+<pre class="cmd"><code>curl -s '${esc(base)}${FEED_PATH}' -H 'X-Contact: you@your-app.example'
+curl -s '${esc(base)}${FEED_PATH}' -A 'your-app/1.0 (+https://your-app.example/contact)'</code></pre>
 
 <h2 id="versioning">Versioning and changelog</h2>
 <p>The version is in the path: <code>/api/v1</code> is stable. Fields and filters are added backwards-compatibly. A breaking change ships as <code>/api/v2</code> beside v1, announced in the changelog; v1 then answers with <code>Deprecation</code> and <code>Sunset</code> headers and stays available for a migration period. The body's <code>schemaVersion</code> is 1 and the OpenAPI description's version is 1.0.</p>
