@@ -60,18 +60,19 @@ export const documentSource = (id: string, url: string) => ({
 });
 
 /**
- * A loopback server answering `GET /rates` with `records()`. With `barrier`, the answers wait until
- * that many requests have arrived (polled, not timed), so that that many ingests go on to their
- * append at one instant.
+ * A loopback server answering `GET /rates` with `records(k)`, k counting the requests from 0. With
+ * `barrier`, the answers wait until that many requests have arrived (no timer: each arrival releases
+ * the waiting ones once the count is reached), so that that many ingests go on to their append at
+ * one instant.
  */
-export async function documentServer(records: () => object[], barrier = 0) {
+export async function documentServer(records: (k: number) => object[], barrier = 0) {
   let arrived = 0;
   const waiting: Array<() => void> = [];
   const route: Route = async (_q, res) => {
-    arrived++;
+    const k = arrived++;
     if (arrived < barrier) await new Promise<void>((r) => waiting.push(r));
     else while (waiting.length) waiting.shift()!();
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rates: records() }));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rates: records(k) }));
   };
   return sourcesServer({ "GET /rates": route });
 }
