@@ -107,6 +107,19 @@ export const Site = z.strictObject({
    * the docs' copy-paste examples and the pages' hreflang links use it. Unset: http://127.0.0.1:8888.
    */
   baseUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
+  /**
+   * Who answers for the deployment, for the people whose programs read the feed: the OpenAPI
+   * description's `info.contact`. A page (`url`, e.g. the repository's issues), an `email`, or both,
+   * with an optional `name`. Unset: the description points at the docs page of its own host.
+   */
+  contact: z
+    .strictObject({
+      name: z.string().min(1).optional(),
+      url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
+      email: z.email().optional(),
+    })
+    .refine((c) => c.url !== undefined || c.email !== undefined, "give a url, an email, or both")
+    .optional(),
 });
 export type Site = z.infer<typeof Site>;
 
