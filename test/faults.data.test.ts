@@ -13,6 +13,7 @@ import { runBuild } from "../src/jobs/build.js";
 import { lockPath } from "../src/io/build-lock.js";
 import { DataError, UsageError } from "../src/core/errors.js";
 import { snapshot, tempDir, writeDataset } from "./helpers/dataset.js";
+import { localSeller, sourcesDataset, writeAlphaBoard } from "./helpers/ingest.js";
 import { smallRows } from "./helpers/rows.js";
 
 const run = promisify(execFile);
@@ -125,26 +126,10 @@ describe("the data folder is checked, not trusted", () => {
 
   test("ingest never appends through a link leaving data/", async () => {
     const { runIngest } = await import("../src/jobs/ingest.js");
-    const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
+    const data = await sourcesDataset([localSeller]);
     const outside = path.join(await tempDir("pf-outside-"), "target.ndjson");
     await fs.writeFile(outside, "");
-    await fs.writeFile(path.join(data, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
-    await fs.writeFile(
-      path.join(data, "sources.json"),
-      JSON.stringify({
-        sources: [
-          {
-            id: "local",
-            name: "L",
-            adapter: "seller-document",
-            path: "alpha.json",
-            format: "json",
-            fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
-            assets: { USD: "USD-EGP" },
-          },
-        ],
-      }),
-    );
+    await writeAlphaBoard(data);
     await fs.mkdir(path.join(data, "quotes"), { recursive: true });
     await fs.symlink(outside, path.join(data, "quotes", "2026-11-19.ndjson"));
     const { reports } = await runIngest({ dataDir: data, nowMs: Date.parse("2026-11-19T10:30:00Z") });

@@ -4,53 +4,29 @@
  * loop — and seller documents whose path is missing or a folder. One failing source never costs the
  * others: each is that source's failure with its reason, exit 2, and what the others fetched lands.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ServerResponse } from "node:http";
 import { runIngest } from "../src/jobs/ingest.js";
-import { main } from "../src/cli/main.js";
 import { MAX_BODY_BYTES, requestBytes, retryAfterMs, userAgent } from "../src/ingest/http.js";
-import { tempDir, writeDataset } from "./helpers/dataset.js";
-import { cbePage, sourcesServer } from "./helpers/sources-server.js";
+import {
+  CONTACT,
+  closedAfterEach,
+  globalSource,
+  ingestArgv,
+  localSeller,
+  runMain,
+  sourcesDataset,
+  writeAlphaBoard,
+} from "./helpers/ingest.js";
+import { cbePage } from "./helpers/sources-server.js";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z");
-const CONTACT = "mailto:ops@price-feed.test";
 const DOC = { date: "2026-11-19", usd: { egp: 47.8 } };
-const servers: Array<{ close: () => Promise<void> }> = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
+const serve = closedAfterEach();
+const dataset = sourcesDataset;
 
-async function serve(routes: Parameters<typeof sourcesServer>[0]) {
-  const s = await sourcesServer(routes);
-  servers.push(s);
-  return s;
-}
-
-async function dataset(sources: unknown[]): Promise<string> {
-  const dir = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
-  await fs.writeFile(path.join(dir, "sources.json"), JSON.stringify({ contact: CONTACT, sources }));
-  return dir;
-}
-
-const globalSource = (id: string, url: string) => ({
-  id,
-  name: id,
-  adapter: "global-rates",
-  urls: [url],
-  base: "usd",
-  assets: [{ asset: "USD-EGP", currency: "usd" }],
-});
-const localSeller = {
-  id: "local",
-  name: "Alpha's board",
-  adapter: "seller-document",
-  path: "alpha.json",
-  format: "json",
-  fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
-  assets: { USD: "USD-EGP" },
-};
 const http = (o: Partial<Parameters<typeof requestBytes>[2]> = {}) => ({
   userAgent: userAgent(CONTACT),
   timeoutMs: 2000,
@@ -96,7 +72,7 @@ describe("a source that breaks after its headers is that source's failure", () =
       localSeller,
     ]);
     await fs.mkdir(path.join(dir, "a-folder"));
-    await fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
+    await writeAlphaBoard(dir);
     const { reports, files } = await runIngest({ dataDir: dir, nowMs: NOW, timeoutMs: 300, retries: 1, backoffMs: 5 });
     const by = Object.fromEntries(reports.map((r) => [r.id, r]));
     expect(by["stall"]).toMatchObject({
@@ -133,30 +109,11 @@ describe("a source that breaks after its headers is that source's failure", () =
       { ...localSeller, id: "missing", path: "nowhere.json" },
       localSeller,
     ]);
-    await fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
-    const logs: string[] = [];
-    const log = console.log;
-    console.log = (line: string) => logs.push(line);
-    try {
-      expect(
-        await main([
-          "node",
-          "price-feed",
-          "ingest",
-          "--data",
-          dir,
-          "--now",
-          "2026-11-19T10:30:00Z",
-          "--timeout",
-          "200",
-          "--max-bytes",
-          "1000",
-        ]),
-      ).toBe(2);
-    } finally {
-      console.log = log;
-    }
-    const out = logs.join("\n");
+    await writeAlphaBoard(dir);
+    const { code, out } = await runMain(
+      ingestArgv(dir, "2026-11-19T10:30:00Z", "--timeout", "200", "--max-bytes", "1000"),
+    );
+    expect(code).toBe(2);
     expect(out).toMatch(
       /stall \(global-rates\): FAILED in \d+ ms: every URL failed: .*timed out after 200 ms while reading the body/,
     );

@@ -4,32 +4,16 @@
  * (paused with SIGSTOP for 400 ms) still enforces them, and only a dead one fails open — visibly, in
  * the log and in /readyz.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Redis } from "ioredis";
-import { startServer, type RunningServer } from "../src/server/serve.js";
 import { MemoryStore, OVERFLOW_KEY } from "../src/edge/counters.js";
 import { clientAddress, clientKey, normalizeIp } from "../src/edge/client.js";
 import { handle } from "../src/edge/handler.js";
-import { builtSite, BUILT_AT, depsFor, testServer } from "./helpers/site.js";
-import { startRedis, type RedisServer } from "./helpers/redis.js";
+import { BUILT_AT, depsFor } from "./helpers/site.js";
+import { servedWithRedis, startRedis } from "./helpers/redis.js";
 
-let out: string;
-const servers: RunningServer[] = [];
-let redis: RedisServer;
-beforeAll(async () => {
-  ({ out } = await builtSite());
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await redis.stop();
-});
-
-async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await testServer(out, { limits: { window: 3, windowSeconds: 60, daily: 1000 }, ...o }, logs);
-  servers.push(s);
-  return s;
-}
+const served = servedWithRedis({ limits: { window: 3, windowSeconds: 60, daily: 1000 } });
+const server = served.server;
 
 const statuses = async (url: string, headers: Array<Record<string, string>>) => {
   const out: number[] = [];
@@ -114,7 +98,7 @@ describe("the in-memory store is bounded", () => {
 
   test("through the handler: 20,000 requests with unique 8 KB addresses keep the store small", async () => {
     const counters = new MemoryStore(2000);
-    const d = depsFor(out, { counters });
+    const d = depsFor(served.out, { counters });
     for (let i = 0; i < 20_000; i += 1) {
       const res = await handle(new Request("http://feed.test/api/v1/feed.json", { method: "OPTIONS" }), {
         ...d,
@@ -133,21 +117,21 @@ describe("Redis: a slow one is waited for, only a dead one fails open", () => {
     );
 
   test("200 concurrent requests against 50/60 while Redis is paused for 400 ms: exactly the limit passes, every round", async () => {
-    const flush = new Redis(redis.url);
-    const s = await server({ redisUrl: redis.url, limits: { window: 50, windowSeconds: 60, daily: 100_000 } });
+    const flush = new Redis(served.redis.url);
+    const s = await server({ redisUrl: served.redis.url, limits: { window: 50, windowSeconds: 60, daily: 100_000 } });
     try {
       for (const pauseMs of [0, 400, 400]) {
         await flush.flushall();
         await fetch(`${s.url}/readyz`).then((r) => r.text()); // warm the connection (one request counted)
-        if (pauseMs) redis.pause();
+        if (pauseMs) served.redis.pause();
         const results = burst(`${s.url}/api/v1`, 200);
-        if (pauseMs) setTimeout(() => redis.resume(), pauseMs);
+        if (pauseMs) setTimeout(() => served.redis.resume(), pauseMs);
         const codes = (await results).map((r) => r.status);
         expect({ pauseMs, ok: codes.filter((c) => c === 200).length }).toEqual({ pauseMs, ok: 49 });
         expect(codes.filter((c) => c === 429)).toHaveLength(151);
       }
     } finally {
-      redis.resume();
+      served.redis.resume();
       flush.disconnect();
     }
   }, 30_000);

@@ -3,20 +3,27 @@
  * workbook, the global rates JSON with its fallback, a seller's JSON and CSV, and the demo market.
  * No test reaches the internet.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { runIngest } from "../src/jobs/ingest.js";
-import { main } from "../src/cli/main.js";
 import { excelDate, readForm, workbookRates } from "../src/ingest/adapters/cbe.js";
 import { TROY_OUNCE_GRAMS, globalRates } from "../src/ingest/adapters/global-rates.js";
 import { recordsOf, sellerQuotes } from "../src/ingest/adapters/seller-document.js";
-import { tempDir, writeDataset } from "./helpers/dataset.js";
-import { cbePage, cbeWorkbook, excelSerial, sourcesServer } from "./helpers/sources-server.js";
+import { cbePage, cbeWorkbook, excelSerial } from "./helpers/sources-server.js";
+import {
+  CONTACT,
+  closedAfterEach,
+  globalSource,
+  ingestArgv,
+  localSeller,
+  runMain,
+  sourcesDataset,
+  writeAlphaBoard,
+} from "./helpers/ingest.js";
 import readXlsxFile from "read-excel-file/universal";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z"); // Thursday 12:30 Cairo
-const CONTACT = "mailto:ops@price-feed.test";
 const TOKEN = "tok-3f9a";
 const CURRENCIES = {
   "US Dollar": "USD-EGP",
@@ -24,16 +31,8 @@ const CURRENCIES = {
   "Chinese Yuan": "CNY-EGP",
   "Japanese Yen 100": { asset: "JPY-EGP", per: 100 },
 };
-const servers: Array<{ close: () => Promise<void> }> = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-
-async function dataset(sources: unknown[], extra: object = {}): Promise<string> {
-  const dir = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
-  await fs.writeFile(path.join(dir, "sources.json"), JSON.stringify({ contact: CONTACT, sources, ...extra }));
-  return dir;
-}
+const serve = closedAfterEach();
+const dataset = sourcesDataset;
 
 const lines = async (file: string) =>
   (await fs.readFile(file, "utf8"))
@@ -52,7 +51,7 @@ async function cbeServer(o: { workbook?: Buffer; page?: string } = {}) {
       { date: "2026-11-19", currency: "Chinese Yuan", buy: 6.7211, sell: 6.7398 },
       { date: "2026-11-19", currency: "Danish Krone", buy: 7.4, sell: 7.42 },
     ]));
-  const s = await sourcesServer({
+  const s = await serve({
     "GET /en/historical-data": (_req, res) =>
       res
         .writeHead(200, {
@@ -70,7 +69,6 @@ async function cbeServer(o: { workbook?: Buffer; page?: string } = {}) {
       res.writeHead(200, { "content-type": "application/octet-stream" }).end(workbook);
     },
   });
-  servers.push(s);
   return s;
 }
 
@@ -125,38 +123,13 @@ describe("the CBE adapter", () => {
     const cbe = await cbeServer({ page: "<html><body>Under maintenance</body></html>" });
     const dir = await dataset([
       { id: "cbe", name: "CBE", adapter: "cbe", pageUrl: `${cbe.url}/en/historical-data`, currencies: CURRENCIES },
-      {
-        id: "s1",
-        name: "Alpha's board",
-        adapter: "seller-document",
-        path: "alpha.json",
-        format: "json",
-        fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
-        assets: { USD: "USD-EGP" },
-      },
+      { ...localSeller, id: "s1" },
     ]);
-    await fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
-    const logs: string[] = [];
-    const log = console.log;
-    console.log = (s: string) => logs.push(s);
-    try {
-      const code = await main([
-        "node",
-        "price-feed",
-        "ingest",
-        "--data",
-        dir,
-        "--now",
-        "2026-11-19T10:30:00Z",
-        "--timeout",
-        "2000",
-      ]);
-      expect(code).toBe(2);
-    } finally {
-      console.log = log;
-    }
-    expect(logs.join("\n")).toMatch(/cbe \(cbe\): FAILED in \d+ ms: the page has no form#historicalDataForm/);
-    expect(logs.join("\n")).toMatch(/s1 \(seller-document\): fetched 1, appended 1, already logged 0 in \d+ ms/);
+    await writeAlphaBoard(dir);
+    const { code, out } = await runMain(ingestArgv(dir, "2026-11-19T10:30:00Z", "--timeout", "2000"));
+    expect(code).toBe(2);
+    expect(out).toMatch(/cbe \(cbe\): FAILED in \d+ ms: the page has no form#historicalDataForm/);
+    expect(out).toMatch(/s1 \(seller-document\): fetched 1, appended 1, already logged 0 in \d+ ms/);
     expect(await lines(path.join(dir, "quotes/2026-11-19.ndjson"))).toEqual([
       {
         source: "s1",
@@ -261,12 +234,11 @@ describe("the global rates adapter", () => {
 
   test("the fallback URL answers when the first fails (after its retries); the document's rates are logged", async () => {
     let primaryHits = 0;
-    const s = await sourcesServer({
+    const s = await serve({
       "GET /primary/usd.json": (_q, res) => void (primaryHits++, res.writeHead(503).end("down")),
       "GET /fallback/usd.json": (_q, res) =>
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(doc)),
     });
-    servers.push(s);
     const dir = await dataset([
       {
         ...cfg,
@@ -303,29 +275,11 @@ describe("the global rates adapter", () => {
 
   test("a 404 is not retried, a timeout is reported, and the run goes on", async () => {
     let hits = 0;
-    const s = await sourcesServer({
+    const s = await serve({
       "GET /gone.json": (_q, res) => void (hits++, res.writeHead(404).end()),
       "GET /slow.json": () => undefined, // never answers
     });
-    servers.push(s);
-    const dir = await dataset([
-      {
-        id: "gone",
-        name: "Gone",
-        adapter: "global-rates",
-        urls: [`${s.url}/gone.json`],
-        base: "usd",
-        assets: [{ asset: "USD-EGP", currency: "usd" }],
-      },
-      {
-        id: "slow",
-        name: "Slow",
-        adapter: "global-rates",
-        urls: [`${s.url}/slow.json`],
-        base: "usd",
-        assets: [{ asset: "USD-EGP", currency: "usd" }],
-      },
-    ]);
+    const dir = await dataset([globalSource("gone", `${s.url}/gone.json`), globalSource("slow", `${s.url}/slow.json`)]);
     const { reports } = await runIngest({ dataDir: dir, nowMs: NOW, retries: 1, backoffMs: 5, timeoutMs: 200 });
     expect(hits).toBe(1);
     expect(reports[0]).toMatchObject({ ok: false, error: expect.stringMatching(/HTTP 404/) });
@@ -337,7 +291,7 @@ describe("the seller-document adapter", () => {
   const fields = { seller: "bank", asset: "currency", buy: "buy", sell: "sell", time: "updated" };
 
   test("a JSON document at a URL, mapped by the sources file, names translated to ids", async () => {
-    const s = await sourcesServer({
+    const s = await serve({
       "GET /rates": (_q, res) =>
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({
@@ -364,7 +318,6 @@ describe("the seller-document adapter", () => {
           }),
         ),
     });
-    servers.push(s);
     const dir = await dataset([
       {
         id: "alpha-site",
@@ -451,31 +404,8 @@ describe("the run", () => {
   });
 
   test("network sources need a contact for the User-Agent", async () => {
-    const dir = await dataset([
-      {
-        id: "glob",
-        name: "G",
-        adapter: "global-rates",
-        urls: ["http://127.0.0.1:9/x.json"],
-        base: "usd",
-        assets: [{ asset: "USD-EGP", currency: "usd" }],
-      },
-    ]);
-    await fs.writeFile(
-      path.join(dir, "sources.json"),
-      JSON.stringify({
-        sources: [
-          {
-            id: "glob",
-            name: "G",
-            adapter: "global-rates",
-            urls: ["http://127.0.0.1:9/x.json"],
-            base: "usd",
-            assets: [{ asset: "USD-EGP", currency: "usd" }],
-          },
-        ],
-      }),
-    );
+    const glob = globalSource("glob", "http://127.0.0.1:9/x.json");
+    const dir = await dataset([glob], { contact: undefined }); // no "contact" in sources.json
     await expect(runIngest({ dataDir: dir, nowMs: NOW })).rejects.toThrow(
       /sources.json: network sources need a "contact"/,
     );

@@ -1,29 +1,13 @@
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type RunningServer } from "../src/server/serve.js";
+import { describe, expect, test } from "vitest";
 import { RedisStore } from "../src/server/redis-store.js";
 import { UpstashStore } from "../src/edge/upstash-store.js";
 import { Redis } from "ioredis";
-import { builtSite, BUILT_AT, testServer } from "./helpers/site.js";
-import { startRedis, type RedisServer } from "./helpers/redis.js";
+import { BUILT_AT } from "./helpers/site.js";
+import { servedWithRedis, startRedis } from "./helpers/redis.js";
 
-let out: string;
-const servers: RunningServer[] = [];
-let redis: RedisServer;
-beforeAll(async () => {
-  ({ out } = await builtSite());
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await redis.stop();
-});
-
-async function server(o: Partial<Parameters<typeof startServer>[0]> = {}, logs: string[] = []) {
-  const s = await testServer(out, o, logs);
-  servers.push(s);
-  return s;
-}
+const served = servedWithRedis();
+const server = served.server;
 
 describe("price-feed serve over real HTTP", () => {
   test("feed, 304 revalidation, HEAD, preflight, pages and one log line per request", async () => {
@@ -105,7 +89,7 @@ describe("the serve command", () => {
     const { spawn } = await import("node:child_process");
     const child = spawn(
       "node",
-      ["dist/cli/bin.js", "serve", "--dir", out, "--port", "0", "--now", "2026-11-19T11:31:00Z"],
+      ["dist/cli/bin.js", "serve", "--dir", served.out, "--port", "0", "--now", "2026-11-19T11:31:00Z"],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";
@@ -128,8 +112,8 @@ describe("the serve command", () => {
 describe("counters in a real Redis", () => {
   test("two servers sharing one Redis enforce one limit together", async () => {
     const limits = { window: 5, windowSeconds: 60, daily: 1000 };
-    const a = await server({ redisUrl: redis.url, limits });
-    const b = await server({ redisUrl: redis.url, limits });
+    const a = await server({ redisUrl: served.redis.url, limits });
+    const b = await server({ redisUrl: served.redis.url, limits });
     const codes = [];
     for (let i = 0; i < 8; i++) codes.push((await fetch(`${(i % 2 ? a : b).url}/api/v1`)).status);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
@@ -141,8 +125,8 @@ describe("counters in a real Redis", () => {
   test("the daily allowance is counted across servers too", async () => {
     const limits = { window: 100, windowSeconds: 60, daily: 3 };
     const nowMs = BUILT_AT + 120_000;
-    const a = await server({ redisUrl: redis.url, limits, nowMs, trustProxy: true });
-    const b = await server({ redisUrl: redis.url, limits, nowMs, trustProxy: true });
+    const a = await server({ redisUrl: served.redis.url, limits, nowMs, trustProxy: true });
+    const b = await server({ redisUrl: served.redis.url, limits, nowMs, trustProxy: true });
     const h = { "X-Forwarded-For": "203.0.113.9" };
     const codes = [];
     for (const s of [a, b, a, b]) codes.push((await fetch(`${s.url}/api/v1`, { headers: h })).status);
@@ -157,7 +141,6 @@ describe("counters in a real Redis", () => {
     const store = new RedisStore(other.url, (l) => logs.push(l));
     expect(await store.hit("x", BUILT_AT, 60_000)).toMatchObject({ windowCount: 1, dayCount: 1 });
     await other.stop();
-    await new Promise((r) => setTimeout(r, 100));
     expect(await store.hit("x", BUILT_AT, 60_000)).toBeNull();
     expect(await store.hit("x", BUILT_AT, 60_000)).toBeNull();
     expect(logs.filter((l) => l.includes("unreachable"))).toHaveLength(1);
@@ -169,7 +152,7 @@ describe("counters in a real Redis", () => {
   });
 
   test("the Upstash REST store runs the same script (through a loopback REST endpoint over the real Redis)", async () => {
-    const client = new Redis(redis.url);
+    const client = new Redis(served.redis.url);
     const rest = http.createServer((req, res) => {
       let body = "";
       req.on("data", (c) => (body += c));

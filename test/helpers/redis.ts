@@ -1,7 +1,13 @@
-/** A real redis-server on a free loopback port, started for a test file and stopped after it. */
+/**
+ * A real redis-server on a free loopback port, started for a test file and stopped after it; and the
+ * harness of the files that serve the small built site with counters in it (servedWithRedis).
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { Redis } from "ioredis";
+import { afterAll, beforeAll } from "vitest";
+import type { RunningServer, ServeOptions } from "../../src/server/serve.js";
+import { builtSite, testServer } from "./site.js";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,5 +74,48 @@ export async function startRedis(): Promise<RedisServer> {
         child.kill("SIGCONT"); // a paused server would not act on SIGTERM
         child.kill("SIGTERM");
       }),
+  };
+}
+
+export interface ServedWithRedis {
+  /** The built site (helpers/site.ts builtSite), once beforeAll has run. */
+  readonly out: string;
+  /** The file's redis-server, once beforeAll has run. */
+  readonly redis: RedisServer;
+  /** `price-feed serve` over the site (helpers/site.ts testServer): `defaults`, then `o`; closed after the file. */
+  server(o?: Partial<ServeOptions>, logs?: string[]): Promise<RunningServer>;
+}
+
+/**
+ * For a test file: the small site built and a redis-server started before its tests, and the servers
+ * its tests start closed and Redis stopped after them.
+ */
+export function servedWithRedis(defaults: Partial<ServeOptions> = {}): ServedWithRedis {
+  let out: string | undefined;
+  let redis: RedisServer | undefined;
+  const servers: RunningServer[] = [];
+  beforeAll(async () => {
+    [{ out }, redis] = await Promise.all([builtSite(), startRedis()]);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    await redis?.stop();
+  });
+  const ready = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`servedWithRedis: no ${what} before beforeAll has run`);
+    return v;
+  };
+  return {
+    get out() {
+      return ready(out, "site");
+    },
+    get redis() {
+      return ready(redis, "redis-server");
+    },
+    async server(o = {}, logs = []) {
+      const s = await testServer(ready(out, "site"), { ...defaults, ...o }, logs);
+      servers.push(s);
+      return s;
+    },
   };
 }

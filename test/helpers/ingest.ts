@@ -1,0 +1,85 @@
+/**
+ * What the ingest tests share: an empty dataset whose sources.json lists the sources under test,
+ * loopback source servers closed after each test, and `price-feed ingest` run in process with what
+ * it prints kept.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterEach } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { tempDir, writeDataset } from "./dataset.js";
+import { sourcesServer } from "./sources-server.js";
+
+/** The contact the test datasets name (the User-Agent carries it). */
+export const CONTACT = "mailto:ops@price-feed.test";
+
+/** A dataset with no logs whose sources.json lists `sources` (and `extra` members) under CONTACT. */
+export async function sourcesDataset(sources: unknown[], extra: object = {}): Promise<string> {
+  const dir = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
+  await fs.writeFile(path.join(dir, "sources.json"), JSON.stringify({ contact: CONTACT, sources, ...extra }));
+  return dir;
+}
+
+/** A global-rates source of USD-EGP at `url`; `more` adds or overrides members. */
+export const globalSource = (id: string, url: string, more: object = {}) => ({
+  id,
+  name: id,
+  adapter: "global-rates",
+  urls: [url],
+  base: "usd",
+  assets: [{ asset: "USD-EGP", currency: "usd" }],
+  ...more,
+});
+
+/** A seller document read from the data folder: Alpha's board, alpha.json (writeAlphaBoard writes it). */
+export const localSeller = {
+  id: "local",
+  name: "Alpha's board",
+  adapter: "seller-document",
+  path: "alpha.json",
+  format: "json",
+  fields: { seller: { const: "alpha" }, asset: "code", buy: "buy", sell: "sell" },
+  assets: { USD: "USD-EGP" },
+};
+
+/** Alpha's board in `dir`: US dollars bought at 47.7, sold at 47.85. */
+export const writeAlphaBoard = (dir: string) =>
+  fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify([{ code: "USD", buy: 47.7, sell: 47.85 }]));
+
+/** For a test file: starts helpers/sources-server.ts servers that are closed after each test. */
+export function closedAfterEach(): (routes: Parameters<typeof sourcesServer>[0]) => ReturnType<typeof sourcesServer> {
+  const servers: Array<{ close: () => Promise<void> }> = [];
+  afterEach(async () => {
+    while (servers.length) await servers.pop()!.close();
+  });
+  return async (routes) => {
+    const s = await sourcesServer(routes);
+    servers.push(s);
+    return s;
+  };
+}
+
+/** The command line `price-feed ingest --data <dir> --now <now> <flags…>`, as main() takes it. */
+export const ingestArgv = (dir: string, now: string, ...flags: string[]): string[] => [
+  "node",
+  "price-feed",
+  "ingest",
+  "--data",
+  dir,
+  "--now",
+  now,
+  ...flags,
+];
+
+/** Runs a command line in process; resolves to its exit code and what it printed to stdout. */
+export async function runMain(argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (line: string) => void lines.push(line);
+  try {
+    const code = await main(argv);
+    return { code, out: lines.join("\n") };
+  } finally {
+    console.log = log;
+  }
+}
