@@ -64,6 +64,7 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     "rate-limited": bodyOf(problems.rateLimited(WINDOW_LIMIT, WINDOW_SECONDS, 17)),
     "daily-limit": bodyOf(problems.dailyLimit(DAILY_LIMIT, 20_520)),
     unavailable: bodyOf(problems.unavailable()),
+    "precondition-failed": bodyOf(problems.preconditionFailed("If-Match")),
   };
   const ex: OpenApiExamples = {
     feed: { ...parsed<Feed>(ctx, feedPath), _self: `${FEED_PATH}?asset=${pick.slug}` },
@@ -86,6 +87,7 @@ export const openapiRenderer: Renderer = function* (ctx) {
   const doc = buildOpenApi(ex, {
     description: ctx.input.dataset.site.about,
     license: ctx.input.dataset.site.license,
+    contact: ctx.input.dataset.site.contact,
     etagExample: etag,
     lastModifiedExample: httpDate(observedAt),
   });
