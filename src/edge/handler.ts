@@ -83,7 +83,10 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     }
     if (request.method === "OPTIONS") {
       headers.set("Access-Control-Allow-Methods", ALLOW);
-      headers.set("Access-Control-Allow-Headers", "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact");
+      headers.set(
+        "Access-Control-Allow-Headers",
+        "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact",
+      );
       headers.set("Access-Control-Max-Age", "86400");
       headers.set("Allow", ALLOW);
       return new Response(null, { status: 204, headers });
