@@ -1,7 +1,7 @@
 /**
  * Every file is checked against its schema before anything is published (issue: "validates every
  * file it writes against the zod schemas before anything is published"). In the command line's
- * bundle a JSON document is first put to its schema compiled to plain code (src/schema/output-checks.ts);
+ * bundle a JSON document is first put to its schema compiled to plain code (scripts/output-checks.ts);
  * what that refuses, and everything when nothing is compiled (the unbundled modules), zod parses,
  * and zod's answer is the one that counts.
  */

@@ -266,7 +266,7 @@ export type SourceHealth = z.infer<typeof SourceHealth>;
 
 /**
  * The published JSON documents the build checks before publishing, by name (src/feed/validate.ts),
- * and compiles to plain checks at bundle time (src/schema/output-checks.ts).
+ * and compiles to plain checks at bundle time (scripts/output-checks.ts).
  */
 export const CHECKED_DOCUMENTS = { Feed, IndexDoc, Changelog, SourceHealth, Manifest } as const;
 export type CheckedDocument = keyof typeof CHECKED_DOCUMENTS;
