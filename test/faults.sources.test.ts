@@ -8,12 +8,16 @@ import { afterEach, describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { runIngest } from "../src/jobs/ingest.js";
+import { runBuild } from "../src/jobs/build.js";
 import { requestBytes, userAgent } from "../src/ingest/http.js";
 import { htmlAdapter } from "../src/ingest/adapters/html.js";
 import { parseTime } from "../src/ingest/document/time.js";
 import { Sources } from "../src/schema/inputs.js";
 import { HtmlSource } from "../src/schema/document-sources.js";
 import { DataError } from "../src/core/errors.js";
+import { BuildReport } from "../src/schema/documents.js";
+import type { Feed } from "../src/schema/outputs.js";
+import type { Quote } from "../src/schema/inputs.js";
 import { catalog, tempDir, writeDataset } from "./helpers/dataset.js";
 import { sourcesServer } from "./helpers/sources-server.js";
 
@@ -298,4 +302,86 @@ describe("a time-format list tries every entry, and the schema refuses a format 
     );
     expect(s.seen).toEqual([]);
   });
+});
+
+describe("two prices of one source for one seller, asset and instant (item 5)", () => {
+  const q = (source: string, seller: string, buy: number, sell: number, observedAt: string): Quote => ({
+    source,
+    seller,
+    asset: "USD-EGP",
+    buy,
+    sell,
+    observedAt,
+  });
+  const earlier = q("s1", "alpha", 47.7, 47.85, "2026-11-19T07:00:00Z");
+  const one = q("s1", "alpha", 47.6, 47.8, "2026-11-19T08:00:00Z");
+  const other = q("s1", "alpha", 47.9, 48.05, "2026-11-19T08:00:00Z");
+  const again = q("s1", "beta", 47.65, 47.81, "2026-11-19T08:00:00Z"); // told twice, the same prices: kept
+  const peers = [
+    q("s2", "beta", 47.65, 47.81, "2026-11-19T07:30:00Z"),
+    q("s3", "gamma", 47.66, 47.83, "2026-11-19T07:45:00Z"),
+  ];
+
+  async function build(quotes: Quote[]) {
+    const dir = await writeDataset(await tempDir(), { quotes, official: [], global: [] });
+    const out = path.join(dir, "public");
+    const { reportFile } = await runBuild({ dataDir: dir, outDir: out, nowMs: NOW, saveState: false });
+    // The report names files by their path; the data folder is a fresh temporary one each time.
+    const report = BuildReport.parse(JSON.parse((await fs.readFile(reportFile, "utf8")).replaceAll(`${dir}/`, "")));
+    const feedText = await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8");
+    return { report, feedText, feed: JSON.parse(feedText) as Feed };
+  }
+
+  test("both are rejected as conflicting-quote, named in the report; the close is the source's earlier quote, whatever the line order", async () => {
+    const a = await build([earlier, one, ...peers, again, again, other]);
+    expect(a.report.rejectedByReason).toEqual({ "conflicting-quote": 2 });
+    expect(a.report.quotes).toMatchObject({ read: 7, rejected: 2, accepted: 5 });
+    expect(a.report.rejections).toEqual([
+      {
+        file: "quotes/2026-11-19.ndjson",
+        line: 2,
+        source: "s1",
+        seller: "alpha",
+        asset: "USD-EGP",
+        reason: "conflicting-quote",
+      },
+      {
+        file: "quotes/2026-11-19.ndjson",
+        line: 7,
+        source: "s1",
+        seller: "alpha",
+        asset: "USD-EGP",
+        reason: "conflicting-quote",
+      },
+    ]);
+    expect(a.report.warnings).toContain(
+      'quotes/2026-11-19.ndjson lines 2 and 7: source "s1" gives seller "alpha" different prices for USD-EGP at the same instant; none of them is used (conflicting-quote, docs/methodology.md §11)',
+    );
+    const usd = a.feed.assets.find((x) => x.id === "USD-EGP")!;
+    expect(usd.sellers.find((r) => r.id === "alpha")).toMatchObject({
+      buy: 47.7,
+      sell: 47.85,
+      source: "s1",
+      observedAt: "2026-11-19T07:00:00Z",
+    });
+    expect(usd.sellers.find((r) => r.id === "beta")).toMatchObject({
+      buy: 47.65,
+      sell: 47.81,
+      observedAt: "2026-11-19T08:00:00Z",
+    });
+
+    // The other order of the lines: the same feed, byte for byte, and the same conflict named.
+    const b = await build([other, again, ...peers, earlier, again, one]);
+    expect(b.feedText).toBe(a.feedText);
+    expect(b.report.rejectedByReason).toEqual({ "conflicting-quote": 2 });
+    expect(b.report.warnings.filter((w) => w.includes("conflicting-quote"))).toEqual([
+      'quotes/2026-11-19.ndjson lines 1 and 7: source "s1" gives seller "alpha" different prices for USD-EGP at the same instant; none of them is used (conflicting-quote, docs/methodology.md §11)',
+    ]);
+  }, 30_000);
+
+  test("without a conflict nothing changes: no rejection, no warning, and the same prices of two sources at one instant are no conflict", async () => {
+    const c = await build([earlier, one, ...peers, again, q("s2", "alpha", 47.9, 48.05, "2026-11-19T08:00:00Z")]);
+    expect(c.report.rejectedByReason).toEqual({});
+    expect(c.report.warnings.some((w) => w.includes("conflicting-quote"))).toBe(false);
+  }, 30_000);
 });

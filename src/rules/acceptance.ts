@@ -106,6 +106,14 @@ export function sellerValueOrder<Q>(
  * values of the day for that side (each other seller counted once, by the quote passing rules 1–4
  * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
+ *
+ * Conflicts (docs/methodology.md §11): quotes of one source, seller and asset at one instant whose
+ * rounded prices differ. While such a group is open, none of its quotes is its seller's value for
+ * the yardsticks of rule 5 (the seller's value comes from its other quotes); each quote of it is
+ * still judged by rule 5, and those that pass are accepted when their prices agree, else every one
+ * rejected as `conflicting-quote`. So an obvious outlier is rejected as implausible and does not
+ * take the source's good quote with it, and neither the yardsticks nor the outcome depend on the
+ * order of the file's lines. A day without such a group is judged exactly as before.
  */
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const rejected: RejectedQuote[] = [];
@@ -116,6 +124,10 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).
   const byAsset = new Map<string, PeerValues>();
   const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
+  // Quotes sharing a source, seller, asset and instant: by the first one's position, all their
+  // positions; and the groups whose prices differ. Both stay undefined on a day without any.
+  let groups: Map<number, number[]> | undefined;
+  let conflicted: Set<number> | undefined;
   let read = 0;
   for (const lq of quotes) {
     read++;
@@ -125,11 +137,52 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
       rejected.push({ file: lq.file, line: lq.line, source: q.source, seller: q.seller, asset: q.asset, reason: r });
       continue;
     }
+    const i = passing.length;
     passing.push(r);
     let peers = byAsset.get(r.asset);
-    if (!peers) byAsset.set(r.asset, (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {} }));
+    if (!peers)
+      byAsset.set(
+        r.asset,
+        (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {}, instants: new Map() }),
+      );
     const cur = peers.latest.get(r.seller);
     if (!cur || order(r, cur) < 0) peers.latest.set(r.seller, r);
+    // The first quote of each source, seller and instant; a later one joins its group.
+    let bySource = peers.instants.get(r.seller);
+    if (!bySource) peers.instants.set(r.seller, (bySource = new Map()));
+    let instants = bySource.get(r.source);
+    if (!instants) bySource.set(r.source, (instants = new Map()));
+    const first = instants.get(r.observedAtMs);
+    if (first === undefined) instants.set(r.observedAtMs, i);
+    else {
+      const group = (groups ??= new Map()).get(first);
+      if (group) group.push(i);
+      else groups.set(first, [first, i]);
+      if (passing.price(first, "buy") !== r.buy || passing.price(first, "sell") !== r.sell)
+        (conflicted ??= new Set()).add(first);
+    }
+  }
+  // A conflicting group's quotes are no seller's value in rule 5, whichever came first: the sellers
+  // they were the value of get it again from their other quotes (the same order as above).
+  let conflicting: Set<number> | undefined;
+  if (conflicted) {
+    conflicting = new Set();
+    const redo = new Map<string, Set<string>>();
+    for (const first of conflicted)
+      for (const i of groups!.get(first)!) {
+        conflicting.add(i);
+        const asset = passing.asset(i);
+        const seller = passing.seller(i);
+        byAsset.get(asset)!.latest.delete(seller);
+        (redo.get(asset) ?? redo.set(asset, new Set()).get(asset)!).add(seller);
+      }
+    for (let i = 0; i < passing.length; i++) {
+      if (conflicting.has(i) || !redo.get(passing.asset(i))?.has(passing.seller(i))) continue;
+      const r = passing.get(i);
+      const latest = byAsset.get(r.asset)!.latest;
+      const cur = latest.get(r.seller);
+      if (!cur || order(r, cur) < 0) latest.set(r.seller, r);
+    }
   }
   // Per asset and side, the median of the others' values is computed once per seller.
   const peerMedian = (peers: PeerValues, side: Side, seller: string): number | null => {
@@ -154,6 +207,9 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     return m;
   };
   const accepted = new DayQuotesPicked(passing);
+  // With conflicts, the quotes passing rule 5 are noted here and picked, in reading order, once the
+  // groups are settled.
+  const passed = conflicting ? new Uint8Array(passing.length) : undefined;
   for (let i = 0; i < passing.length; i++) {
     const asset = passing.asset(i);
     const seller = passing.seller(i);
@@ -171,7 +227,38 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     if (reason) {
       const q = passing.get(i);
       rejected.push({ file: q.file, line: q.line, source: q.source, seller, asset, reason });
-    } else accepted.add(i);
+    } else if (passed) passed[i] = 1;
+    else accepted.add(i);
+  }
+  if (passed) {
+    // A group whose quotes passing rule 5 still disagree: every one of them is rejected.
+    const out: number[] = [];
+    for (const first of conflicted!) {
+      const left = groups!.get(first)!.filter((i) => passed[i] === 1);
+      const a = left[0];
+      if (a === undefined) continue;
+      const agree = left.every(
+        (i) =>
+          passing.price(i, "buy") === passing.price(a, "buy") && passing.price(i, "sell") === passing.price(a, "sell"),
+      );
+      if (agree) continue;
+      for (const i of left) {
+        passed[i] = 0;
+        out.push(i);
+      }
+    }
+    for (const i of out.sort((x, y) => x - y)) {
+      const q = passing.get(i);
+      rejected.push({
+        file: q.file,
+        line: q.line,
+        source: q.source,
+        seller: q.seller,
+        asset: q.asset,
+        reason: "conflicting-quote",
+      });
+    }
+    for (let i = 0; i < passing.length; i++) if (passed[i] === 1) accepted.add(i);
   }
   return { accepted, rejected, read };
 }
@@ -183,4 +270,6 @@ interface PeerValues {
   buy: Map<string, number | null>;
   /** Per side, every seller's value (latest), ascending: made once, when a median is first asked. */
   sorted: Partial<Record<Side, number[]>>;
+  /** seller → source → observedAtMs → the position of its first quote passing rules 1–4: where conflicts are found. */
+  instants: Map<string, Map<string, Map<number, number>>>;
 }

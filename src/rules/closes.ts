@@ -48,7 +48,9 @@ export function closeDay(
   const valueOrder = sellerValueOrder(sources.rank, sources.own, q);
   const byAsset = new Map<string, AssetDay>();
   // One pass, no sort: each choice is the first quote (in reading order) that no other beats, which
-  // is what the first of a stable sort would be.
+  // is what the first of a stable sort would be. Quotes of one source, seller and instant that tie
+  // here have the same prices: acceptance rejected those that did not (conflicting-quote, §11), so
+  // reading order never picks a price.
   for (let k = 0; k < picked.length; k++) {
     const i = picked.at(k);
     const asset = q.asset(i);

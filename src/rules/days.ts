@@ -67,6 +67,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
       read += r.read;
       accepted += r.accepted;
       rejections.push(...r.rejected);
+      warnings.push(...conflictWarnings(r.rejected));
       for (const c of r.closes)
         for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
       return r.closes.map(recordOf);
@@ -74,6 +75,30 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
   }
   for (const date of [...days.keys()].sort()) for (const c of days.get(date)!()) put(c);
   return { perAsset, warnings, rejections, disagreements, accepted, read, rawDays, compactedDays: compacted.size };
+}
+
+/**
+ * The build report's line for each conflict (docs/methodology.md §11), from the day's rejections —
+ * so a day taken from the closed-days cache, which keeps its rejections, names them as well: the
+ * quotes one source gave of one seller and asset that `conflicting-quote` rejected, by file and lines.
+ */
+export function conflictWarnings(rejected: readonly RejectedQuote[]): string[] {
+  const groups = new Map<string, { r: RejectedQuote; lines: number[] }>();
+  for (const r of rejected) {
+    if (r.reason !== "conflicting-quote") continue;
+    const key = JSON.stringify([r.file, r.source, r.seller, r.asset]);
+    const g = groups.get(key);
+    if (g) g.lines.push(r.line);
+    else groups.set(key, { r, lines: [r.line] });
+  }
+  return [...groups.values()].map(({ r, lines }) => {
+    const sorted = lines.sort((a, b) => a - b);
+    const list = `${sorted.slice(0, -1).join(", ")} and ${sorted.at(-1)}`;
+    return (
+      `${r.file} lines ${list}: source "${r.source}" gives seller "${r.seller}" different prices for ${r.asset} ` +
+      `at the same instant; none of them is used (conflicting-quote, docs/methodology.md §11)`
+    );
+  });
 }
 
 /**
