@@ -113,7 +113,7 @@ describe("the data folder is checked, not trusted", () => {
     await fs.symlink(path.join(outside, "global"), path.join(data, "global"));
     const err = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 3_600_000 }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(
-      /global\/2026-11-18\.ndjson: is a symbolic link to a place outside the data folder/,
+      /global: is a symbolic link to a place outside the data folder: refused \(move the folder into the data folder instead\)/,
     );
     expect((err as Error).message).not.toContain("SECRET");
     await fs.rm(path.join(data, "global"));

@@ -36,6 +36,8 @@ beforeAll(async () => {
       ? { ...s, enabled: true, url: `${server.url}/${s["id"] as string}` }
       : { ...s, enabled: false },
   );
+  // A real contact: ingest refuses to send init's placeholder to real sources (docs/operating.md).
+  (cfg as Record<string, unknown>)["contact"] = "mailto:ops@price-feed.test";
   await fs.writeFile(file, JSON.stringify(cfg));
 });
 afterAll(() => server.close());
@@ -83,6 +85,7 @@ describe("price-feed init, then the hourly loop on real pages", () => {
         observedAt: "2026-09-10T11:28:09Z",
         source: "banque-misr",
         sources: ["banque-misr"],
+        previous: null, // the first day the feed has: no previous close
       },
     ]);
     expect(sep10.feed.assets.find((a) => a.id === "EUR-EGP")!.sellers).toMatchObject([
@@ -101,6 +104,7 @@ describe("price-feed init, then the hourly loop on real pages", () => {
         observedAt: "2026-09-13T11:54:00Z",
         source: "ta3weem-cib",
         sources: ["ta3weem-cib"],
+        previous: null,
       },
     ]);
     const health = new Map(sep13.health.sources.map((s) => [s.id, s]));

@@ -22,6 +22,7 @@ import { tempDir } from "./helpers/dataset.js";
 const HARNESS = fileURLToPath(new URL("./helpers/netlify-harness.ts", import.meta.url));
 /** The variables the adapter reads, and the only ones Deno may. */
 const ENV_VARS = [
+  "PRICE_FEED_BUSY_THRESHOLD",
   "PRICE_FEED_INTERNAL_TOKEN",
   "PRICE_FEED_RATE_LIMIT",
   "PRICE_FEED_DAILY_LIMIT",

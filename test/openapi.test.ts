@@ -50,9 +50,13 @@ describe("the OpenAPI description", () => {
       info: { version: "1.0" },
     });
     expect(Object.keys(doc["paths"] as Json).sort()).toEqual([
+      // "/": the index with a trailing slash, under a path-level server /api/v1 (docs/api.md)
+      "/",
       "/api/v1",
       "/api/v1/changelog.json",
       "/api/v1/feed.json",
+      "/api/v1/feed/asset/{slug}.json",
+      "/api/v1/feed/category/{slug}.json",
       "/api/v1/openapi.json",
       "/api/v1/sources.json",
       "/readyz",
@@ -83,9 +87,17 @@ describe("the OpenAPI description", () => {
   test("the feed lists every status with its body and headers, and both filters and the request headers", () => {
     const get = ((doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
     const responses = get["responses"] as Record<string, Json>;
-    expect(Object.keys(responses).sort()).toEqual(["200", "304", "400", "404", "405", "414", "429", "503"]);
+    expect(Object.keys(responses).sort()).toEqual(["200", "304", "400", "404", "405", "412", "414", "429", "503"]);
     const params = (get["parameters"] as Json[]).map((p) => deref(doc, p)["name"]);
-    expect(params).toEqual(["category", "asset", "If-None-Match", "If-Modified-Since", "X-Contact"]);
+    expect(params).toEqual([
+      "category",
+      "asset",
+      "If-None-Match",
+      "If-Modified-Since",
+      "If-Match",
+      "If-Unmodified-Since",
+      "X-Contact",
+    ]);
     const ok = responses["200"]!;
     expect(Object.keys(ok["headers"] as Json)).toEqual(
       expect.arrayContaining([

@@ -65,7 +65,7 @@ describe("the workflow file", () => {
     expect(workflow.concurrency).toEqual({ group: "publish-feed", "cancel-in-progress": false });
     const names = steps.map((s) => s.name ?? s.uses);
     expect(names.indexOf("Build and validate")).toBeLessThan(names.indexOf("Commit data/"));
-    expect(names.at(-1)).toBe("Publish (Netlify build hook)");
+    expect(names.at(-1)).toBe("Publish (Netlify deploy)");
   });
 });
 

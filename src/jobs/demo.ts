@@ -18,6 +18,7 @@ import { Sources } from "../schema/inputs.js";
 import type { Readiness } from "../schema/documents.js";
 import type { FreshnessState } from "../rules/freshness.js";
 import { dataPaths, GENERATED_FOLDERS } from "../core/data-layout.js";
+import { withDataLock } from "../io/data-lock.js";
 import { processAlive } from "../io/day-files.js";
 import { readJson } from "../io/json-file.js";
 import { runBuild } from "./build.js";
@@ -111,7 +112,7 @@ export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
 }
 
 /** What a demo leaves in its working folder: the copy, the site and the build's by-products, the pid. */
-const DEMO_FILES = /^(data|public|public\.build-report\.json|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
+const DEMO_FILES = /^(data|data\.lock|public|public\.build-report\.json|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
 
 /** The demo market of the copy's sources file; the demo runs only the simulated market. */
 export async function demoMarket(dataDir: string): Promise<NonNullable<Sources["demo"]>> {
@@ -161,15 +162,18 @@ export async function catchUp(dataDir: string, nowMs: number): Promise<CatchUp> 
   const toMs = hourOf(nowMs);
   const fromMs = newest === null ? null : DateTime.fromISO(newest, { zone: CAIRO }).toMillis();
   if (fromMs === null || toMs - fromMs > CATCH_UP_MAX_DAYS * 24 * HOUR_MS) {
-    for (const dir of GENERATED_FOLDERS) await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
-    await writeSample({
-      out: dataDir,
-      nowMs,
-      days: SAMPLE_DAYS,
-      compact: true,
-      seed: market.seed,
-      assets: market.assets,
-      sellers: market.sellers,
+    // One locked unit (src/io/data-lock.ts): no other writer sees the folders gone before the sample is back.
+    await withDataLock(dataDir, { command: "demo", nowMs }, async () => {
+      for (const dir of GENERATED_FOLDERS) await fs.rm(path.join(dataDir, dir), { recursive: true, force: true });
+      await writeSample({
+        out: dataDir,
+        nowMs,
+        days: SAMPLE_DAYS,
+        compact: true,
+        seed: market.seed,
+        assets: market.assets,
+        sellers: market.sellers,
+      });
     });
     return { how: "regenerated", hours: 0, fromMs, toMs };
   }
@@ -209,6 +213,12 @@ export interface HourlyRun {
  * hour since `sinceMs`, so a machine that slept catches up), `compact`, `build`.
  */
 export async function hourlyRun(p: DemoPaths, nowMs: number, sinceMs: number | null = null): Promise<HourlyRun> {
+  // The whole run holds the copy's data lock, as one hourly job does; the steps inside take it again
+  // without waiting (src/io/data-lock.ts).
+  return withDataLock(p.data, { command: "demo", nowMs }, () => hourlyRunLocked(p, nowMs, sinceMs));
+}
+
+async function hourlyRunLocked(p: DemoPaths, nowMs: number, sinceMs: number | null): Promise<HourlyRun> {
   let appended = 0;
   let hours = 0;
   const start = sinceMs === null ? hourOf(nowMs) : Math.min(hourOf(nowMs), hourOf(sinceMs) + HOUR_MS);
