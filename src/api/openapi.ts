@@ -4,10 +4,7 @@
  * draft 2020-12, the dialect of OpenAPI 3.1), and the examples from the build's own documents and
  * from the handler's own errors. Nothing here restates a field by hand.
  */
-import { z } from "zod";
-import * as documents from "../schema/documents.js";
-import * as outputs from "../schema/outputs.js";
-import { precomputed } from "./precomputed.js";
+import { componentSchemas } from "./openapi-schemas.js";
 import {
   CHANGELOG_PATH,
   DOCS_PATH,
@@ -23,9 +20,6 @@ import {
   CONDITIONAL,
   DOCUMENT_ERRORS,
   PRECONDITION_FAILED_TYPE,
-  anyCasePattern,
-  headOf,
-  headResponses,
   headerRefs,
   headers,
   jsonDocument,
@@ -36,64 +30,11 @@ import {
   type Json,
   type OpenApiExamples,
 } from "./openapi-parts.js";
+import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
+
+export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
 
 export const OPENAPI_VERSION = "1.0";
-
-/** The public documents of the API, in the order they appear in `components.schemas`. */
-const PUBLIC_SCHEMAS = [
-  "Feed",
-  "Asset",
-  "Direction",
-  "BestSeller",
-  "Signals",
-  "SeriesEntry",
-  "SellerRow",
-  "Previous",
-  "SellerPrevious",
-  "Problem",
-  "Index",
-  "Changelog",
-  "Readiness",
-  "SourceHealth",
-  "SourceStatus",
-];
-
-let schemasMemo: Record<string, Json> | undefined;
-
-/**
- * Component schemas from the zod registry: `$ref`s between them point into components. They depend
- * on the code alone, so they are made once per process (the OpenAPI document and the docs page's
- * field tables both read them; neither changes them), or taken from the bundle (precomputed.ts).
- */
-export function componentSchemas(): Record<string, Json> {
-  return (schemasMemo ??= precomputed?.componentSchemas ?? schemasFromZod());
-}
-
-/** componentSchemas() computed: what the bundle step stores. */
-export function schemasFromZod(): Record<string, Json> {
-  // Importing outputs registers every schema with an id in zod's global registry.
-  void outputs;
-  void documents;
-  const all = z.toJSONSchema(z.globalRegistry, {
-    target: "draft-2020-12",
-    io: "output",
-    uri: (id) => `#/components/schemas/${id}`,
-  }).schemas as Record<string, Json>;
-  const out: Record<string, Json> = {};
-  for (const name of PUBLIC_SCHEMAS) {
-    const s = all[name];
-    if (!s) throw new Error(`schema ${name} is not registered`);
-    // $schema and $id belong to standalone documents; inside OpenAPI the dialect is the document's.
-    const { $schema: _s, $id: _i, ...rest } = s;
-    out[name] = rest;
-  }
-  const dangling = JSON.stringify(out)
-    .match(/#\/components\/schemas\/(\w+)/g)
-    ?.map((r) => r.split("/").pop()!)
-    .filter((n) => !out[n]);
-  if (dangling?.length) throw new Error(`public schemas refer to unlisted ones: ${[...new Set(dangling)].join(", ")}`);
-  return out;
-}
 
 /** The public paths of the pre-filtered feed files, their slug a path template. */
 const ASSET_FILE_PATH = `/${files.asset("{slug}")}`;

@@ -21,6 +21,9 @@
  */
 import { SourceError } from "../core/errors.js";
 import { redirectRefusal, systemLookup, type Lookup } from "./redirects.js";
+import { retryAfterMs } from "./http-headers.js";
+
+export { cookiesOf, retryAfterMs, userAgent } from "./http-headers.js";
 
 export interface HttpOptions {
   userAgent: string;
@@ -61,23 +64,6 @@ export interface Fetched {
 
 const retriable = (status: number) => status === 429 || status >= 500;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-export function userAgent(contact: string): string {
-  // Browser-like prefix: the CBE's firewall refuses clients without one; the rest says who we are.
-  return `Mozilla/5.0 (compatible; price-feed/1.0; +${contact})`;
-}
-
-/**
- * Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; in ms from `nowMs`, or null when
- * absent or unreadable.
- */
-export function retryAfterMs(value: string | null, nowMs: number): number | null {
-  if (value === null) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return /[a-z]/i.test(v) && Number.isFinite(at) ? Math.max(0, at - nowMs) : null;
-}
 
 /** One attempt's outcome: the answer, or why not and whether another attempt may help. */
 type Outcome = { ok: Fetched } | { error: SourceError; retry: boolean; waitMs?: number };
@@ -300,13 +286,4 @@ export async function request(url: string, init: RequestInit & { accept: string 
   const res = new Response(empty ? null : f.bytes, { status: f.status, statusText: f.statusText, headers: f.headers });
   Object.defineProperty(res, "url", { value: f.url });
   return res;
-}
-
-/** Cookies a response sets, as a Cookie header to send back (name=value pairs only). */
-export function cookiesOf(res: Pick<Response, "headers">): string {
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!.trim())
-    .filter(Boolean)
-    .join("; ");
 }
