@@ -112,6 +112,13 @@ describe("the folder layers of src/", () => {
     expect(cycles).toEqual([]);
   });
 
+  test("no module under src/ is over 300 lines: a longer one is split by subject", () => {
+    const long = sourceFiles(SRC)
+      .map((f) => ({ file: path.relative(".", f), lines: readFileSync(f, "utf8").split("\n").length - 1 }))
+      .filter((f) => f.lines > 300);
+    expect(long).toEqual([]);
+  });
+
   test("the checker sees every form of import", () => {
     expect(
       relativeImports(
