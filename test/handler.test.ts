@@ -113,7 +113,9 @@ describe("the feed answer", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
-    expect(res.headers.get("access-control-allow-headers")).toBe("If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact");
+    expect(res.headers.get("access-control-allow-headers")).toBe(
+      "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact",
+    );
   });
 
   test.each(["POST", "PUT", "DELETE", "PATCH"])("%s is 405 with Allow and a problem", async (method) => {
