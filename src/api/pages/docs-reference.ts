@@ -22,7 +22,18 @@ import { arabic, esc } from "./html.js";
 import { VERDICT_LABELS } from "./words.js";
 
 type Schema = Record<string, unknown>;
-const FIELD_SCHEMAS = ["Feed", "Asset", "Direction", "BestSeller", "Signals", "SeriesEntry", "SellerRow", "Problem"];
+const FIELD_SCHEMAS = [
+  "Feed",
+  "Asset",
+  "Direction",
+  "BestSeller",
+  "Signals",
+  "SeriesEntry",
+  "SellerRow",
+  "Previous",
+  "SellerPrevious",
+  "Problem",
+];
 
 const refName = (s: Schema) => (typeof s["$ref"] === "string" ? (s["$ref"] as string).split("/").pop()! : null);
 
