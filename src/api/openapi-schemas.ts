@@ -9,7 +9,7 @@ import type { Json } from "./openapi-parts.js";
 import { precomputed } from "./precomputed.js";
 
 /** The public documents of the API, in the order they appear in `components.schemas`. */
-const PUBLIC_SCHEMAS = [
+export const PUBLIC_SCHEMAS = [
   "Feed",
   "Asset",
   "Direction",

@@ -17,23 +17,19 @@ import { CHANGELOG_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
 import { componentSchemas } from "../openapi.js";
+import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
 import { VERDICT_LABELS } from "./words.js";
 
 type Schema = Record<string, unknown>;
-const FIELD_SCHEMAS = [
-  "Feed",
-  "Asset",
-  "Direction",
-  "BestSeller",
-  "Signals",
-  "SeriesEntry",
-  "SellerRow",
-  "Previous",
-  "SellerPrevious",
-  "Problem",
-];
+/**
+ * The schemas whose fields the docs page tables: every public one but the documents that have a
+ * section of their own (the index, the changelog, readiness, source health), so that a schema added
+ * to the OpenAPI gets its table (and a link to it resolves) without a second list to keep.
+ */
+const OWN_SECTION = new Set(["Index", "Changelog", "Readiness", "SourceHealth", "SourceStatus"]);
+const FIELD_SCHEMAS = PUBLIC_SCHEMAS.filter((n) => !OWN_SECTION.has(n));
 
 const refName = (s: Schema) => (typeof s["$ref"] === "string" ? (s["$ref"] as string).split("/").pop()! : null);
 
