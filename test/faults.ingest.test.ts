@@ -9,11 +9,11 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ServerResponse } from "node:http";
 import { runIngest } from "../src/jobs/ingest.js";
-import { MAX_BODY_BYTES, requestBytes, retryAfterMs, userAgent } from "../src/ingest/http.js";
+import { MAX_BODY_BYTES, requestBytes, retryAfterMs } from "../src/ingest/http.js";
 import {
-  CONTACT,
   closedAfterEach,
   globalSource,
+  httpOptions,
   ingestArgv,
   localSeller,
   runMain,
@@ -27,13 +27,7 @@ const DOC = { date: "2026-11-19", usd: { egp: 47.8 } };
 const serve = closedAfterEach();
 const dataset = sourcesDataset;
 
-const http = (o: Partial<Parameters<typeof requestBytes>[2]> = {}) => ({
-  userAgent: userAgent(CONTACT),
-  timeoutMs: 2000,
-  retries: 2,
-  backoffMs: 5,
-  ...o,
-});
+const http = httpOptions;
 
 /** Writes `total` bytes in 64 KB chunks, minding backpressure, until done or the client hangs up; returns what was written. */
 async function flood(res: ServerResponse, total: number): Promise<number> {

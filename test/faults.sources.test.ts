@@ -4,12 +4,12 @@
  * or from https down to http; one source giving a seller two prices at one instant; a sources file
  * listing an id twice; a time-format list whose first entry luxon refuses.
  */
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { runIngest } from "../src/jobs/ingest.js";
 import { runBuild } from "../src/jobs/build.js";
-import { requestBytes, userAgent } from "../src/ingest/http.js";
+import { requestBytes } from "../src/ingest/http.js";
 import { htmlAdapter } from "../src/ingest/adapters/html.js";
 import { parseTime } from "../src/ingest/document/time.js";
 import { Sources } from "../src/schema/inputs.js";
@@ -19,44 +19,14 @@ import { BuildReport } from "../src/schema/documents.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { Quote } from "../src/schema/inputs.js";
 import { catalog, tempDir, writeDataset } from "./helpers/dataset.js";
-import { sourcesServer } from "./helpers/sources-server.js";
+import { closedAfterEach, globalSource, httpOptions, sourcesDataset } from "./helpers/ingest.js";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z");
-const CONTACT = "mailto:ops@price-feed.test";
 const DOC = { date: "2026-11-19", usd: { egp: 47.8 } };
-const servers: Array<{ close: () => Promise<void> }> = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
+const serve = closedAfterEach();
+const dataset = sourcesDataset;
 
-async function serve(routes: Parameters<typeof sourcesServer>[0]) {
-  const s = await sourcesServer(routes);
-  servers.push(s);
-  return s;
-}
-
-async function dataset(sources: unknown[]): Promise<string> {
-  const dir = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
-  await fs.writeFile(path.join(dir, "sources.json"), JSON.stringify({ contact: CONTACT, sources }));
-  return dir;
-}
-
-const globalSource = (id: string, url: string, more: object = {}) => ({
-  id,
-  name: id,
-  adapter: "global-rates",
-  urls: [url],
-  base: "usd",
-  assets: [{ asset: "USD-EGP", currency: "usd" }],
-  ...more,
-});
-const http = (o: Partial<Parameters<typeof requestBytes>[2]> = {}) => ({
-  userAgent: userAgent(CONTACT),
-  timeoutMs: 2000,
-  retries: 2,
-  backoffMs: 5,
-  ...o,
-});
+const http = httpOptions;
 const json = (_q: unknown, res: import("node:http").ServerResponse) =>
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(DOC));
 

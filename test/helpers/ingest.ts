@@ -7,6 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { userAgent, type HttpOptions } from "../../src/ingest/http.js";
 import { tempDir, writeDataset } from "./dataset.js";
 import { sourcesServer } from "./sources-server.js";
 
@@ -19,6 +20,15 @@ export async function sourcesDataset(sources: unknown[], extra: object = {}): Pr
   await fs.writeFile(path.join(dir, "sources.json"), JSON.stringify({ contact: CONTACT, sources, ...extra }));
   return dir;
 }
+
+/** HTTP options for requestBytes as a test run wants them: CONTACT's User-Agent, a 2 s timeout, 2 quick retries; `o` overrides. */
+export const httpOptions = (o: Partial<HttpOptions> = {}): HttpOptions => ({
+  userAgent: userAgent(CONTACT),
+  timeoutMs: 2000,
+  retries: 2,
+  backoffMs: 5,
+  ...o,
+});
 
 /** A global-rates source of USD-EGP at `url`; `more` adds or overrides members. */
 export const globalSource = (id: string, url: string, more: object = {}) => ({
