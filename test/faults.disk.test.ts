@@ -18,6 +18,7 @@ import { dataLockPath } from "../src/io/data-lock.js";
 import { lineOf } from "../src/ingest/log.js";
 import { writeDataset } from "./helpers/dataset.js";
 import { smallRows } from "./helpers/rows.js";
+import { ingestArgs } from "./helpers/ingest.js";
 import {
   documentServer,
   documentSource,
@@ -91,7 +92,7 @@ describe.skipIf(cannotMount !== null)(
     test("ingest on a full disk: exit 1, one line naming the file, nothing torn or lost; with space back, ingest and build publish", async () => {
       let batch = quoteRecords(1000, TODAY);
       const { data, day } = await dataOnDisk(() => batch);
-      const first = await runCli(["ingest", "--data", data, "--now", NOW]);
+      const first = await runCli(ingestArgs(data, NOW));
       expect(first, first.stderr).toMatchObject({ code: 0 });
       const landed = await fs.readFile(day, "utf8");
       const before = await logLines(day);
@@ -99,7 +100,7 @@ describe.skipIf(cannotMount !== null)(
       // Room for the lock, none for the day file's next version (its lines and 1000 more).
       batch = quoteRecords(2000, TODAY);
       const filler = await fill(32 * 1024);
-      const full = await runCli(["ingest", "--data", data, "--now", NOW]);
+      const full = await runCli(ingestArgs(data, NOW));
       expect(full.code).toBe(1);
       const [line, ...rest] = full.stderr.trim().split("\n");
       expect(line).toBe(`price-feed: ${day}: cannot be written: the disk is full (ENOSPC)`);
@@ -111,7 +112,7 @@ describe.skipIf(cannotMount !== null)(
 
       // No room at all, not even for the lock: it says so, naming the lock, and leaves none behind.
       const filler2 = await fill(0);
-      const none = await runCli(["ingest", "--data", data, "--now", NOW]);
+      const none = await runCli(ingestArgs(data, NOW));
       expect(none.code).toBe(1);
       expect(none.stderr.split("\n")[0]).toBe(
         `price-feed: ${dataLockPath(data)}: cannot be written: the disk is full (ENOSPC)`,
@@ -122,7 +123,7 @@ describe.skipIf(cannotMount !== null)(
       // Space back: the next hourly run lands the new lines once, and the build publishes.
       await fs.rm(filler);
       await fs.rm(filler2);
-      const next = await runCli(["ingest", "--data", data, "--now", NOW]);
+      const next = await runCli(ingestArgs(data, NOW));
       expect(next, next.stderr).toMatchObject({ code: 0 });
       expect(next.stdout).toContain("appended 1000, already logged 1000");
       const after = await logLines(day);
@@ -138,7 +139,7 @@ describe.skipIf(cannotMount !== null)(
     test("a log torn by an in-place append on the full disk: the build drops the torn line and says where; the next ingest cuts it", async () => {
       let batch = quoteRecords(500, TODAY);
       const { data, day } = await dataOnDisk(() => batch);
-      expect((await runCli(["ingest", "--data", data, "--now", NOW])).code).toBe(0);
+      expect((await runCli(ingestArgs(data, NOW))).code).toBe(0);
       const before = await logLines(day);
 
       // What ingest did before its appends were atomic: an append in place, cut short by the disk.
@@ -167,7 +168,7 @@ describe.skipIf(cannotMount !== null)(
 
       // The next ingest cuts the fragment, so no newline is glued after it, and appends whole lines.
       batch = quoteRecords(1000, TODAY);
-      const next = await runCli(["ingest", "--data", data, "--now", NOW]);
+      const next = await runCli(ingestArgs(data, NOW));
       expect(next, next.stderr).toMatchObject({ code: 0 });
       expect(next.stdout).toContain(`warning: ${day}:${tornLine}: a torn last line`);
       const after = await logLines(day);

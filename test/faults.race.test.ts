@@ -14,6 +14,7 @@ import { dataLockPath } from "../src/io/data-lock.js";
 import { UsageError } from "../src/core/errors.js";
 import { tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows } from "./helpers/rows.js";
+import { ingestArgs } from "./helpers/ingest.js";
 import {
   documentServer,
   documentSource,
@@ -45,7 +46,7 @@ describe("writers of one data folder take turns", () => {
     servers.push(s);
     const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
     await writeSources(data, [documentSource("alpha-site", `${s.url}/rates`)]);
-    const runs = await Promise.all([1, 2, 3].map(() => runCli(["ingest", "--data", data, "--now", NOW])));
+    const runs = await Promise.all([1, 2, 3].map(() => runCli(ingestArgs(data, NOW))));
     for (const r of runs) expect(r, r.stderr).toMatchObject({ code: 0 });
     // All three were answered together (the barrier), so each went on to check and append at once.
     expect(s.seen).toHaveLength(3);
@@ -76,7 +77,7 @@ describe("writers of one data folder take turns", () => {
     expect(oldDays.length).toBeGreaterThan(0);
     const before = await logLines(path.join(data, "quotes", `${TODAY}.ndjson`));
     const [ingest, compact] = await Promise.all([
-      runCli(["ingest", "--data", data, "--now", NOW]),
+      runCli(ingestArgs(data, NOW)),
       runCli(["compact", "--data", data, "--now", NOW]),
     ]);
     expect(ingest, ingest.stderr).toMatchObject({ code: 0 });
@@ -112,7 +113,7 @@ describe("writers of one data folder take turns", () => {
     // The same lock left by a process that is gone: taken over, said on stderr, and the ingest lands.
     const dead = await deadPid();
     await fs.writeFile(dataLockPath(data), JSON.stringify({ ...holder, pid: dead }));
-    const r = await runCli(["ingest", "--data", data, "--now", NOW]);
+    const r = await runCli(ingestArgs(data, NOW));
     expect(r, r.stderr).toMatchObject({ code: 0 });
     expect(r.stderr).toContain(`removed ${dataLockPath(data)}, left by price-feed compact (process ${dead})`);
     expect((await logLines(path.join(data, "quotes", `${TODAY}.ndjson`))).lines).toHaveLength(2);
@@ -137,7 +138,7 @@ describe("a folder of data/ that leaves it is refused before anything in it is t
     for (const args of [
       ["build", "--data", data, "--out", out, "--now", NOW],
       ["compact", "--data", data, "--now", NOW],
-      ["ingest", "--data", data, "--now", NOW],
+      ingestArgs(data, NOW),
     ]) {
       const r = await runCli(args);
       expect(r.code, `${args[0]}: ${r.stdout}${r.stderr}`).toBe(1);
@@ -158,7 +159,7 @@ describe("init's placeholder contact never reaches a site", () => {
     const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
     const sourcesFile = path.join(data, "sources.json");
     await writeSources(data, [documentSource("alpha-site", `${s.url}/rates`)], "mailto:operator@your-domain.example");
-    const r = await runCli(["ingest", "--data", data, "--now", NOW]);
+    const r = await runCli(ingestArgs(data, NOW));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       `price-feed: ${sourcesFile}: "contact" is still the placeholder "mailto:operator@your-domain.example"`,
@@ -177,7 +178,7 @@ describe("init's placeholder contact never reaches a site", () => {
       path.join(data, "sources.json"),
       JSON.stringify({ ...demo, contact: "mailto:operator@your-domain.example" }),
     );
-    const r = await runCli(["ingest", "--data", data, "--now", NOW]);
+    const r = await runCli(ingestArgs(data, NOW));
     expect(r, r.stderr).toMatchObject({ code: 0 });
     expect(r.stdout).toMatch(/sources succeeded/);
   });

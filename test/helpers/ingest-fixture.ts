@@ -6,11 +6,12 @@
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { CONTACT } from "./ingest.js";
 import { sourcesServer, type Route } from "./sources-server.js";
 
 export const BIN = path.resolve("dist/cli/bin.js");
 /** Not a placeholder (src/jobs/ingest.ts isPlaceholderContact): `.test` is reserved for tests (RFC 2606 §2). */
-export const CONTACT = "mailto:ops@price-feed.test";
+export { CONTACT };
 
 export interface CliRun {
   code: number;

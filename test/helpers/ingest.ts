@@ -69,16 +69,21 @@ export function closedAfterEach(): (routes: Parameters<typeof sourcesServer>[0])
   };
 }
 
-/** The command line `price-feed ingest --data <dir> --now <now> <flags…>`, as main() takes it. */
-export const ingestArgv = (dir: string, now: string, ...flags: string[]): string[] => [
-  "node",
-  "price-feed",
+/** `price-feed ingest --data <dir> --now <now> <flags…>`: the arguments after the program's name. */
+export const ingestArgs = (dir: string, now: string, ...flags: string[]): string[] => [
   "ingest",
   "--data",
   dir,
   "--now",
   now,
   ...flags,
+];
+
+/** The same command line as main() takes it (process.argv). */
+export const ingestArgv = (dir: string, now: string, ...flags: string[]): string[] => [
+  "node",
+  "price-feed",
+  ...ingestArgs(dir, now, ...flags),
 ];
 
 /** Runs a command line in process; resolves to its exit code and what it printed to stdout. */
