@@ -263,8 +263,12 @@ describe("reproducibility, ETags and Last-Modified", () => {
       `ar/assets/${s}/index.html`,
       `assets/${s}/index.html`,
     ]);
+    // The archive moves with it: gold's history and today's by-day file, no other (docs/methodology.md §5.5).
     expect(changed).toEqual(
       [
+        "api/v1/days/2026-11-19.json",
+        "api/v1/history/gold-24k.csv",
+        "api/v1/history/gold-24k.json",
         "api/v1/feed.json",
         "api/v1/feed/asset/gold-24k.json",
         "api/v1/feed/category/metals.json",

@@ -16,7 +16,7 @@ export function buildCommand(program: Command): void {
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
       const { runBuild } = await import("../jobs/build.js"); // loaded only when the command runs: a fast start
-      const { site, reportFile, closedDaysUsed } = await runBuild({
+      const { site, reportFile, closedDaysUsed, archiveDaysKept } = await runBuild({
         dataDir: o.data,
         outDir: o.out,
         nowMs: o.now ?? Date.now(),
@@ -31,7 +31,8 @@ export function buildCommand(program: Command): void {
           `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days` +
           (closedDaysUsed
             ? `\nclosed raw days: ${closedDaysUsed} taken as an earlier build closed them (${o.data}/state/closed-days)`
-            : ""),
+            : "") +
+          `\narchive: ${r.compactedDays} compacted days, ${archiveDaysKept} kept as published (their inputs unchanged)`,
       );
       for (const d of r.disagreements.slice(-5))
         console.log(

@@ -12,6 +12,7 @@
  *   state/published.json         the ETags and Last-Modified last published
  *   state/sources.json           each source's last run, success and failure
  *   state/closed-days/           raw days already closed by a build (a cache)
+ *   state/archive/               what the archive keeps of each compacted day (a cache)
  */
 /**
  * node:path's posix join: the parts joined with "/", then "." and empty segments dropped and each
@@ -71,6 +72,8 @@ export interface DataPaths {
   sourceRuns: string;
   /** state/closed-days/ */
   closedDays: string;
+  /** state/archive/ */
+  archive: string;
 }
 
 export function dataPaths(dir: string): DataPaths {
@@ -89,6 +92,7 @@ export function dataPaths(dir: string): DataPaths {
     state: joinPath(state, "published.json"),
     sourceRuns: joinPath(state, "sources.json"),
     closedDays: joinPath(state, "closed-days"),
+    archive: joinPath(state, "archive"),
   };
 }
 

@@ -10,6 +10,7 @@ import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
 import { dailyCloses, mapsOf, type Disagreement, type LoadedDataset, type Maps } from "../rules/days.js";
 import { bestOf, sellerTable } from "../rules/table.js";
+import { referencePrices, referenceSeriesEntry } from "../rules/archive.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
 import { directionPrevious, previousEntry, sellerPrevious } from "../rules/previous.js";
 import { assessDirection } from "../rules/verdict.js";
@@ -30,6 +31,10 @@ export interface AssetsResult {
   compactedDays: number;
   /** Per asset, the sources behind its published values on its business date (sorted). */
   fedBy: Map<string, string[]>;
+  /** Per seller asset, its day records up to the build date, ascending (src/rules/days.ts dailyCloses): the archive's raw days. */
+  records: ReadonlyMap<string, DayRecord[]>;
+  /** The official and global references per asset, by date, at the build instant. */
+  refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
 }
 
 /** What every asset's computation shares: the asset, its calendar, the instant and its references. */
@@ -47,10 +52,6 @@ interface AssetContext {
 
 function sellerEntry(d: DayRecord, bench: number | null): SeriesEntry {
   return { date: d.date, ...d.range, bench };
-}
-
-function refEntry(r: { date: string; lo: number | null; hi: number | null }, bench: number | null): SeriesEntry {
-  return { date: r.date, buyLo: r.lo, buyHi: r.hi, sellLo: r.lo, sellHi: r.hi, bench };
 }
 
 export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
@@ -99,6 +100,8 @@ export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
     rawDays: closes.rawDays,
     compactedDays: closes.compactedDays,
     fedBy,
+    records: closes.perAsset,
+    refs: { official, global },
   };
 }
 
@@ -219,13 +222,10 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
  */
 function referenceAsset(ctx: AssetContext): Published {
   const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
-  const byDate = new Map<string, DayRef>();
-  for (const d of officialDays ?? []) if (d.value !== null) byDate.set(d.date, d);
-  for (const d of globalDays ?? []) if (d.value !== null) byDate.set(d.date, d); // global first, official failing that
-  const priced = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+  const priced = referencePrices(officialDays, globalDays);
   const todayRef = priced.at(-1) ?? null;
   const asOf = todayRef?.date ?? today;
-  const entries = priced.map((d) => refEntry(d, benchOn.get(d.date) ?? null));
+  const entries = priced.map((d) => referenceSeriesEntry(d, benchOn.get(d.date) ?? null));
   const price = todayRef?.value ?? null;
   const off = refInForce(officialDays, asOf);
   const glob = refInForce(globalDays, asOf);

@@ -5,6 +5,10 @@ export const INDEX_PATH = API;
 export const OPENAPI_PATH = `${API}/openapi.json`;
 export const CHANGELOG_PATH = `${API}/changelog.json`;
 export const SOURCES_PATH = `${API}/sources.json`;
+export const DAYS_PATH = `${API}/days.json`;
+/** The archive's paths by asset and by day (`{asset}` a slug or an id in any case; `{date}` YYYY-MM-DD). */
+export const HISTORY_PREFIX = `${API}/history/`;
+export const DAYS_PREFIX = `${API}/days/`;
 export const DOCS_PATH = "/docs/";
 export const TERMS_PATH = "/terms/";
 /** The human page of source health. */
@@ -23,6 +27,11 @@ export const files = {
   openapi: "api/v1/openapi.json",
   changelog: "api/v1/changelog.json",
   sources: "api/v1/sources.json",
+  /** The archive (docs/methodology.md §5.5): by asset, as JSON and CSV, and by day. */
+  history: (slug: string) => `api/v1/history/${slug}.json`,
+  historyCsv: (slug: string) => `api/v1/history/${slug}.csv`,
+  day: (date: string) => `api/v1/days/${date}.json`,
+  days: "api/v1/days.json",
   docs: "docs/index.html",
   terms: "terms/index.html",
   home: "index.html",

@@ -13,6 +13,7 @@ import type { LoadedDataset } from "../rules/days.js";
 import type { Feed } from "../schema/outputs.js";
 import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
 import { buildSourceHealth } from "./sources-doc.js";
+import { archiveFiles, type CompactedDays, type KeptFile } from "./archive.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -41,6 +42,11 @@ export interface SiteInput {
   methodologyHtml: string;
   /** Ingest's record of each source's runs (data/state/sources.json), for the source health file. */
   sourceRuns: SourceRuns;
+  /**
+   * The compacted days of the archive (src/io/archive-days.ts). Without it the dataset's records
+   * must hold every day's closes (a dataset loaded in full, or made in memory).
+   */
+  compacted?: CompactedDays;
 }
 
 /**
@@ -67,6 +73,8 @@ export interface RenderContext {
  */
 export interface SiteSink {
   put(f: SiteFile): void;
+  /** Puts a file an earlier build wrote, as it is (src/feed/archive.ts KeptFile): it was checked when written. */
+  keep(path: string, from: string): void;
   /** The text of a file put before (RenderContext.text). */
   text(path: string): string;
 }
@@ -159,23 +167,39 @@ export async function composeSite(
   const state: PublishedState = { files: {} };
   const manifestFiles: Manifest["files"] = {};
   const changed: string[] = [];
-  const finish = async (made: Iterable<SiteFile>) => {
-    for (const f of made) {
-      const etag = await hashing.etag(f.etagInput());
-      const prev = input.previous.files[f.path];
-      const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
-      if (!prev || prev.etag !== etag) changed.push(f.path);
-      state.files[f.path] = { etag, lastModified };
-      manifestFiles[f.path] = {
-        etag,
-        lastModified,
-        contentType: f.contentType,
-        bytes: hashing.byteLength(f.body),
-      };
+  const record = (path: string, etag: string, contentType: string, bytes: number) => {
+    const prev = input.previous.files[path];
+    const lastModified = prev && prev.etag === etag ? prev.lastModified : lastModifiedNow;
+    if (!prev || prev.etag !== etag) changed.push(path);
+    state.files[path] = { etag, lastModified };
+    manifestFiles[path] = { etag, lastModified, contentType, bytes };
+  };
+  const finish = async (made: Iterable<SiteFile> | AsyncIterable<SiteFile | { kept: KeptFile }>) => {
+    for await (const f of made) {
+      if ("kept" in f) {
+        const k = f.kept;
+        record(k.path, k.etag, k.contentType, k.bytes);
+        sink.keep(k.path, k.from);
+        continue;
+      }
+      record(f.path, await hashing.etag(f.etagInput()), f.contentType, hashing.byteLength(f.body));
       sink.put(f);
     }
   };
   await finish(feedFiles(ds, feed));
+  await finish(
+    (async function* () {
+      const made = archiveFiles({
+        ds,
+        records: result.records,
+        refs: result.refs,
+        compacted: input.compacted,
+        etagOf: (path) => manifestFiles[path]!.etag,
+      });
+      // An archive document has no generatedAt: its ETag hashes the whole body.
+      for await (const f of made) yield "kept" in f ? f : { ...f, etagInput: () => f.body };
+    })(),
+  );
   await finish([
     jsonFile(files.index, buildIndex(ds.catalog)),
     jsonFile(files.changelog, input.changelog),

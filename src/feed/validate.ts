@@ -9,13 +9,17 @@ import { OutputError, describeZodIssues } from "../core/errors.js";
 import { CHECKED_DOCUMENTS, type CheckedDocument } from "../schema/documents.js";
 import { compiledOutputs } from "../schema/compiled-outputs.js";
 import { MANIFEST_FILE, files } from "./paths.js";
+import { CSV_HEADER } from "./archive-csv.js";
 import type { SiteFile } from "./site.js";
 
-export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | null {
+export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
   if (path === files.changelog) return "Changelog";
   if (path === files.sources) return "SourceHealth";
+  if (path === files.days) return "Days";
+  if (path.startsWith("api/v1/days/")) return "Day";
+  if (path.startsWith("api/v1/history/")) return path.endsWith(".csv") ? "csv" : "History";
   if (path === files.openapi) return "openapi";
   if (path === MANIFEST_FILE) return "Manifest";
   if (path.endsWith(".html")) return "html";
@@ -27,6 +31,16 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
   if (schema === null) throw new OutputError(f.path, "no schema is known for this file");
   if (schema === "html") {
     if (!f.body.startsWith("<!doctype html>")) throw new OutputError(f.path, "not an HTML document");
+    return;
+  }
+  if (schema === "csv") {
+    // RFC 4180 as src/feed/archive-csv.ts writes it: our header, then lines ending CRLF, each starting with a date.
+    if (!f.body.startsWith(`${CSV_HEADER}\r\n`)) throw new OutputError(f.path, "not the archive's CSV header");
+    const lines = f.body.split("\r\n");
+    const bad = lines.findIndex(
+      (l, i) => i > 0 && (i === lines.length - 1 ? l !== "" : !/^\d{4}-\d{2}-\d{2},/.test(l)),
+    );
+    if (bad >= 0) throw new OutputError(f.path, `line ${bad + 1} is not a day's row ending CRLF`);
     return;
   }
   let value: unknown;

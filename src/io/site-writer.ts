@@ -4,7 +4,16 @@
  * are swapped; a failed build removes the fresh folder and leaves the previous site untouched (README
  * "What can go wrong"). Then records the publishing state and the build report.
  */
-import { promises as fs, mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from "node:fs";
+import {
+  promises as fs,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { canonical } from "../core/canonical.js";
 import { OutputError } from "../core/errors.js";
@@ -72,8 +81,33 @@ export class SiteFolder implements SiteSink {
       // A full disk names the folder being built (its staged files are numbered, not named).
       throw writeFailure(this.tmp, e);
     }
-    this.staged.set(f.path, at);
-    const dir = path.dirname(path.join(this.tmp, f.path));
+    this.placed(f.path, at);
+  }
+
+  /**
+   * Puts a file of the published site as it is, by a hard link (the published folder is beside this
+   * one, on the same file system): a closed day's archive file is written once (src/feed/archive.ts).
+   * Where no link can be made, it is copied.
+   */
+  keep(p: string, from: string): void {
+    if (this.staged.has(p)) throw new OutputError(p, "made twice in one build");
+    const at = path.join(this.stage, String(this.staged.size));
+    try {
+      try {
+        linkSync(from, at);
+      } catch {
+        copyFileSync(from, at);
+      }
+    } catch (e) {
+      throw writeFailure(this.tmp, e);
+    }
+    this.placed(p, at);
+  }
+
+  /** Records where a file waits, and asks for its folder. */
+  private placed(p: string, at: string): void {
+    this.staged.set(p, at);
+    const dir = path.dirname(path.join(this.tmp, p));
     if (dir === this.tmp || this.folders.has(dir)) return;
     // A recursive mkdir on the pool goes on from one level to the next through the main thread,
     // which is busy composing: so the few parents are made here, and each folder of files (an

@@ -8,6 +8,7 @@ import { methodologyHtml as renderedMethodology } from "../api/pages/methodology
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
 import { loadChangelog } from "../io/changelog.js";
 import { ClosedDays } from "../io/closed-days.js";
+import { ArchiveDays } from "../io/archive-days.js";
 import { withDataLock } from "../io/data-lock.js";
 import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
@@ -38,7 +39,9 @@ export interface BuildOptions {
  * folder run one after the other, the folder, the state and the report come from one build, and an
  * earlier --now never replaces a later one.
  */
-export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
+export async function runBuild(
+  o: BuildOptions,
+): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, o.nowMs);
@@ -49,8 +52,11 @@ export async function runBuild(o: BuildOptions): Promise<{ site: Site; reportFil
   }
 }
 
-async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile: string; closedDaysUsed: number }> {
+async function buildUnlocked(
+  o: BuildOptions,
+): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const closedDays = await ClosedDays.open(o.dataDir);
+  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs);
   const [dataset, changelog, previous, methodologyHtml, sourceRuns] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
     loadChangelog(),
@@ -62,7 +68,7 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
   let site: Site;
   try {
     site = await composeSite(
-      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns },
+      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, compacted: archiveDays },
       folder,
       o.renderers ?? apiRenderers,
       nodeHashing,
@@ -72,15 +78,18 @@ async function buildUnlocked(o: BuildOptions): Promise<{ site: Site; reportFile:
     await folder.abort();
     throw e;
   }
+  await archiveDays.saveHashes();
   if (o.saveState !== false)
     // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
     // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").
     await withDataLock(o.dataDir, { command: "build", nowMs: o.nowMs }, async () => {
       const p = dataPaths(o.dataDir);
-      for (const place of [path.dirname(p.state), p.closedDays]) await assertInside(o.dataDir, place, "folder");
+      for (const place of [path.dirname(p.state), p.closedDays, p.archive])
+        await assertInside(o.dataDir, place, "folder");
       await writeState(o.dataDir, site);
       await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
+      await archiveDays.save();
     });
   const reportFile = await writeReport(o.outDir, site);
-  return { site, reportFile, closedDaysUsed: closedDays.used };
+  return { site, reportFile, closedDaysUsed: closedDays.used, archiveDaysKept: archiveDays.kept };
 }

@@ -1,0 +1,66 @@
+/**
+ * An asset's archive as CSV (RFC 4180): one header line, one line per day, CRLF line ends, a field
+ * quoted only when it holds a comma, a double quote or a line break (its quotes doubled). Dates are
+ * ISO, numbers as in the JSON, and a null is an empty cell. No node:* imports: the edge renders the
+ * rows a `?from=`/`?to=` range keeps with the same function, from the JSON's entries.
+ */
+import type { ArchiveEntry } from "../schema/archive.js";
+
+/** The columns, each a path into an entry of the JSON. */
+export const CSV_COLUMNS = [
+  "date",
+  "buyLo",
+  "buyHi",
+  "sellLo",
+  "sellHi",
+  "bench",
+  "bestSell.id",
+  "bestSell.seller",
+  "bestSell.sellerAr",
+  "bestBuy.id",
+  "bestBuy.seller",
+  "bestBuy.sellerAr",
+  "official.buy",
+  "official.sell",
+  "global",
+  "sellerCount",
+] as const;
+
+export const CSV_HEADER = CSV_COLUMNS.join(",");
+const CRLF = "\r\n";
+
+/** RFC 4180 §2.6–2.7: quoted when it must be, with its double quotes doubled. */
+export function csvField(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function row(e: ArchiveEntry): string {
+  return [
+    e.date,
+    e.buyLo,
+    e.buyHi,
+    e.sellLo,
+    e.sellHi,
+    e.bench,
+    e.bestSell?.id,
+    e.bestSell?.seller,
+    e.bestSell?.sellerAr,
+    e.bestBuy?.id,
+    e.bestBuy?.seller,
+    e.bestBuy?.sellerAr,
+    e.official?.buy,
+    e.official?.sell,
+    e.global,
+    e.sellerCount,
+  ]
+    .map(csvField)
+    .join(",");
+}
+
+export function historyCsv(entries: readonly ArchiveEntry[]): string {
+  let out = CSV_HEADER + CRLF;
+  for (const e of entries) out += row(e) + CRLF;
+  return out;
+}
