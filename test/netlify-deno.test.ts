@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bundleEdge } from "../scripts/bundle-edge.js";
 import { Feed } from "../src/schema/outputs.js";
 import { Manifest, Problem } from "../src/schema/documents.js";
-import { builtSite } from "./helpers/site.js";
+import { builtSite, depsFor } from "./helpers/site.js";
+import { handle } from "../src/edge/handler.js";
 import { tempDir } from "./helpers/dataset.js";
 
 const HARNESS = fileURLToPath(new URL("./helpers/netlify-harness.ts", import.meta.url));
@@ -238,6 +239,38 @@ describe("the edge function under Deno, behind Netlify's side", () => {
     expect(bad.headers.get("access-control-allow-origin")).toBe("*");
     expect(bad.headers.get("cache-control")).toBe("no-store");
     await expectProblem(await fetch(`${site.url}/api/v1/nothing.json`), 404, "not-found");
+  });
+
+  test("the archive: narrowed at the edge as the local server narrows it, with its own ETag; its 400 and 404", async () => {
+    const local = depsFor(out);
+    for (const q of [
+      "/api/v1/history/USD-EGP.json?from=2026-11-10&to=2026-11-12",
+      "/api/v1/history/us-dollar.csv?from=2026-11-17",
+      "/api/v1/history/GOLD-24K.json",
+      "/api/v1/days.json",
+    ]) {
+      const res = await fetch(`${site.url}${q}`);
+      const mine = await handle(new Request(`http://feed.test${q}`), local);
+      expect(res.status, q).toBe(200);
+      expect(res.headers.get("etag"), q).toBe(mine.headers.get("etag"));
+      expect(res.headers.get("content-type"), q).toBe(mine.headers.get("content-type"));
+      expect(await res.text(), q).toBe(await mine.text());
+      const etag = res.headers.get("etag")!;
+      expect((await fetch(`${site.url}${q}`, { headers: { "If-None-Match": etag } })).status, q).toBe(304);
+    }
+    const bad = await expectProblem(
+      await fetch(`${site.url}/api/v1/history/us-dollar.json?to=2026-13-01`),
+      400,
+      "invalid-date",
+    );
+    expect(bad["parameter"]).toBe("to");
+    const unknown = await expectProblem(
+      await fetch(`${site.url}/api/v1/history/bitcoin.csv`),
+      404,
+      "unknown-asset-path",
+    );
+    expect(unknown["validAssets"]).toEqual(manifest.assets.map((a) => a.slug));
+    await expectProblem(await fetch(`${site.url}/api/v1/days/2020-01-01.json`), 404, "no-such-day");
   });
 
   test("/readyz is the function's, never cached", async () => {

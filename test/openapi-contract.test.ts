@@ -287,6 +287,7 @@ describe("the rest of what is served is described", () => {
       sources: await read("api/v1/sources.json"),
       readiness: {},
       problems: {},
+      archive: { history: null, csv: null, day: null, days: await read("api/v1/days.json") },
     };
     const contact = { name: "Feed operators", url: "https://example.org/issues", email: "ops@example.org" };
     const built = buildOpenApi(ex, {

@@ -3,6 +3,7 @@
  * RateLimit draft, RFC 9745, RFC 8594), problem answers (RFC 9457) and the shape of a plain JSON
  * document's operation. openapi.ts assembles the paths from them.
  */
+import type { Day, Days, History } from "../schema/archive.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
@@ -24,6 +25,19 @@ export interface OpenApiExamples {
   readiness: { ready?: Readiness; notReady?: Readiness };
   /** One body per problem type, made by the handler's own code. */
   problems: Partial<Record<ProblemSlug, Problem>>;
+  /** The archive's examples (src/api/openapi-archive.ts). */
+  archive: ArchiveExamples;
+}
+
+/** What the archive's description quotes, cut down from the build's files (src/api/openapi-archive.ts). */
+export interface ArchiveExamples {
+  /** One asset's history narrowed to its last days, as `?from=` gives it. */
+  history: History | null;
+  /** The same rows as CSV. */
+  csv: string | null;
+  /** A day with one of its assets. */
+  day: Day | null;
+  days: Days;
 }
 
 /** The Contact Object of `info` (OpenAPI 3.1 §4.8.3): who answers for this deployment. */

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
+import * as archive from "../schema/archive.js";
 import type { Json } from "./openapi-parts.js";
 import { precomputed } from "./precomputed.js";
 
@@ -19,6 +20,14 @@ export const PUBLIC_SCHEMAS = [
   "SellerRow",
   "Previous",
   "SellerPrevious",
+  "History",
+  "ArchiveEntry",
+  "ArchiveSeller",
+  "ArchiveAsset",
+  "Day",
+  "DayAsset",
+  "DaySellerRow",
+  "Days",
   "Problem",
   "Index",
   "Changelog",
@@ -42,6 +51,7 @@ export function componentSchemas(): Record<string, Json> {
 export function schemasFromZod(): Record<string, Json> {
   // Importing outputs registers every schema with an id in zod's global registry.
   void outputs;
+  void archive;
   void documents;
   const all = z.toJSONSchema(z.globalRegistry, {
     target: "draft-2020-12",

@@ -31,43 +31,18 @@ import {
   type OpenApiExamples,
 } from "./openapi-parts.js";
 import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
+import { ASSET_FILE_PATH, CATEGORY_FILE_PATH, feedFile } from "./openapi-feed-files.js";
+import { archiveParameters, archivePaths, archiveResponses } from "./openapi-archive.js";
 
 export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
 
 export const OPENAPI_VERSION = "1.0";
 
-/** The public paths of the pre-filtered feed files, their slug a path template. */
-const ASSET_FILE_PATH = `/${files.asset("{slug}")}`;
-const CATEGORY_FILE_PATH = `/${files.category("{slug}")}`;
-
-/** A pre-filtered feed file: the very file that `?asset=` or `?category=` with one value is served from. */
-function feedFile(operationId: string, what: string, param: string, example: unknown): Json {
-  return {
-    get: {
-      operationId,
-      summary: `The feed of one ${what}, as a file`,
-      description: `The pre-filtered file the build writes for each ${what}: the same document as ${FEED_PATH}?${what}={slug}, except that _self is this file's path. The slug is the file's name, lower case as published; for ids or other letter cases use ${FEED_PATH}. Query parameters are not read.`,
-      tags: ["Feed"],
-      parameters: [ref("parameters", param), ...CONDITIONAL],
-      responses: {
-        "200": {
-          description: `The feed of one ${what}; _self is the file's path.`,
-          headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
-          content: {
-            "application/json": { schema: ref("schemas", "Feed"), ...(example === undefined ? {} : { example }) },
-          },
-        },
-        ...DOCUMENT_ERRORS,
-      },
-    },
-  };
-}
-
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
   const categories = ex.index.filters.category;
   const assets = ex.index.filters.asset;
   const exampleSlug = ex.feed.assets[0]?.slug;
-  const reusable = responses(ex);
+  const reusable = { ...responses(ex), ...archiveResponses(ex.problems) };
   const index = (operationId: string, summary: string) =>
     jsonDocument(
       operationId,
@@ -182,6 +157,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
         },
       },
     },
+    ...archivePaths(ex.archive),
   };
   // Every path answers HEAD as its GET does, without the body.
   for (const item of Object.values(paths)) item["head"] = headOf(item["get"] as Json, reusable);
@@ -205,12 +181,14 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     tags: [
       { name: "Feed", description: "The prices." },
       { name: "API", description: "What the API says about itself." },
+      { name: "Archive", description: "Every day the feed has seen, by asset and by day." },
       { name: "Operations", description: "Checks for monitors." },
     ],
     paths,
     components: {
       schemas: componentSchemas(),
       parameters: {
+        ...archiveParameters(assets, ex.archive),
         Category: {
           name: "category",
           in: "query",

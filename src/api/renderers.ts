@@ -14,6 +14,7 @@ import {
   assetPagePath,
   files,
   localized,
+  urlOf,
   type PageLang,
 } from "../feed/paths.js";
 import { readiness } from "../edge/readyz.js";
@@ -22,7 +23,10 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
-import type { OpenApiExamples } from "./openapi-parts.js";
+import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
+import type { Day, Days, History } from "../schema/archive.js";
+import { historyCsv } from "../feed/archive-csv.js";
+import { addDays } from "../core/cairo.js";
 import { renderDocs } from "./pages/docs.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
@@ -65,6 +69,20 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     "daily-limit": bodyOf(problems.dailyLimit(DAILY_LIMIT, 20_520)),
     unavailable: bodyOf(problems.unavailable()),
     "precondition-failed": bodyOf(problems.preconditionFailed("If-Match")),
+    "invalid-date": {
+      ...bodyOf(problems.invalidDate("from", '?from="2026-02-30" is not a date that exists.')),
+      instance: `${API}/history/${pick.slug}.json`,
+    },
+    "unknown-asset-path": {
+      ...bodyOf(
+        problems.unknownAssetPath(
+          "bitcoin",
+          m.assets.map((a) => a.slug),
+        ),
+      ),
+      instance: `${API}/history/bitcoin.json`,
+    },
+    "no-such-day": noSuchDayExample(ctx),
   };
   const ex: OpenApiExamples = {
     feed: { ...parsed<Feed>(ctx, feedPath), _self: `${FEED_PATH}?asset=${pick.slug}` },
@@ -73,6 +91,7 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     sources: parsed<SourceHealth>(ctx, files.sources),
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
+    archive: archiveExamples(ctx, pick.slug),
   };
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
@@ -80,6 +99,44 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     etag: ctx.etag(feedPath),
     observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs,
   };
+}
+
+/** The archive's examples, cut down from the build's files: the example asset's last days, one asset of the last day. */
+function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
+  const days = parsed<Days>(ctx, files.days);
+  const history = parsed<History>(ctx, files.history(slug));
+  const entries = history.entries.slice(-3);
+  const from = entries[0]?.date ?? null;
+  const last = days.days.at(-1);
+  const day = last ? parsed<Day>(ctx, files.day(last.date)) : null;
+  return {
+    history: {
+      ...history,
+      _self: `${urlOf(files.history(slug))}${from ? `?from=${from}` : ""}`,
+      from,
+      to: entries.at(-1)?.date ?? null,
+      entries,
+    },
+    csv: historyCsv(entries),
+    day: day && {
+      ...day,
+      assets: day.assets
+        .filter((a) => a.slug === slug)
+        .concat(day.assets)
+        .slice(0, 1),
+    },
+    days: { ...days, days: days.days.slice(-3) },
+  };
+}
+
+/** A date without data, between two dates with data when the archive has a gap, else before its first. */
+function noSuchDayExample(ctx: RenderContext): Problem {
+  const dates = parsed<Days>(ctx, files.days).days.map((d) => d.date);
+  const gap = dates.findIndex((d, i) => i > 0 && addDays(dates[i - 1]!, 1) < d);
+  const date = gap > 0 ? addDays(dates[gap - 1]!, 1) : addDays(dates[0] ?? "2026-01-02", -1);
+  const earlier = dates.filter((d) => d < date).at(-1) ?? null;
+  const later = dates.find((d) => d > date) ?? null;
+  return { ...bodyOf(problems.noSuchDay(date, earlier, later)), instance: `${API}/days/${date}.json` };
 }
 
 export const openapiRenderer: Renderer = function* (ctx) {

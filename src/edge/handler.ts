@@ -15,6 +15,7 @@ import { readiness } from "./readyz.js";
 import type { HandlerDeps } from "./deps.js";
 import { FeedCache } from "./feed-cache.js";
 import { ALLOW, PAGE_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";
+import { archiveRepresentation } from "./archive.js";
 import { feedRepresentation, fileRepresentation, siteFileFor, type Representation } from "./representation.js";
 
 function validateTarget(url: URL): void {
@@ -102,7 +103,9 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
       return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });
     }
     let rep: Representation;
+    let archived: Representation | null;
     if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, cache);
+    else if ((archived = await archiveRepresentation(url, manifest, deps))) rep = archived;
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
       if (file === null) throw problems.notFound(API);

@@ -10,6 +10,11 @@ export interface ProblemExtras {
   validCategories?: string[];
   validAssets?: string[];
   allow?: string[];
+  /** On a bad archive range: the query parameter at fault. */
+  parameter?: string;
+  /** On a date the archive does not have: the nearest dates it has (null when there is none that side). */
+  earlier?: string | null;
+  later?: string | null;
 }
 
 export const PROBLEM_TYPES = {
@@ -43,11 +48,29 @@ export const PROBLEM_TYPES = {
     when: "The request could not be read as HTTP: a character a request target may not hold (a raw backslash, a space, a control character), or a missing or invalid Host header.",
     fix: "Percent-encode the path and query, and send the host name in Host.",
   },
+  "invalid-date": {
+    status: 400,
+    title: "Invalid date",
+    when: "A ?from= or ?to= of the archive is not a date that exists, written YYYY-MM-DD, or from is after to.",
+    fix: "Send Cairo calendar dates as YYYY-MM-DD, from on or before to; the parameter member names the one at fault.",
+  },
   "not-found": {
     status: 404,
     title: "Not found",
     when: "Nothing is published at the path.",
     fix: "Start from the index at /api/v1.",
+  },
+  "unknown-asset-path": {
+    status: 404,
+    title: "Unknown asset",
+    when: "The archive path names neither a published slug nor an id.",
+    fix: "Use a value from validAssets (slugs; ids work too, in any letter case).",
+  },
+  "no-such-day": {
+    status: 404,
+    title: "No data on this date",
+    when: "The archive has no entry on the date of the path: a day without quotes or references, or one before the data begins or after the last build.",
+    fix: "Use a date from /api/v1/days.json; the earlier and later members name the nearest dates there are.",
   },
   "method-not-allowed": {
     status: 405,
@@ -186,6 +209,26 @@ export const problems = {
       { Allow: allow.join(", ") },
     ),
   unavailable: () => new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"),
+  invalidDate: (parameter: "from" | "to", detail: string) =>
+    new HttpProblem("invalid-date", `${detail} Send a Cairo date as YYYY-MM-DD.`, `invalid ${parameter}`, {
+      parameter,
+    }),
+  unknownAssetPath: (name: string, validAssets: string[]) =>
+    new HttpProblem(
+      "unknown-asset-path",
+      `No asset is published as "${name.slice(0, 64)}". Use a slug or an id of: ${validAssets.join(", ")}.`,
+      "unknown asset",
+      { validAssets },
+    ),
+  noSuchDay: (date: string, earlier: string | null, later: string | null) =>
+    new HttpProblem(
+      "no-such-day",
+      `The archive has no entry on ${date.slice(0, 32)}.` +
+        (earlier ? ` The nearest earlier date is ${earlier}.` : " There is no earlier date.") +
+        (later ? ` The nearest later date is ${later}.` : " There is no later date."),
+      "no data on this date",
+      { earlier, later },
+    ),
   malformed: (why: string) =>
     new HttpProblem("malformed-request", `The request could not be read: ${why}.`, "malformed request"),
 };

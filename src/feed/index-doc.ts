@@ -1,5 +1,16 @@
 /** The index served at /api/v1 (endpoints, accepted filter values, limits, links). */
-import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "./paths.js";
+import {
+  CHANGELOG_PATH,
+  DAYS_PATH,
+  DAYS_PREFIX,
+  HISTORY_PREFIX,
+  DOCS_PATH,
+  FEED_PATH,
+  INDEX_PATH,
+  OPENAPI_PATH,
+  READYZ_PATH,
+  TERMS_PATH,
+} from "./paths.js";
 import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import type { Catalog } from "../schema/inputs.js";
@@ -31,6 +42,26 @@ export function buildIndex(catalog: Catalog): IndexDoc {
         description: "Every asset, or the subset chosen by the filters.",
         parameters: ["category", "asset"],
       },
+      {
+        method: "GET",
+        path: `${HISTORY_PREFIX}{asset}.json`,
+        description:
+          "One asset's every day since the data begins ({asset}: a slug or an id, any letter case); ?from= and ?to= narrow it to inclusive Cairo dates.",
+        parameters: ["from", "to"],
+      },
+      {
+        method: "GET",
+        path: `${HISTORY_PREFIX}{asset}.csv`,
+        description: "The same as CSV (RFC 4180, one header line, empty cells for null).",
+        parameters: ["from", "to"],
+      },
+      {
+        method: "GET",
+        path: `${DAYS_PREFIX}{date}.json`,
+        description: "The whole market as it closed on one Cairo date (YYYY-MM-DD).",
+        parameters: [],
+      },
+      { method: "GET", path: DAYS_PATH, description: "The dates the archive has.", parameters: [] },
       { method: "GET", path: INDEX_PATH, description: "This index.", parameters: [] },
       {
         method: "GET",

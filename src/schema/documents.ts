@@ -29,6 +29,13 @@ export const Problem = z
       .optional()
       .meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
     allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
+    parameter: z.string().optional().meta({ description: "On an invalid date: the parameter at fault (from or to)." }),
+    earlier: DateString.nullable()
+      .optional()
+      .meta({ description: "On a date the archive does not have: the nearest earlier date it has, or null." }),
+    later: DateString.nullable()
+      .optional()
+      .meta({ description: "On a date the archive does not have: the nearest later date it has, or null." }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details (application/problem+json)." });
 export type Problem = z.infer<typeof Problem>;
