@@ -56,6 +56,7 @@ describe("joinPath is node:path's posix join", () => {
       state: "data/state/published.json",
       sourceRuns: "data/state/sources.json",
       closedDays: "data/state/closed-days",
+      archive: "data/state/archive",
     });
   });
 });

@@ -163,7 +163,13 @@ describe("every file the build writes validates against the description (ajv, dr
           ? "SourceHealth"
           : file.startsWith("api/v1/feed")
             ? "Feed"
-            : null;
+            : file === "api/v1/days.json"
+              ? "Days"
+              : file.startsWith("api/v1/days/")
+                ? "Day"
+                : file.startsWith("api/v1/history/") && file.endsWith(".json")
+                  ? "History"
+                  : null;
 
   test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];

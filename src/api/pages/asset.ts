@@ -94,6 +94,7 @@ ${sellers}
 <section aria-labelledby="${chartId}">
 <h2 id="${chartId}">${ar ? `آخر ${a.series.length} يوم تداول` : `The last ${a.series.length} trading days`}</h2>
 ${a.series.length ? `${seriesChart(a, chartId, "wide", lang)}${seriesChart(a, chartId, "narrow", lang)}${chartLegend(a, lang)}${chartTable(a, lang)}` : `<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
+<p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a> · <a href="${urlOf(files.historyCsv(a.slug))}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a></p>
 </section>
 <p class="note">${
     ar

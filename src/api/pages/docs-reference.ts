@@ -13,7 +13,17 @@ import {
   WINDOW_LIMIT,
   WINDOW_SECONDS,
 } from "../../core/limits.js";
-import { CHANGELOG_PATH, FEED_PATH, INDEX_PATH, OPENAPI_PATH, READYZ_PATH, TERMS_PATH } from "../../feed/paths.js";
+import {
+  CHANGELOG_PATH,
+  DAYS_PATH,
+  DAYS_PREFIX,
+  FEED_PATH,
+  HISTORY_PREFIX,
+  INDEX_PATH,
+  OPENAPI_PATH,
+  READYZ_PATH,
+  TERMS_PATH,
+} from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
 import { componentSchemas } from "../openapi.js";
@@ -135,6 +145,15 @@ curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></p
 <p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
 <tbody>${assetRows}</tbody></table></div>
+
+<h2 id="archive">The archive</h2>
+<p>Every day the feed has seen stays readable (the rulebook's §5.5). By asset: <code>${HISTORY_PREFIX}{asset}.json</code> has one entry per day since the data begins, each the day's series entry plus who gave the best of each side (<code>bestSell</code>, <code>bestBuy</code>), that day's <code>official</code> and <code>global</code> references and <code>sellerCount</code>; its last ${M.SERIES_WINDOW_DAYS} entries are the feed's <code>series</code>. <code>{asset}</code> is a slug or an id in any letter case, as for <code>?asset=</code>. The same rows come as CSV (RFC 4180, one header line, empty cells for null). <code>?from=</code> and <code>?to=</code> (inclusive Cairo dates, <code>YYYY-MM-DD</code>, either may be left out) narrow both; a narrowed answer has its own ETag. A bad date or <code>from</code> after <code>to</code> answers 400 <a href="#problem-invalid-date"><code>invalid-date</code></a> naming the <code>parameter</code>; an unknown asset 404 <a href="#problem-unknown-asset-path"><code>unknown-asset-path</code></a> with <code>validAssets</code>.</p>
+<pre class="cmd"><code>curl -s '${esc(base)}${HISTORY_PREFIX}${esc(ds.catalog[0]!.slug)}.json'
+curl -s '${esc(base)}${HISTORY_PREFIX}${esc(ds.catalog[0]!.id)}.json?from=2026-11-01&amp;to=2026-11-19'
+curl -s '${esc(base)}${HISTORY_PREFIX}${esc(ds.catalog[0]!.slug)}.csv?from=2026-11-01'</code></pre>
+<p>By day: <code>${DAYS_PREFIX}{date}.json</code> is the whole market as it closed on that Cairo date, each asset's archive entry and every seller's close, sorted as the feed's <code>sellers</code>; <code>${DAYS_PATH}</code> lists the dates there are, with their day of the week. A date without data answers 404 <a href="#problem-no-such-day"><code>no-such-day</code></a> naming the nearest <code>earlier</code> and <code>later</code> dates. A day before today is written once and changes only when its inputs do; today's entries are provisional until the day ends.</p>
+<pre class="cmd"><code>curl -s '${esc(base)}${DAYS_PATH}'
+curl -s '${esc(base)}${DAYS_PREFIX}2026-11-19.json'</code></pre>
 
 <h2 id="conditional-requests">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code> and a <code>Last-Modified</code>. The ETag hashes the body without <code>generatedAt</code>, so an hourly rebuild of unchanged data keeps it. Send it back as <code>If-None-Match</code> and an unchanged feed answers <code>304 Not Modified</code> with no body (a 304 costs a request of your allowance, but no bandwidth). <code>If-None-Match</code> takes precedence over <code>If-Modified-Since</code> (RFC 9110 §13.2.2). Answers may be cached for ${CACHE_MAX_AGE_SECONDS} seconds (<code>Cache-Control: public, max-age=${CACHE_MAX_AGE_SECONDS}</code>); errors are <code>no-store</code>.</p>
