@@ -179,6 +179,34 @@ describe("a closed day's file is written once", () => {
     expect(await ino(edited)).not.toBe(before.get(edited));
   });
 
+  test("an hourly build on the kept days gives the bytes and ETags a build from nothing gives", async () => {
+    const data = await writeDataset(await tempDir(), smallRows());
+    const site = path.join(data, "public");
+    await runCompact(data, BUILT_AT, () => {});
+    await runBuild({ dataDir: data, outDir: site, nowMs: BUILT_AT });
+    // The next hour: a new quote of today, and the build keeps the closed days and part.
+    const today = path.join(data, "quotes", "2026-11-19.ndjson");
+    const last = JSON.parse((await fs.readFile(today, "utf8")).trimEnd().split("\n").at(-1)!) as Record<
+      string,
+      unknown
+    >;
+    await fs.appendFile(
+      today,
+      `${JSON.stringify({ ...last, sell: Number(last["sell"]) + 1, observedAt: "2026-11-19T12:10:00Z" })}\n`,
+    );
+    const hourly = await runBuild({ dataDir: data, outDir: site, nowMs: BUILT_AT + 3_600_000 });
+    expect(hourly.archiveDaysKept).toBeGreaterThan(0);
+    const fresh = path.join(await tempDir(), "public");
+    await runBuild({ dataDir: data, outDir: fresh, nowMs: BUILT_AT + 3_600_000, saveState: false });
+    const [a, b] = [await snapshot(site), await snapshot(fresh)];
+    const etags = (m: string) =>
+      Object.entries(Manifest.parse(JSON.parse(m)).files).map(([f, e]) => [f, e.etag, e.bytes]);
+    expect(etags(a.get("_manifest.json")!)).toEqual(etags(b.get("_manifest.json")!));
+    a.delete("_manifest.json");
+    b.delete("_manifest.json");
+    expect(a).toEqual(b);
+  });
+
   test("a malformed history line stops the build naming file and line; the published site stays as it was", async () => {
     const data = await writeDataset(await tempDir(), smallRows());
     const site = path.join(data, "public");

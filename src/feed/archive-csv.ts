@@ -32,11 +32,13 @@ const CRLF = "\r\n";
 /** RFC 4180 §2.6–2.7: quoted when it must be, with its double quotes doubled. */
 export function csvField(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return "";
-  const s = String(v);
+  if (typeof v === "number") return `${v}`;
+  const s = v;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function row(e: ArchiveEntry): string {
+/** One day's line, without its line end. */
+export function csvRow(e: ArchiveEntry): string {
   return [
     e.date,
     e.buyLo,
@@ -59,8 +61,13 @@ function row(e: ArchiveEntry): string {
     .join(",");
 }
 
+/** The CSV of lines already made by csvRow. */
+export function csvOfRows(rows: readonly string[]): string {
+  return rows.length ? `${CSV_HEADER}${CRLF}${rows.join(CRLF)}${CRLF}` : `${CSV_HEADER}${CRLF}`;
+}
+
 export function historyCsv(entries: readonly ArchiveEntry[]): string {
   let out = CSV_HEADER + CRLF;
-  for (const e of entries) out += row(e) + CRLF;
+  for (const e of entries) out += csvRow(e) + CRLF;
   return out;
 }

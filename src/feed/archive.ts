@@ -8,17 +8,11 @@
 import { canonical } from "../core/canonical.js";
 import type { Dataset, DayRecord } from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
-import type { ArchiveEntry, Day, Days, History } from "../schema/archive.js";
-import {
-  closeFacts,
-  referenceEntry,
-  referencePrices,
-  sellerEntry,
-  type DayFacts,
-  type DaySeller,
-} from "../rules/archive.js";
+import type { ArchiveEntry, Days, History } from "../schema/archive.js";
+import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
 import type { DayRef } from "../rules/references.js";
-import { historyCsv } from "./archive-csv.js";
+import { CSV_HEADER, csvRow } from "./archive-csv.js";
+import { dayAssetJson, entryJson, withItems } from "./archive-json.js";
 import { CHANGELOG_PATH, DOCS_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
 
 export const CSV_TYPE = "text/csv; charset=utf-8; header=present";
@@ -39,20 +33,64 @@ export interface KeptFile {
   bytes: number;
 }
 
-/** A compacted day as its source gives it: its closes, or its facts and the published file to keep. */
-export type CompactedDay = { closes: readonly DayClose[] } | { facts: readonly DayFacts[]; kept: KeptFile };
+/** One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive-json.ts, archive-csv.ts). */
+export type EntryRow = readonly [asset: string, json: string, csv: string];
+
+/**
+ * What a day's file depends on besides the day's closes: `shared` (the site's header, the catalog and
+ * the registry; the same string for every day of a build) and `day` (each asset's references that day).
+ */
+export interface DayInputs {
+  shared: string;
+  day: string;
+}
+
+/**
+ * A compacted day as its source gives it: its closes, or the entries an earlier build wrote of it
+ * from the same inputs and the file it published then, to be kept as it is.
+ */
+export type CompactedDay = { closes: readonly DayClose[] } | { rows: readonly EntryRow[]; kept: KeptFile };
 
 /** Where the compacted days come from (src/io/archive-days.ts); without one, the build's records must hold every day's closes. */
 export interface CompactedDays {
   /** The compacted dates up to the build date, ascending. */
   readonly dates: readonly string[];
+  /** The day, given what its file depends on besides its closes. */
+  take(date: string, inputs: DayInputs): Promise<CompactedDay>;
+  /** The day as made from its closes, for the source to keep: its entries and its file's ETag. */
+  made(date: string, rows: readonly EntryRow[], etag: string): void;
   /**
-   * The day, given what its by-day file depends on besides the day's closes (`inputs`: the site's
-   * header, the catalog, the registry and the day's references, serialized).
+   * The file of the site being replaced at `path`, when it has these very bytes (the same ETag): kept
+   * as it is rather than written again. Null when there is none.
    */
-  take(date: string, inputs: string): Promise<CompactedDay>;
-  /** The day as made from its closes, for the source to keep (its facts, and the file under `inputs`). */
-  made(date: string, inputs: string, facts: readonly DayFacts[], file: { path: string; etag: string } | null): void;
+  unchanged(path: string, etag: string): KeptFile | null;
+  /**
+   * The compacted days' part of every asset's archive as the site being replaced was made with it,
+   * when every compacted day's inputs are what they were then (each day's file is then kept as it
+   * is, and its entries come joined); null otherwise, and each day is taken one by one.
+   */
+  whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null>;
+  /** The compacted days' part as this build made it, for the next build's whole(). */
+  keepPart(part: CompactedPart): void;
+}
+
+/** One asset's entries of the compacted days, written and joined, and the digests its ETags use. */
+export interface AssetPart {
+  /** The entries' JSON, joined by commas; empty for none. Kept from an earlier build, its UTF-8 bytes. */
+  json: string | Uint8Array;
+  /** The CSV lines, each ending CRLF (or their UTF-8 bytes). */
+  csv: string | Uint8Array;
+  /** A digest of each entry's JSON, concatenated: what the files' ETags hash in place of the entries. */
+  digests: string;
+  /** The first and last dates it has ("" for none). */
+  first: string;
+  last: string;
+}
+
+/** Every asset's compacted part, and each compacted day's file and number of assets. */
+export interface CompactedPart {
+  assets: Map<string, AssetPart>;
+  days: Map<string, { kept: KeptFile; count: number }>;
 }
 
 /** What the archive is made of: the dataset, the build's records and references, and the compacted days. */
@@ -63,10 +101,26 @@ export interface ArchiveInput {
   compacted?: CompactedDays | undefined;
   /** The ETag of a file put before (the by-day file's, for `made`). */
   etagOf(path: string): string;
+  /** A digest of a text (the build's hashing), for the history files' ETags. */
+  digest(text: string): string | Promise<string>;
 }
 
-/** A file of the archive as composeSite hashes and puts it; `kept` when an earlier build's file stands. */
-export type ArchiveFile = { path: string; body: string; contentType: string } | { kept: KeptFile };
+/**
+ * A file of the archive as composeSite hashes and puts it; `kept` when an earlier build's file
+ * stands. `etagInput`, when given, is what its ETag hashes instead of the body, and `check` the
+ * document its schema is checked on instead of the body (a history file: see historyFiles).
+ */
+export type ArchiveFile =
+  | {
+      path: string;
+      body: string;
+      contentType: string;
+      etagInput?: string;
+      check?: string;
+      /** The file's bytes in pieces, in place of `body` (a part kept as bytes is never decoded). */
+      chunks?: Array<string | Uint8Array>;
+    }
+  | { kept: KeptFile };
 
 export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
   return {
@@ -99,6 +153,78 @@ function refsByDate(refs: ReadonlyMap<string, DayRef[]>): Map<string, Map<string
   return out;
 }
 
+/**
+ * Each asset's history as JSON and CSV: its closed part (joined once) and the rest. The ETag hashes
+ * the header and a digest of each entry rather than the whole body: the same bytes give the same
+ * ETag wherever the closed part ends, and the part, the bulk of the file, is not hashed again each
+ * hour (its entries' digests are kept with it). When the part was kept from the
+ * site being replaced, written and checked by the same code from the same inputs, the schema is
+ * checked on the document without it.
+ */
+function* historyFiles(
+  ds: Pick<Dataset, "catalog" | "site">,
+  part: ReadonlyMap<string, AssetPart>,
+  tail: ReadonlyMap<string, AssetLines>,
+  partKept: boolean,
+): Generator<ArchiveFile> {
+  for (const a of ds.catalog) {
+    const p = part.get(a.id) ?? { json: "", csv: "", digests: "", first: "", last: "" };
+    const t = tail.get(a.id)!;
+    const path = files.history(a.slug);
+    const head: Omit<History, "entries"> = {
+      ...archiveHeader(ds, urlOf(path)),
+      asset: assetHead(a),
+      from: p.first || t.first || null,
+      to: t.last || p.last || null,
+    };
+    const h = canonical({ ...head, entries: [] });
+    const at = h.indexOf('"entries":[]') + '"entries":['.length;
+    const [h1, h2] = [h.slice(0, at), h.slice(at)];
+    const rest = t.json.join(",");
+    const restCsv = t.csv.map((c) => `${c}\r\n`).join("");
+    const comma = p.json.length > 0 && rest ? "," : "";
+    const json = [h1, p.json, `${comma}${rest}${h2}`];
+    const csv = [`${CSV_HEADER}\r\n`, p.csv, restCsv];
+    const pieces = (c: Array<string | Uint8Array>) =>
+      c.every((x) => typeof x === "string") ? { body: c.join("") } : { body: "", chunks: c };
+    yield {
+      path,
+      ...pieces(json),
+      contentType: JSON_TYPE,
+      etagInput: `archive-v1\0json\0${h1}\0${p.digests}${t.digests.join("")}\0${h2}`,
+      ...(partKept ? { check: `${h1}${rest}${h2}` } : {}),
+    };
+    yield {
+      path: files.historyCsv(a.slug),
+      ...pieces(csv),
+      contentType: CSV_TYPE,
+      etagInput: `archive-v1\0csv\0${p.digests}${t.digests.join("")}`,
+      ...(partKept ? { check: `${CSV_HEADER}\r\n${restCsv}` } : {}),
+    };
+  }
+}
+
+/** One asset's archive as written so far: its entries' JSON and CSV lines, its first and last date. */
+class AssetLines {
+  readonly json: string[] = [];
+  readonly csv: string[] = [];
+  readonly digests: string[] = [];
+  /** Each entry's digest (its JSON's), in order. */
+  async digest(of: (text: string) => string | Promise<string>): Promise<void> {
+    for (const j of this.json.slice(this.digests.length)) this.digests.push(await of(j));
+  }
+  first = "";
+  last = "";
+  add(date: string, json: string, csv: string): void {
+    this.json.push(json);
+    this.csv.push(csv);
+    this.first ||= date;
+    this.last = date;
+  }
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /** Every archive file, a day at a time, then each asset's history and the list of days. */
 export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile> {
   const { ds, records } = input;
@@ -130,74 +256,96 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   const dates = new Set([...compactedDates, ...rawCloses.keys()]);
   for (const p of priced.values()) for (const d of p.keys()) dates.add(d);
 
-  const entries = new Map<string, ArchiveEntry[]>(ds.catalog.map((a) => [a.id, []]));
   const shared = canonical({ site: ds.site, catalog: ds.catalog, registry: ds.registry });
+  const inputsOf = (date: string): DayInputs => {
+    // Each asset's references of the day: the values the archive shows, not when or by whom seen.
+    const dayRefs = ds.catalog.map((a) => {
+      const { official: o, global: g } = refsOn(a.id, date);
+      return [a.id, o?.buy, o?.sell, o?.value, o?.lo, o?.hi, g?.value, g?.lo, g?.hi].map((v) => v ?? null);
+    });
+    return { shared, day: JSON.stringify(dayRefs) };
+  };
+  // The closed part: every date before the first raw day (all of them when there is none). Each
+  // asset's entries of those days are written once and come back joined while their inputs stand.
+  const sorted = [...dates].sort();
+  const boundary = rawCloses.size ? [...rawCloses.keys()].sort()[0]! : "\uffff";
+  const partDates = sorted.filter((d) => d < boundary);
+  const partInputs = new Map(partDates.map((d) => [d, inputsOf(d)]));
+  const whole = input.compacted ? await input.compacted.whole(partInputs) : null;
+  // Each asset's entries as written (JSON and CSV lines), so that no entry object outlives its day.
+  const partLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
+  const tailLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
   const list: Days["days"] = [];
-  for (const date of [...dates].sort()) {
-    // What the day's file depends on besides its closes: the header, the catalog, the registry and the day's references.
-    const dayRefs = ds.catalog.map((a) => [a.id, refsOn(a.id, date)]);
-    const inputs = `${shared}\0${canonical(dayRefs)}`;
+  for (const date of sorted) {
+    const inPart = date < boundary;
+    if (whole && inPart) {
+      const day = whole.days.get(date);
+      if (!day) continue; // a date without an entry
+      list.push({ date, weekday: weekdayName(date), assets: day.count, _self: urlOf(day.kept.path) });
+      yield { kept: day.kept };
+      continue;
+    }
+    const inputs = partInputs.get(date) ?? inputsOf(date);
+    const lines = inPart ? partLines : tailLines;
     let closes: readonly DayClose[] | undefined = rawCloses.get(date);
-    let facts: readonly DayFacts[] | null = null;
-    let kept: KeptFile | null = null;
-    if (compactedDates.has(date)) {
-      const day = await input.compacted!.take(date, inputs);
-      if ("kept" in day) ({ facts, kept } = day);
-      else closes = day.closes;
-    }
-    const tables = new Map<string, DaySeller[]>();
-    if (!facts) {
-      const byAsset = new Map((closes ?? []).map((c) => [c.asset, c]));
-      const made: DayFacts[] = [];
-      for (const a of ds.catalog) {
-        const c = byAsset.get(a.id);
-        if (!c || a.market === "reference") continue;
-        const r = closeFacts(c, a, sellers);
-        made.push(r.facts);
-        tables.set(a.id, r.table);
+    const compacted = compactedDates.has(date) ? input.compacted! : null;
+    if (compacted) {
+      const day = await compacted.take(date, inputs);
+      if ("kept" in day) {
+        for (const [asset, json, csv] of day.rows) lines.get(asset)?.add(date, json, csv);
+        list.push({ date, weekday: weekdayName(date), assets: day.rows.length, _self: urlOf(day.kept.path) });
+        input.compacted!.made(date, day.rows, day.kept.etag);
+        yield { kept: day.kept };
+        continue;
       }
-      facts = made;
+      closes = day.closes;
     }
-    const factsOf = new Map(facts.map((f) => [f.asset, f]));
-    const dayAssets: Day["assets"] = [];
+    const byAsset = new Map((closes ?? []).map((c) => [c.asset, c]));
+    const rows: EntryRow[] = [];
+    const dayAssets: string[] = [];
     for (const a of ds.catalog) {
       let entry: ArchiveEntry | null = null;
+      let table: DaySeller[] = [];
       if (a.market === "reference") {
         const p = priced.get(a.id)!.get(date);
         if (p) entry = referenceEntry(p, refsOn(a.id, date));
       } else {
-        const f = factsOf.get(a.id);
-        if (f) entry = sellerEntry(date, f, refsOn(a.id, date), sellers);
+        const c = byAsset.get(a.id);
+        if (c) {
+          const r = closeFacts(c, a, sellers);
+          entry = sellerEntry(date, r.facts, refsOn(a.id, date), sellers);
+          table = r.table;
+        }
       }
       if (!entry) continue;
-      entries.get(a.id)!.push(entry);
-      if (!kept) dayAssets.push({ ...assetHead(a), entry, sellers: tables.get(a.id) ?? [] });
+      const row = [a.id, entryJson(entry), csvRow(entry)] as const;
+      rows.push(row);
+      lines.get(a.id)!.add(date, row[1], row[2]);
+      dayAssets.push(dayAssetJson(a, row[1], table));
     }
-    const path = files.day(date);
-    const count = kept ? factsOf.size + reference.filter((a) => priced.get(a.id)!.has(date)).length : dayAssets.length;
-    if (count === 0) continue;
-    list.push({ date, weekday: weekdayName(date), assets: count, _self: urlOf(path) });
-    if (kept) {
-      yield { kept };
+    if (rows.length === 0) {
+      input.compacted?.made(date, rows, "");
       continue;
     }
-    const doc: Day = { ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date), assets: dayAssets };
-    yield { path, body: canonical(doc), contentType: "application/json; charset=utf-8" };
-    if (compactedDates.has(date)) input.compacted!.made(date, inputs, facts, { path, etag: input.etagOf(path) });
+    const path = files.day(date);
+    list.push({ date, weekday: weekdayName(date), assets: rows.length, _self: urlOf(path) });
+    const head = { ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date) };
+    yield { path, body: withItems(head, "assets", dayAssets), contentType: JSON_TYPE };
+    input.compacted?.made(date, rows, input.etagOf(path));
   }
-  for (const a of ds.catalog) {
-    const rows = entries.get(a.id)!;
-    const path = files.history(a.slug);
-    const doc: History = {
-      ...archiveHeader(ds, urlOf(path)),
-      asset: assetHead(a),
-      from: rows[0]?.date ?? null,
-      to: rows.at(-1)?.date ?? null,
-      entries: rows,
-    };
-    yield { path, body: canonical(doc), contentType: "application/json; charset=utf-8" };
-    yield { path: files.historyCsv(a.slug), body: historyCsv(rows), contentType: CSV_TYPE };
+  let part = whole?.assets;
+  if (!part) {
+    part = new Map<string, AssetPart>();
+    for (const [asset, l] of partLines) {
+      const json = l.json.join(",");
+      const csv = l.csv.map((c) => `${c}\r\n`).join("");
+      await l.digest(input.digest);
+      part.set(asset, { json, csv, digests: l.digests.join(""), first: l.first, last: l.last });
+    }
+    input.compacted?.keepPart({ assets: part, days: new Map() });
   }
+  for (const l of tailLines.values()) await l.digest(input.digest);
+  yield* historyFiles(ds, part, tailLines, whole !== null);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
 }

@@ -28,6 +28,10 @@ export interface SiteFile {
    * until publishing were a tenth of a large build's live heap.
    */
   etagInput: () => string;
+  /** The document to check against the file's schema instead of the body (src/feed/archive.ts historyFiles). */
+  check?: string | undefined;
+  /** The file's bytes in pieces, in place of `body` (then `check` is what is validated). */
+  chunks?: Array<string | Uint8Array> | undefined;
 }
 
 export interface SiteInput {
@@ -174,15 +178,33 @@ export async function composeSite(
     state.files[path] = { etag, lastModified };
     manifestFiles[path] = { etag, lastModified, contentType, bytes };
   };
-  const finish = async (made: Iterable<SiteFile> | AsyncIterable<SiteFile | { kept: KeptFile }>) => {
+  const keep = (k: KeptFile) => {
+    record(k.path, k.etag, k.contentType, k.bytes);
+    sink.keep(k.path, k.from);
+  };
+  /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's). */
+  const finish = async (
+    made: Iterable<SiteFile> | AsyncIterable<SiteFile | { kept: KeptFile }>,
+    unchanged?: (path: string, etag: string) => KeptFile | null,
+  ) => {
     for await (const f of made) {
       if ("kept" in f) {
-        const k = f.kept;
-        record(k.path, k.etag, k.contentType, k.bytes);
-        sink.keep(k.path, k.from);
+        keep(f.kept);
         continue;
       }
-      record(f.path, await hashing.etag(f.etagInput()), f.contentType, hashing.byteLength(f.body));
+      const etag = await hashing.etag(f.etagInput());
+      const same = unchanged?.(f.path, etag);
+      if (same) {
+        keep(same);
+        continue;
+      }
+      const bytes = f.chunks
+        ? f.chunks.reduce(
+            (n: number, c: string | Uint8Array) => n + (typeof c === "string" ? hashing.byteLength(c) : c.length),
+            0,
+          )
+        : hashing.byteLength(f.body);
+      record(f.path, etag, f.contentType, bytes);
       sink.put(f);
     }
   };
@@ -195,10 +217,13 @@ export async function composeSite(
         refs: result.refs,
         compacted: input.compacted,
         etagOf: (path) => manifestFiles[path]!.etag,
+        digest: (text) => hashing.etag(text),
       });
-      // An archive document has no generatedAt: its ETag hashes the whole body.
-      for await (const f of made) yield "kept" in f ? f : { ...f, etagInput: () => f.body };
+      // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
+      for await (const f of made)
+        yield "kept" in f ? f : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, chunks: f.chunks };
     })(),
+    input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );
   await finish([
     jsonFile(files.index, buildIndex(ds.catalog)),

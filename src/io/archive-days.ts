@@ -1,55 +1,77 @@
 /**
  * The compacted days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's
- * by-day file is written once and left alone until its inputs change (docs/methodology.md §5.5):
+ * files are written once and left alone until their inputs change (docs/methodology.md §5.5). Every
+ * day is known by a key: the SHA-256 of the running code, the history file's bytes (for a compacted
+ * day) and everything else its file depends on (the site's header, the catalog, the registry, the
+ * day's references). Two caches keep what a key stands for; neither is ever the record, and a build
+ * that cannot use them reads the days, as without them:
  *
- * - `data/state/archive/<date>.json` keeps, per compacted day, what the archive needs of it without
- *   its closes (each seller asset's DayFacts) and the ETag of the by-day file made from it, under a
- *   key: the SHA-256 of the running code, the history file's bytes, and everything else the day's
- *   file depends on (the site's header, the catalog, the registry, the day's references). Like the
- *   closed-days cache it is never the record: a build that cannot use an entry reads the day.
- * - A day whose entry stands and whose file the site now published has under that ETag is kept as
- *   it is (linked into the new site); any other is read from history/ and made again.
- * - The history file's hash is taken from `<site>.history-hashes.json`, beside the site, while the
- *   file's size, times and inode are those it was hashed at (as git's index does), else computed.
- *   A clean checkout has none of it: every day is hashed once (about 0.5 s for 220 MB).
+ * - beside the site, `<site>.archive-cache/` describes the site it lies beside: each history
+ *   file's SHA-256 with the size, times and inode it was hashed at (an unchanged file is not read
+ *   again, as git's index does), each day's key, file ETag and number of assets, and every asset's
+ *   entries of the closed part joined once. While every closed day's key stands and the site has
+ *   each day's file under its ETag, an hourly build keeps those files and that part as they are.
+ * - `data/state/archive/<date>.json` keeps, per compacted day made, every asset's entry as written and
+ *   the ETag of the day's file, under its key: when only some days changed, the others come from it.
+ *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
  */
-import { promises as fs, statSync, type BigIntStats } from "node:fs";
+import { createHash } from "node:crypto";
+import { promises as fs, readFileSync, statSync, type BigIntStats } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { cairoDate } from "../core/cairo.js";
 import { dataPaths, dayFile } from "../core/data-layout.js";
-import type { CompactedDay, CompactedDays } from "../feed/archive.js";
+import type {
+  AssetPart,
+  CompactedDay,
+  CompactedDays,
+  CompactedPart,
+  DayInputs,
+  EntryRow,
+  KeptFile,
+} from "../feed/archive.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
-import type { DayFacts } from "../rules/archive.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { codeFingerprint } from "./closed-days.js";
 import { dayFiles, readDayFile } from "./day-files.js";
 import { readHistoryDay } from "./day-rows.js";
 import { sha256Hex } from "./hash.js";
-import { readJsonOr, readJson } from "./json-file.js";
+import { readJson, readJsonOr } from "./json-file.js";
 import { insideCheck } from "./links.js";
 
-const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-const Num = z.number().nullable();
+const HEX64 = /^[0-9a-f]{64}$/;
 
-/** One compacted day as data/state/archive/ keeps it. */
-export const ArchiveDayEntry = z.strictObject({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  key: Hex64,
-  facts: z.array(
-    z.strictObject({
-      asset: z.string(),
-      range: z.strictObject({ buyLo: Num, buyHi: Num, sellLo: Num, sellHi: Num }),
-      bestSell: z.string().nullable(),
-      bestBuy: z.string().nullable(),
-      sellerCount: z.int().min(1),
-    }),
-  ),
-  /** The ETag of the by-day file made under `key`; null when the day has no file. */
-  etag: z.string().nullable(),
-});
-type ArchiveDayEntry = z.infer<typeof ArchiveDayEntry>;
+/**
+ * One compacted day as data/state/archive/ keeps it: under `key`, every asset's entry of the day as
+ * written (its id, its JSON, its CSV line) and the ETag of the day's file made from the same inputs.
+ */
+export interface ArchiveDayEntry {
+  date: string;
+  key: string;
+  etag: string;
+  rows: Array<[string, string, string]>;
+}
+
+/**
+ * The entry's shape, checked by hand rather than by zod: 400 entries of 200 rows each are read by
+ * every hourly build, and a cache needs only to know whether it may be used (anything else is a miss).
+ */
+export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
+  if (typeof v !== "object" || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return (
+    typeof e["date"] === "string" &&
+    typeof e["key"] === "string" &&
+    HEX64.test(e["key"]) &&
+    typeof e["etag"] === "string" &&
+    Array.isArray(e["rows"]) &&
+    e["rows"].every(
+      (r: unknown) => Array.isArray(r) && r.length === 3 && r.every((x: unknown) => typeof x === "string"),
+    ) &&
+    Object.keys(e).length === 4
+  );
+}
 
 /** What a history file was hashed at: equal stats stand for equal bytes. */
 const HashedFile = z.strictObject({
@@ -57,15 +79,33 @@ const HashedFile = z.strictObject({
   mtimeNs: z.string(),
   ctimeNs: z.string(),
   ino: z.string(),
-  sha256: Hex64,
+  sha256: z.string().regex(HEX64),
 });
-const HistoryHashes = z.strictObject({ recordedAtMs: z.number(), files: z.record(z.string(), HashedFile) });
-type HistoryHashes = z.infer<typeof HistoryHashes>;
+/** A day's key, its file's ETag and its number of assets (0, and no file, for a day without an entry). */
+const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), count: z.int().min(0) });
+/** An asset's closed part: its digests and dates (its bytes are files beside this index). */
+const CachedPart = z.strictObject({
+  digests: z.string(),
+  first: z.string(),
+  last: z.string(),
+});
+const ArchiveCache = z.strictObject({
+  recordedAtMs: z.number(),
+  history: z.record(z.string(), HashedFile),
+  days: z.record(z.string(), CachedDay),
+  /** The SHA-256 of every closed day's date and key: the part below stands while it does. */
+  partKey: z.string(),
+  part: z.record(z.string(), CachedPart),
+});
+type ArchiveCache = z.infer<typeof ArchiveCache>;
 
-export function historyHashesPath(outDir: string): string {
+/** The cache beside a site: `<site>.archive-cache/index.json`, and the closed part's bytes under `<partKey>/`. */
+export function archiveCacheDir(outDir: string): string {
   const abs = path.resolve(outDir);
-  return path.join(path.dirname(abs), `${path.basename(abs)}.history-hashes.json`);
+  return path.join(path.dirname(abs), `${path.basename(abs)}.archive-cache`);
 }
+const partFile = (dir: string, partKey: string, asset: string, ext: "json" | "csv") =>
+  path.join(dir, partKey, `${encodeURIComponent(asset)}.${ext}`);
 
 const statKey = (s: BigIntStats) => ({
   size: String(s.size),
@@ -80,19 +120,27 @@ export class ArchiveDays implements CompactedDays {
   /** Days whose file was kept as published (for the build's summary line). */
   kept = 0;
   private readonly fresh = new Map<string, ArchiveDayEntry>();
-  private readonly pendingKeys = new Map<string, { key: string; old: ArchiveDayEntry | null }>();
-  private readonly hashes: HistoryHashes["files"] = {};
+  private readonly pending = new Map<string, { key: string; old: ArchiveDayEntry | null }>();
+  private sharedText = "";
+  private sharedSha = "";
+  /** Each day's key, as computed this build. */
+  private readonly keys = new Map<string, string>();
+  /** What this build leaves beside the site it publishes. */
+  private readonly next: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
   private readonly code = codeFingerprint();
+  /** The closed part this build made, to be written beside the site. */
+  private freshPart: CompactedPart | null = null;
 
   private constructor(
     private readonly dataDir: string,
     private readonly outDir: string,
     private readonly files: Map<string, { file: string; within: string | null }>,
-    private readonly oldHashes: HistoryHashes,
+    private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
-    private readonly startedMs: number,
+    startedMs: number,
   ) {
     this.dates = [...files.keys()];
+    this.next.recordedAtMs = startedMs;
   }
 
   static async open(dataDir: string, outDir: string, nowMs: number): Promise<ArchiveDays> {
@@ -103,17 +151,20 @@ export class ArchiveDays implements CompactedDays {
     const fileMap = new Map(
       listed.filter((d) => d.date <= upTo).map((d) => [d.date, { file: d.file, within: within(d) }]),
     );
-    const none: HistoryHashes = { recordedAtMs: 0, files: {} };
-    // Both are caches of the site beside them: unreadable, they cost time, never the build.
-    const oldHashes = await readJsonOr(historyHashesPath(outDir), HistoryHashes, none).catch(() => none);
+    const none: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
+    // Both describe the site beside them: unreadable, they cost time, never the build.
+    const old = await readJsonOr(path.join(archiveCacheDir(outDir), "index.json"), ArchiveCache, none).catch(
+      () => none,
+    );
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    return new ArchiveDays(dataDir, outDir, fileMap, oldHashes, published, Date.now());
+    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now());
   }
 
   private async entryOf(date: string): Promise<ArchiveDayEntry | null> {
     const file = dayFile(dataPaths(this.dataDir).archive, date, "json");
     try {
-      return await readJson(file, ArchiveDayEntry);
+      const v: unknown = JSON.parse(await fs.readFile(file, "utf8"));
+      return isArchiveDayEntry(v) && v.date === date ? v : null;
     } catch {
       return null; // missing or unreadable: the day is read and the entry written anew
     }
@@ -127,9 +178,9 @@ export class ArchiveDays implements CompactedDays {
   ): Promise<{ sha: string; bytes: Buffer | null }> {
     const s = statSync(file, { bigint: true });
     const now = statKey(s);
-    const old = this.oldHashes.files[date];
+    const old = this.old.history[date];
     // A file changed within a second of being hashed might keep its times (git's "racily clean"): not trusted.
-    const settled = Number(s.mtimeNs / 1_000_000n) < this.oldHashes.recordedAtMs - 1000;
+    const settled = Number(s.mtimeNs / 1_000_000n) < this.old.recordedAtMs - 1000;
     if (
       old &&
       settled &&
@@ -138,49 +189,113 @@ export class ArchiveDays implements CompactedDays {
       old.ctimeNs === now.ctimeNs &&
       old.ino === now.ino
     ) {
-      this.hashes[date] = old;
+      this.next.history[date] = old;
       return { sha: old.sha256, bytes: null };
     }
     const bytes = await readDayFile(file, within, { allowEmpty: true });
     const sha = sha256Hex(bytes);
-    this.hashes[date] = { ...now, sha256: sha };
+    this.next.history[date] = { ...now, sha256: sha };
     return { sha, bytes };
   }
 
-  async take(date: string, inputs: string): Promise<CompactedDay> {
-    const { file, within } = this.files.get(date)!;
-    const { sha, bytes } = await this.historySha(date, file, within);
-    const key = sha256Hex(`${this.code}\0${sha}\0${inputs}`);
-    const old = await this.entryOf(date);
-    const entry = old?.key === key && old.date === date ? old : null;
-    const path_ = files.day(date);
-    const had = this.published?.files[path_];
-    if (entry && entry.etag !== null && had?.etag === entry.etag) {
-      const from = path.join(this.outDir, path_);
-      const exists = await fs.stat(from).then(
-        (st) => st.isFile() && st.size === had.bytes,
-        () => false,
-      );
-      if (exists) {
-        this.kept++;
-        return {
-          facts: entry.facts as DayFacts[],
-          kept: { path: path_, from, etag: had.etag, contentType: had.contentType, bytes: had.bytes },
-        };
+  /** A day's key: its history file's hash (none for a day with references only) and its other inputs. */
+  private async keyOf(date: string, inputs: DayInputs): Promise<{ key: string; bytes: Buffer | null }> {
+    const known = this.keys.get(date);
+    if (known !== undefined) return { key: known, bytes: null };
+    if (inputs.shared !== this.sharedText) {
+      this.sharedText = inputs.shared;
+      this.sharedSha = sha256Hex(inputs.shared);
+    }
+    const f = this.files.get(date);
+    const { sha, bytes } = f ? await this.historySha(date, f.file, f.within) : { sha: "no history", bytes: null };
+    const key = sha256Hex(`${this.code}\0${sha}\0${this.sharedSha}\0${inputs.day}`);
+    this.keys.set(date, key);
+    return { key, bytes };
+  }
+
+  async whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null> {
+    const days = new Map<string, { kept: KeptFile; count: number }>();
+    let all = true;
+    const h = createHash("sha256");
+    for (const [date, i] of inputs) {
+      const { key } = await this.keyOf(date, i);
+      h.update(`${date}\0${key}\0`);
+      const cached = this.old.days[date];
+      if (cached?.key !== key) all = false;
+      else if (cached.count > 0) {
+        // The day's file, kept while the site being replaced has it under the same ETag.
+        const kept = this.unchanged(files.day(date), cached.etag);
+        if (kept) days.set(date, { kept, count: cached.count });
+        else all = false;
       }
     }
-    this.pendingKeys.set(date, { key, old: entry });
+    const partKey = h.digest("hex");
+    this.next.partKey = partKey;
+    if (!all || partKey !== this.old.partKey) return null;
+    for (const date of inputs.keys()) this.next.days[date] = this.old.days[date]!;
+    // The part's bytes, as the build that made it wrote them: never decoded, written as they are.
+    const dir = archiveCacheDir(this.outDir);
+    const assets = new Map<string, AssetPart>();
+    try {
+      for (const [asset, c] of Object.entries(this.old.part))
+        assets.set(asset, {
+          ...c,
+          json: readFileSync(partFile(dir, partKey, asset, "json")),
+          csv: readFileSync(partFile(dir, partKey, asset, "csv")),
+        });
+    } catch {
+      return null; // a part file gone: the days are taken one by one
+    }
+    this.next.part = this.old.part;
+    this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
+    return { assets, days };
+  }
+
+  keepPart(part: CompactedPart): void {
+    this.freshPart = part;
+    this.next.part = Object.fromEntries(
+      [...part.assets].map(([a, { digests, first, last }]) => [a, { digests, first, last }]),
+    );
+  }
+
+  async take(date: string, inputs: DayInputs): Promise<CompactedDay> {
+    const { file, within } = this.files.get(date)!;
+    const { key, bytes } = await this.keyOf(date, inputs);
+    const old = await this.entryOf(date);
+    const entry = old?.key === key ? old : null;
+    const kept = entry && this.unchanged(files.day(date), entry.etag);
+    if (entry && kept) {
+      this.kept++;
+      return { rows: entry.rows, kept };
+    }
+    this.pending.set(date, { key, old: entry });
     const day = readHistoryDay({ date, file }, bytes ?? (await readDayFile(file, within, { allowEmpty: true })));
     return { closes: day.records.map((r) => r.close!) };
   }
 
-  made(date: string, _inputs: string, facts: readonly DayFacts[], file: { path: string; etag: string } | null): void {
-    const pending = this.pendingKeys.get(date);
+  made(date: string, rows: readonly EntryRow[], etag: string): void {
+    const key = this.keys.get(date);
+    if (key !== undefined) this.next.days[date] = { key, etag, count: rows.length };
+    const pending = this.pending.get(date);
     if (!pending) return;
-    const entry: ArchiveDayEntry = { date, key: pending.key, facts: [...facts], etag: file?.etag ?? null };
+    const entry: ArchiveDayEntry = { date, key: pending.key, etag, rows: rows.map(([a, j, c]) => [a, j, c]) };
     // An entry the same as the one kept is not written again (data/state/ is committed by the hourly job).
     if (pending.old && JSON.stringify(pending.old) === JSON.stringify(entry)) return;
     this.fresh.set(date, entry);
+  }
+
+  unchanged(p: string, etag: string): KeptFile | null {
+    const had = this.published?.files[p];
+    if (!had || had.etag !== etag) return null;
+    const from = path.join(this.outDir, p);
+    try {
+      const st = statSync(from);
+      return st.isFile() && st.size === had.bytes
+        ? { path: p, from, etag, contentType: had.contentType, bytes: had.bytes }
+        : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Writes the entries made, removes those of days no longer compacted (under the data lock). */
@@ -203,9 +318,25 @@ export class ArchiveDays implements CompactedDays {
     return { written, removed };
   }
 
-  /** Writes the history files' hashes beside the site (after it is published: they describe what it was made from). */
-  async saveHashes(): Promise<void> {
-    const text = `${JSON.stringify({ recordedAtMs: this.startedMs, files: this.hashes })}\n`;
-    await writeFileAtomic(historyHashesPath(this.outDir), text);
+  /**
+   * Writes the cache beside the site (after it is published: it describes what the site was made
+   * from): a new part's bytes under their own partKey folder first, then the index that names it,
+   * then the folders of other parts are removed. A crash in between leaves an index and its part.
+   */
+  async saveCache(): Promise<void> {
+    const dir = archiveCacheDir(this.outDir);
+    if (this.freshPart) {
+      const key = this.next.partKey;
+      await fs.rm(path.join(dir, key), { recursive: true, force: true });
+      await fs.mkdir(path.join(dir, key), { recursive: true });
+      for (const [asset, p] of this.freshPart.assets) {
+        await fs.writeFile(partFile(dir, key, asset, "json"), p.json);
+        await fs.writeFile(partFile(dir, key, asset, "csv"), p.csv);
+      }
+    }
+    await writeFileAtomic(path.join(dir, "index.json"), `${JSON.stringify(this.next)}\n`);
+    for (const e of await fs.readdir(dir, { withFileTypes: true }))
+      if (e.isDirectory() && e.name !== this.next.partKey)
+        await fs.rm(path.join(dir, e.name), { recursive: true, force: true });
   }
 }

@@ -6,13 +6,16 @@
  */
 import {
   promises as fs,
+  closeSync,
   copyFileSync,
   linkSync,
   mkdirSync,
+  openSync,
   readFileSync,
   renameSync,
   rmdirSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import path from "node:path";
 import { canonical } from "../core/canonical.js";
@@ -73,10 +76,20 @@ export class SiteFolder implements SiteSink {
   /** Validates a file against its schema (src/feed/validate.ts) and writes it; nothing of it is kept. */
   put(f: SiteFile): void {
     if (this.staged.has(f.path)) throw new OutputError(f.path, "made twice in one build");
-    validateFile(f);
+    if (f.chunks && f.check === undefined) throw new OutputError(f.path, "written in pieces with nothing to check");
+    validateFile({ path: f.path, body: f.check ?? f.body });
     const at = path.join(this.stage, String(this.staged.size));
     try {
-      writeFileSync(at, f.body);
+      if (f.chunks) {
+        const fd = openSync(at, "w");
+        try {
+          for (const c of f.chunks)
+            if (typeof c === "string") writeSync(fd, c);
+            else writeSync(fd, c);
+        } finally {
+          closeSync(fd);
+        }
+      } else writeFileSync(at, f.body);
     } catch (e) {
       // A full disk names the folder being built (its staged files are numbered, not named).
       throw writeFailure(this.tmp, e);

@@ -78,7 +78,7 @@ async function buildUnlocked(
     await folder.abort();
     throw e;
   }
-  await archiveDays.saveHashes();
+  await archiveDays.saveCache();
   if (o.saveState !== false)
     // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
     // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").
