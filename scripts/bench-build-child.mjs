@@ -1,7 +1,8 @@
 /**
  * One measured run for `npm run bench`, in its own process so that peak RSS is its own:
  * `build DATA OUT NOW` times a whole build; `build-hourly DATA OUT NOW` one on the state (the raw
- * days kept closed) that a `build` left; `floor OUT` times only serializing, hashing and writing
+ * days kept closed) and the site (the archive's closed days kept, src/io/archive-days.ts) that a
+ * `build` left; `floor OUT` times only serializing, hashing and writing
  * the same files again, with the build's own means (canonical JSON, Node's SHA-256, synchronous
  * folders and writes); `floor+input OUT FLOOR DATA` the same plus reading the input a build needs:
  * every raw quote, official and global day as text and JSON, and of the history days the bounded
@@ -32,8 +33,23 @@ if (mode === "build" || mode === "build-hourly") {
   // build: from no state, saving it (closes the raw days and keeps them, src/io/closed-days.ts);
   // build-hourly: on the state a build saved, as the next hour's job finds it, not saving it again.
   const t0 = performance.now();
-  await runBuild({ dataDir: a, outDir: b, nowMs: parseInstant(c), saveState: mode === "build" });
-  console.log(JSON.stringify({ ms: performance.now() - t0, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+  const { site, archiveDaysKept } = await runBuild({
+    dataDir: a,
+    outDir: b,
+    nowMs: parseInstant(c),
+    saveState: mode === "build",
+  });
+  const ms = performance.now() - t0;
+  const { files, changedFiles } = site.report;
+  console.log(
+    JSON.stringify({
+      ms,
+      maxRssMB: process.resourceUsage().maxRSS / 1024,
+      files,
+      changed: changedFiles.length,
+      archiveDaysKept,
+    }),
+  );
 } else {
   // The floor: the same documents as values (parsed ahead, untimed), serialized, hashed and written.
   const files = await listFiles(a);

@@ -18,6 +18,13 @@ interface BuildRow {
   hourlyMinMs?: number;
   hourlyMaxMs?: number;
   hourlyPeakRssMB?: number;
+  nextHourMs?: number;
+  nextHourMinMs?: number;
+  nextHourMaxMs?: number;
+  nextHourPeakRssMB?: number;
+  nextHourChanged?: number;
+  files?: number;
+  archiveDaysKept?: number;
   floorMs: number;
   buildOverFloor: number;
   inputFloorMs: number;
@@ -62,6 +69,9 @@ const build = r.build.rows.map((b) =>
     b.hourlyMs === undefined
       ? ""
       : `${s(b.hourlyMs)} (${s(b.hourlyMinMs!)}–${s(b.hourlyMaxMs!)}), ${b.hourlyPeakRssMB} MB`,
+    b.nextHourMs === undefined
+      ? ""
+      : `${s(b.nextHourMs)} (${s(b.nextHourMinMs!)}–${s(b.nextHourMaxMs!)}), ${b.nextHourPeakRssMB} MB; ${b.nextHourChanged} of ${b.files} files changed, ${b.archiveDaysKept} closed days kept`,
     `${b.buildOverFloor}× (floor ${b.floorMs} ms)`,
     `${b.buildOverInputFloor}× (${b.inputFloorMs} ms)`,
     b.wholeProcessMs === undefined
@@ -69,7 +79,7 @@ const build = r.build.rows.map((b) =>
       : `${s(b.wholeProcessMs)} (${s(b.wholeProcessMinMs!)}–${s(b.wholeProcessMaxMs!)})${b.wholeNoCodeCacheMs === undefined ? "" : `; ${s(b.wholeNoCodeCacheMs)} without code cache`}`,
     b.calibrationMs === undefined ? "" : `${b.calibrationMs} ms`,
     b.dataset === "large"
-      ? `≤ 3 s ${mark(b.buildMs <= 3000)} (hourly ${mark((b.hourlyMs ?? Infinity) <= 3000)}), ≤ 5× ${mark(b.buildOverFloor <= 5)}, ≤ 300 MB ${mark(b.peakRssMB <= 300)} (hourly ${mark((b.hourlyPeakRssMB ?? Infinity) <= 300)})`
+      ? `hourly ≤ 3 s ${mark((b.hourlyMs ?? Infinity) <= 3000)} (next hour ${mark((b.nextHourMs ?? Infinity) <= 3000)}), ≤ 5× ${mark(b.buildOverFloor <= 5)}, ≤ 300 MB: first ${mark(b.peakRssMB <= 300)}, hourly ${mark((b.hourlyPeakRssMB ?? Infinity) <= 300)}, next hour ${mark((b.nextHourPeakRssMB ?? Infinity) <= 300)}`
       : b.dataset === "sample"
         ? `whole process ≤ 0.4 s ${mark((b.wholeProcessMs ?? Infinity) <= 400)}`
         : "",
@@ -104,10 +114,10 @@ const generatorNote =
     : "The load generator, autocannon (wrk was not installed), shares the two cores: on the large feed's 1.3 MB body it is the bottleneck (110–125 % of a core, each server under 20 %), so requests per second there measure it and come out even; each server's own CPU time per request (from `/proc/<pid>/stat`) is what tells them apart.";
 
 const section = `<!-- bench:start -->
-Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The hourly figure is the same build on the state the previous build saved, as the hourly job finds it: the raw days before today already closed (data/state/closed-days). The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. Each round times a build and then its two floors, and a ratio is the median of each build over the floors of its own round (the whole processes follow in the same round: three with the code cache and three without on the sample, one each on the others). The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
+Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The first build starts from no state and no site: it makes the whole archive (every day's file). The hourly figure is the same build on the state and the site the previous build left, as the hourly job finds them: the raw days before today already closed (data/state/closed-days) and the archive's closed days kept (public.archive-cache/); the next-hour figure is that build with the next hour's quotes appended to today's log (today's latest batch again, an hour later, every price moved by 0.05 %), at an instant an hour later, with the number of files whose ETag changed. The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. Each round times a build and then its two floors, and a ratio is the median of each build over the floors of its own round (the whole processes follow in the same round: three with the code cache and three without on the sample, one each on the others). The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
 
-| build | input → output | time | peak RSS | hourly: past raw days kept closed | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
-|---|---|---|---|---|---|---|---|---|---|
+| build | input → output | first build (no state, no site) | peak RSS | hourly, nothing new | next hour, new quotes | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${build.join("\n")}
 
 Large ÷ half build time: ${r.build.largeOverHalf} (2.0 is linear in the number of assets).

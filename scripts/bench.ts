@@ -56,7 +56,45 @@ async function wholeProcess(data: string, out: string, codeCache = true) {
 
 async function measure(mode: "build" | "build-hourly" | "floor" | "floor+input", ...args: string[]) {
   const { stdout } = await run("node", [child, mode, ...args], { maxBuffer: 1 << 26 });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { ms: number; maxRssMB: number };
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+    ms: number;
+    maxRssMB: number;
+    files?: number;
+    changed?: number;
+    archiveDaysKept?: number;
+  };
+}
+
+/** An hour later than NOW: the hourly job's next run. */
+const NEXT_HOUR = new Date(Date.parse(NOW) + 3_600_000).toISOString().replace(".000Z", "Z");
+
+/**
+ * The next hour's quotes, as the hourly job finds them: today's latest batch again, observed an hour
+ * later, every price moved by one unit of its last decimal (so every asset's today moves). Appended
+ * to today's log for `run`, and the log put back as it was afterwards.
+ */
+async function withNextHour<T>(dir: string, run: () => Promise<T>): Promise<T> {
+  const file = path.join(dir, "quotes", `${NOW.slice(0, 10)}.ndjson`);
+  const before = await fs.readFile(file, "utf8");
+  const lines = before
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const latest = lines
+    .map((q) => String(q["observedAt"]))
+    .sort()
+    .at(-1)!;
+  const later = new Date(Date.parse(latest) + 3_600_000).toISOString();
+  const bump = (v: unknown) => (typeof v === "number" ? +(v * 1.0005).toPrecision(8) : v);
+  const next = lines
+    .filter((q) => q["observedAt"] === latest)
+    .map((q) => JSON.stringify({ ...q, buy: bump(q["buy"]), sell: bump(q["sell"]), observedAt: later }));
+  await fs.appendFile(file, `${next.join("\n")}\n`);
+  try {
+    return await run();
+  } finally {
+    await fs.writeFile(file, before);
+  }
 }
 
 /**
@@ -102,8 +140,13 @@ export async function benchBuild() {
     const cold = [];
     // The sample's whole process is the target; it is short, so each round runs it three times.
     const wholePerRound = name === "sample" ? 3 : 1;
-    // Every cold run starts from no state; the in-process build saves it, the whole processes do not.
-    const noState = () => fs.rm(path.join(dir, "state"), { recursive: true, force: true });
+    // Every cold run starts from no state and no site (so the archive is made whole); the in-process
+    // build saves the state, the whole processes do not.
+    const noState = async () => {
+      await fs.rm(path.join(dir, "state"), { recursive: true, force: true });
+      for (const o of [out, path.join(BENCH, `${name}-whole`)])
+        for (const f of [o, `${o}.archive-cache`]) await fs.rm(f, { recursive: true, force: true });
+    };
     await wholeProcess(dir, path.join(BENCH, `${name}-whole`)); // untimed: writes the code cache if it is missing
     for (let i = 0; i < RUNS; i++) {
       await noState();
@@ -118,10 +161,15 @@ export async function benchBuild() {
         cold.push(await wholeProcess(dir, path.join(BENCH, `${name}-whole`), false));
       }
     }
-    // The hourly job's case: the raw days before today were closed and kept by the previous build.
+    // The hourly job's case: the raw days before today were closed and kept by the previous build,
+    // and the archive's closed days by the site it left. First with nothing new (a rebuild), then
+    // with the next hour's quotes: what changes, and how long it takes.
     await measure("build", dir, out, NOW);
     const hourly = [];
     for (let i = 0; i < RUNS; i++) hourly.push(await measure("build-hourly", dir, out, NOW));
+    const nextHour = [];
+    for (let i = 0; i < RUNS; i++)
+      nextHour.push(await withNextHour(dir, () => measure("build-hourly", dir, out, NEXT_HOUR)));
     await noState();
     calibrations.push(await calibration());
     const ms = builds.map((b) => b.ms);
@@ -139,6 +187,13 @@ export async function benchBuild() {
       hourlyMinMs: Math.round(Math.min(...hourly.map((b) => b.ms))),
       hourlyMaxMs: Math.round(Math.max(...hourly.map((b) => b.ms))),
       hourlyPeakRssMB: Math.round(Math.max(...hourly.map((b) => b.maxRssMB))),
+      nextHourMs: Math.round(median(nextHour.map((b) => b.ms))),
+      nextHourMinMs: Math.round(Math.min(...nextHour.map((b) => b.ms))),
+      nextHourMaxMs: Math.round(Math.max(...nextHour.map((b) => b.ms))),
+      nextHourPeakRssMB: Math.round(Math.max(...nextHour.map((b) => b.maxRssMB))),
+      nextHourChanged: nextHour[0]?.changed ?? 0,
+      files: nextHour[0]?.files ?? 0,
+      archiveDaysKept: nextHour[0]?.archiveDaysKept ?? 0,
       floorMs: Math.round(median(floors.map((f) => f.ms))),
       buildOverFloor: over(floors),
       inputFloorMs: Math.round(median(inputFloors.map((f) => f.ms))),

@@ -122,7 +122,8 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
   const type = res.headers.get("content-type")?.split(";")[0] ?? "";
   const media = content?.[type];
   if (!media) return [...errors, `content type ${type} is not documented`];
-  return [...errors, ...check(media.schema, JSON.parse(body)).map((e) => `body: ${e}`)];
+  const value: unknown = type === "text/csv" ? body : JSON.parse(body);
+  return [...errors, ...check(media.schema, value).map((e) => `body: ${e}`)];
 }
 
 /** A request through the description, the handler, and the description again. */
@@ -298,5 +299,52 @@ describe("the rest of what is served is described", () => {
       lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
     });
     expect((built["info"] as Json)["contact"]).toEqual(contact);
+  });
+});
+
+describe("the archive's paths: served, let through and described (docs/methodology.md §5.5)", () => {
+  const ok = { status: 200, request: [], response: [] };
+  test.each([
+    "/api/v1/history/us-dollar.json",
+    "/api/v1/history/USD-EGP.json?from=2026-11-10&to=2026-11-15",
+    "/api/v1/history/Gold-24K.csv",
+    "/api/v1/history/us-dollar.csv?to=2026-11-12",
+    "/api/v1/days.json",
+    "/api/v1/days/2026-11-18.json",
+  ])("%s by GET and HEAD", async (url) => {
+    for (const method of ["GET", "HEAD"]) {
+      const r = await exchange(method, url);
+      expect({ method, url, status: r.status, request: r.request, response: r.response }).toEqual({
+        method,
+        url,
+        ...ok,
+      });
+    }
+  });
+
+  test.each([
+    { url: "/api/v1/history/us-dollar.json?from=2026-02-30", status: 400 },
+    { url: "/api/v1/history/us-dollar.csv?from=2026-11-15&to=2026-11-01", status: 400 },
+    { url: "/api/v1/history/bitcoin.json", status: 404 },
+    { url: "/api/v1/days/2020-01-01.json", status: 404 },
+  ])("$url: $status, a problem as described", async ({ url, status }) => {
+    const d = depsFor(out, { counters: new MemoryStore() });
+    const res = await handle(new Request(`http://feed.test${url}`), d);
+    expect(res.status).toBe(status);
+    const req = checkRequest("GET", url);
+    // A malformed date is refused by the description's own date pattern too, or passes to the server's 400.
+    const response = await checkResponse(req.operation, "GET", res);
+    expect(response).toEqual([]);
+  });
+
+  test("a narrowed answer revalidates: 304 on its own ETag", async () => {
+    const url = "/api/v1/history/us-dollar.json?from=2026-11-15";
+    const first = await exchange("GET", url);
+    const again = await exchange("GET", url, { "If-None-Match": first.etag! });
+    expect({ status: again.status, request: again.request, response: again.response }).toEqual({
+      status: 304,
+      request: [],
+      response: [],
+    });
   });
 });
