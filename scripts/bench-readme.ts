@@ -25,6 +25,7 @@ interface BuildRow {
   nextHourChanged?: number;
   files?: number;
   archiveDaysKept?: number;
+  archiveEqualsSeries?: number;
   floorMs: number;
   buildOverFloor: number;
   inputFloorMs: number;
@@ -120,7 +121,7 @@ Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Nod
 |---|---|---|---|---|---|---|---|---|---|---|
 ${build.join("\n")}
 
-Large ÷ half build time: ${r.build.largeOverHalf} (2.0 is linear in the number of assets).
+Large ÷ half build time: ${r.build.largeOverHalf} (2.0 is linear in the number of assets). ${r.build.rows.every((b) => b.archiveEqualsSeries) ? `The archive's last 30 entries equal the feed's series for every asset (${r.build.rows.map((b) => `${b.dataset}: ${b.archiveEqualsSeries}`).join(", ")} assets checked).` : ""}
 
 | handler, in process | p50 (µs) | p99 (µs) | target (p99) |
 |---|---|---|---|

@@ -42,6 +42,8 @@ async function dataset(name: string, args: string[]): Promise<string> {
  * (PRICE_FEED_NO_CODE_CACHE: a first run, or a fresh checkout as the hourly job has).
  */
 async function wholeProcess(data: string, out: string, codeCache = true) {
+  // A first build, as every run of the whole process measures: no site (and so no archive) to keep.
+  for (const f of [out, `${out}.archive-cache`]) await fs.rm(f, { recursive: true, force: true });
   const t0 = performance.now();
   const env = { ...process.env, PRICE_FEED_NO_CODE_CACHE: codeCache ? "" : "1" };
   const child = execFile("node", [cli, "build", "--no-state", "--force", "--data", data, "--out", out, "--now", NOW], {
@@ -116,6 +118,28 @@ async function dirBytes(dir: string): Promise<number> {
   return n;
 }
 
+/**
+ * docs/methodology.md §5.5 on a built site: every asset's last SERIES_WINDOW_DAYS history entries
+ * are its feed series, value for value (test/rules-archive.test.ts checks the sample; this, every
+ * dataset the bench builds). Throws on the first asset that differs; else the number checked.
+ */
+async function archiveMatchesSeries(out: string): Promise<number> {
+  type Entry = Record<string, unknown> & { date: string };
+  const feed = JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")) as {
+    assets: Array<{ slug: string; series: Entry[] }>;
+  };
+  const keys = ["date", "buyLo", "buyHi", "sellLo", "sellHi", "bench"];
+  for (const a of feed.assets) {
+    const h = JSON.parse(await fs.readFile(path.join(out, `api/v1/history/${a.slug}.json`), "utf8")) as {
+      entries: Entry[];
+    };
+    const last = h.entries.slice(-a.series.length || h.entries.length).map((e) => keys.map((k) => e[k]));
+    if (JSON.stringify(last) !== JSON.stringify(a.series.map((e) => keys.map((k) => e[k]))))
+      throw new Error(`${out}: the archive of ${a.slug} does not end with its series`);
+  }
+  return feed.assets.length;
+}
+
 export async function benchBuild() {
   await fs.mkdir(BENCH, { recursive: true });
   const sample = path.join(BENCH, "sample");
@@ -170,6 +194,8 @@ export async function benchBuild() {
     const nextHour = [];
     for (let i = 0; i < RUNS; i++)
       nextHour.push(await withNextHour(dir, () => measure("build-hourly", dir, out, NEXT_HOUR)));
+    const outBytes = await dirBytes(out);
+    const seriesChecked = await archiveMatchesSeries(out);
     await noState();
     calibrations.push(await calibration());
     const ms = builds.map((b) => b.ms);
@@ -178,7 +204,7 @@ export async function benchBuild() {
     rows.push({
       dataset: name,
       dataMB: +((await dirBytes(dir)) / 1e6).toFixed(1),
-      outMB: +((await dirBytes(out)) / 1e6).toFixed(1),
+      outMB: +(outBytes / 1e6).toFixed(1),
       buildMs: Math.round(median(ms)),
       buildMinMs: Math.round(Math.min(...ms)),
       buildMaxMs: Math.round(Math.max(...ms)),
@@ -194,6 +220,7 @@ export async function benchBuild() {
       nextHourChanged: nextHour[0]?.changed ?? 0,
       files: nextHour[0]?.files ?? 0,
       archiveDaysKept: nextHour[0]?.archiveDaysKept ?? 0,
+      archiveEqualsSeries: seriesChecked,
       floorMs: Math.round(median(floors.map((f) => f.ms))),
       buildOverFloor: over(floors),
       inputFloorMs: Math.round(median(inputFloors.map((f) => f.ms))),

@@ -9,11 +9,9 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { canonical } from "../src/core/canonical.js";
 import { dayAssetJson, daySellerJson, entryJson, withItems } from "../src/feed/archive-json.js";
-import { parseInstant } from "../src/core/cairo.js";
-import { runBuild } from "../src/jobs/build.js";
 import type { ArchiveEntry } from "../src/schema/archive.js";
 import type { DaySeller } from "../src/rules/archive.js";
-import { tempDir } from "./helpers/dataset.js";
+import { builtSample } from "./helpers/site.js";
 
 const text = fc.oneof(fc.string(), fc.constantFrom('Bank "Misr"', "بنك مصر", "a\\b\nc", "\u2028", "</script>"));
 const price = fc.oneof(
@@ -86,14 +84,7 @@ describe("hand-written canonical JSON", () => {
 });
 
 test("every archive file of a build of the sample is canonical", async () => {
-  const out = path.join(await tempDir("pf-archive-json-"), "public");
-  await runBuild({
-    dataDir: path.resolve("data"),
-    outDir: out,
-    nowMs: parseInstant("2026-11-19T12:30:00Z")!,
-    saveState: false,
-    force: true,
-  });
+  const out = await builtSample("pf-archive-json-");
   let n = 0;
   for (const dir of ["api/v1/days", "api/v1/history"])
     for (const f of await fs.readdir(path.join(out, dir))) {

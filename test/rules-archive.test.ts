@@ -10,13 +10,12 @@ import path from "node:path";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry } from "../src/rules/archive.js";
 import { csvField, historyCsv, CSV_HEADER } from "../src/feed/archive-csv.js";
 import { weekdayName } from "../src/feed/archive.js";
-import { parseInstant } from "../src/core/cairo.js";
-import { runBuild } from "../src/jobs/build.js";
 import type { DayRef } from "../src/rules/references.js";
 import type { DayClose } from "../src/schema/inputs.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { History } from "../src/schema/archive.js";
-import { catalog, registry, tempDir } from "./helpers/dataset.js";
+import { catalog, registry } from "./helpers/dataset.js";
+import { builtSample } from "./helpers/site.js";
 
 const USD = catalog.find((a) => a.id === "USD-EGP")!;
 const sellers = new Map(registry.map((s) => [s.id, s]));
@@ -209,14 +208,7 @@ describe("the CSV: RFC 4180", () => {
 
 describe("the archive on the sample data (data/)", () => {
   test("every asset's last 30 entries are its feed series, value for value; every day's file lists it", async () => {
-    const out = path.join(await tempDir("pf-archive-"), "public");
-    await runBuild({
-      dataDir: path.resolve("data"),
-      outDir: out,
-      nowMs: parseInstant("2026-11-19T12:30:00Z")!,
-      saveState: false,
-      force: true,
-    });
+    const out = await builtSample("pf-archive-");
     const read = async <T>(f: string) => JSON.parse(await fs.readFile(path.join(out, f), "utf8")) as T;
     const feed = await read<Feed>("api/v1/feed.json");
     const days = await read<{ days: Array<{ date: string; assets: number }> }>("api/v1/days.json");

@@ -2,20 +2,24 @@
  * The archive's files (docs/methodology.md §5.5): `api/v1/days/<date>.json` for every date with an
  * entry, `api/v1/days.json`, and per asset `api/v1/history/<slug>.json` and `.csv`. Days come in
  * date order, one at a time: a raw day's closes from the build's own records, a compacted day's from
- * its source (src/io/archive-days.ts), which may instead give the day's facts and the file an earlier
+ * its source (src/io/archive-days.ts), which may instead give the day's entries and the file an earlier
  * build published for the same inputs, to be kept as it is.
  */
 import { canonical } from "../core/canonical.js";
-import type { Dataset, DayRecord } from "../core/dataset.js";
-import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
-import type { ArchiveEntry, Days, History } from "../schema/archive.js";
+import type { Dataset } from "../core/dataset.js";
+import type { DayClose, RegistrySeller } from "../schema/inputs.js";
+import type { ArchiveEntry, Days } from "../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
 import type { DayRef } from "../rules/references.js";
-import { CSV_HEADER, csvRow } from "./archive-csv.js";
+import { csvRow } from "./archive-csv.js";
+import { AssetLines, historyFiles } from "./archive-history.js";
+import type { ArchiveFile, ArchiveInput, AssetPart, DayInputs, EntryRow } from "./archive-types.js";
 import { dayAssetJson, entryJson, withItems } from "./archive-json.js";
-import { CHANGELOG_PATH, DOCS_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
+import { files, urlOf } from "./paths.js";
+import { documentHeader } from "./header.js";
 
-export const CSV_TYPE = "text/csv; charset=utf-8; header=present";
+export { CSV_TYPE } from "./archive-history.js";
+export type * from "./archive-types.js";
 
 /** The English name of a date's day of the week (a Cairo date is a calendar date: no zone applies). */
 export function weekdayName(date: string): string {
@@ -23,122 +27,8 @@ export function weekdayName(date: string): string {
   return names[new Date(`${date}T00:00:00Z`).getUTCDay()]!;
 }
 
-/** A file of the previous site that stands for a day whose inputs did not change: linked, not written again. */
-export interface KeptFile {
-  path: string;
-  /** Where it is on disk now. */
-  from: string;
-  etag: string;
-  contentType: string;
-  bytes: number;
-}
-
-/** One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive-json.ts, archive-csv.ts). */
-export type EntryRow = readonly [asset: string, json: string, csv: string];
-
-/**
- * What a day's file depends on besides the day's closes: `shared` (the site's header, the catalog and
- * the registry; the same string for every day of a build) and `day` (each asset's references that day).
- */
-export interface DayInputs {
-  shared: string;
-  day: string;
-}
-
-/**
- * A compacted day as its source gives it: its closes, or the entries an earlier build wrote of it
- * from the same inputs and the file it published then, to be kept as it is.
- */
-export type CompactedDay = { closes: readonly DayClose[] } | { rows: readonly EntryRow[]; kept: KeptFile };
-
-/** Where the compacted days come from (src/io/archive-days.ts); without one, the build's records must hold every day's closes. */
-export interface CompactedDays {
-  /** The compacted dates up to the build date, ascending. */
-  readonly dates: readonly string[];
-  /** The day, given what its file depends on besides its closes. */
-  take(date: string, inputs: DayInputs): Promise<CompactedDay>;
-  /** The day as made from its closes, for the source to keep: its entries and its file's ETag. */
-  made(date: string, rows: readonly EntryRow[], etag: string): void;
-  /**
-   * The file of the site being replaced at `path`, when it has these very bytes (the same ETag): kept
-   * as it is rather than written again. Null when there is none.
-   */
-  unchanged(path: string, etag: string): KeptFile | null;
-  /**
-   * The compacted days' part of every asset's archive as the site being replaced was made with it,
-   * when every compacted day's inputs are what they were then (each day's file is then kept as it
-   * is, and its entries come joined); null otherwise, and each day is taken one by one.
-   */
-  whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null>;
-  /** The compacted days' part as this build made it, for the next build's whole(). */
-  keepPart(part: CompactedPart): void;
-}
-
-/** One asset's entries of the compacted days, written and joined, and the digests its ETags use. */
-export interface AssetPart {
-  /** The entries' JSON, joined by commas; empty for none. Kept from an earlier build, its UTF-8 bytes. */
-  json: string | Uint8Array;
-  /** The CSV lines, each ending CRLF (or their UTF-8 bytes). */
-  csv: string | Uint8Array;
-  /** A digest of each entry's JSON, concatenated: what the files' ETags hash in place of the entries. */
-  digests: string;
-  /** The first and last dates it has ("" for none). */
-  first: string;
-  last: string;
-}
-
-/** Every asset's compacted part, and each compacted day's file and number of assets. */
-export interface CompactedPart {
-  assets: Map<string, AssetPart>;
-  days: Map<string, { kept: KeptFile; count: number }>;
-}
-
-/** What the archive is made of: the dataset, the build's records and references, and the compacted days. */
-export interface ArchiveInput {
-  ds: Pick<Dataset, "catalog" | "registry" | "site">;
-  records: ReadonlyMap<string, DayRecord[]>;
-  refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
-  compacted?: CompactedDays | undefined;
-  /** The ETag of a file put before (the by-day file's, for `made`). */
-  etagOf(path: string): string;
-  /** A digest of a text (the build's hashing), for the history files' ETags. */
-  digest(text: string): string | Promise<string>;
-}
-
-/**
- * A file of the archive as composeSite hashes and puts it; `kept` when an earlier build's file
- * stands. `etagInput`, when given, is what its ETag hashes instead of the body, and `check` the
- * document its schema is checked on instead of the body (a history file: see historyFiles).
- */
-export type ArchiveFile =
-  | {
-      path: string;
-      body: string;
-      contentType: string;
-      etagInput?: string;
-      check?: string;
-      /** The file's bytes in pieces, in place of `body` (a part kept as bytes is never decoded). */
-      chunks?: Array<string | Uint8Array>;
-    }
-  | { kept: KeptFile };
-
 export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
-  return {
-    _about: ds.site.about,
-    _disclaimer: ds.site.disclaimer,
-    _license: ds.site.license,
-    _self: self,
-    _docs: DOCS_PATH,
-    _spec: OPENAPI_PATH,
-    _changelog: CHANGELOG_PATH,
-    _terms: TERMS_PATH,
-    schemaVersion: 1 as const,
-  };
-}
-
-function assetHead(a: CatalogAsset) {
-  const { id, slug, name, nameAr, category, kind, market, unit, decimals } = a;
-  return { id, slug, name, nameAr, category, kind, market, unit, decimals };
+  return documentHeader(ds.site, self);
 }
 
 /** Each reference of a date, by asset: a map per date, built once from the per-asset lists. */
@@ -151,76 +41,6 @@ function refsByDate(refs: ReadonlyMap<string, DayRef[]>): Map<string, Map<string
       m.set(asset, d);
     }
   return out;
-}
-
-/**
- * Each asset's history as JSON and CSV: its closed part (joined once) and the rest. The ETag hashes
- * the header and a digest of each entry rather than the whole body: the same bytes give the same
- * ETag wherever the closed part ends, and the part, the bulk of the file, is not hashed again each
- * hour (its entries' digests are kept with it). When the part was kept from the
- * site being replaced, written and checked by the same code from the same inputs, the schema is
- * checked on the document without it.
- */
-function* historyFiles(
-  ds: Pick<Dataset, "catalog" | "site">,
-  part: ReadonlyMap<string, AssetPart>,
-  tail: ReadonlyMap<string, AssetLines>,
-  partKept: boolean,
-): Generator<ArchiveFile> {
-  for (const a of ds.catalog) {
-    const p = part.get(a.id) ?? { json: "", csv: "", digests: "", first: "", last: "" };
-    const t = tail.get(a.id)!;
-    const path = files.history(a.slug);
-    const head: Omit<History, "entries"> = {
-      ...archiveHeader(ds, urlOf(path)),
-      asset: assetHead(a),
-      from: p.first || t.first || null,
-      to: t.last || p.last || null,
-    };
-    const h = canonical({ ...head, entries: [] });
-    const at = h.indexOf('"entries":[]') + '"entries":['.length;
-    const [h1, h2] = [h.slice(0, at), h.slice(at)];
-    const rest = t.json.join(",");
-    const restCsv = t.csv.map((c) => `${c}\r\n`).join("");
-    const comma = p.json.length > 0 && rest ? "," : "";
-    const json = [h1, p.json, `${comma}${rest}${h2}`];
-    const csv = [`${CSV_HEADER}\r\n`, p.csv, restCsv];
-    const pieces = (c: Array<string | Uint8Array>) =>
-      c.every((x) => typeof x === "string") ? { body: c.join("") } : { body: "", chunks: c };
-    yield {
-      path,
-      ...pieces(json),
-      contentType: JSON_TYPE,
-      etagInput: `archive-v1\0json\0${h1}\0${p.digests}${t.digests.join("")}\0${h2}`,
-      ...(partKept ? { check: `${h1}${rest}${h2}` } : {}),
-    };
-    yield {
-      path: files.historyCsv(a.slug),
-      ...pieces(csv),
-      contentType: CSV_TYPE,
-      etagInput: `archive-v1\0csv\0${p.digests}${t.digests.join("")}`,
-      ...(partKept ? { check: `${CSV_HEADER}\r\n${restCsv}` } : {}),
-    };
-  }
-}
-
-/** One asset's archive as written so far: its entries' JSON and CSV lines, its first and last date. */
-class AssetLines {
-  readonly json: string[] = [];
-  readonly csv: string[] = [];
-  readonly digests: string[] = [];
-  /** Each entry's digest (its JSON's), in order. */
-  async digest(of: (text: string) => string | Promise<string>): Promise<void> {
-    for (const j of this.json.slice(this.digests.length)) this.digests.push(await of(j));
-  }
-  first = "";
-  last = "";
-  add(date: string, json: string, csv: string): void {
-    this.json.push(json);
-    this.csv.push(csv);
-    this.first ||= date;
-    this.last = date;
-  }
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";

@@ -3,7 +3,7 @@
  * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
  */
 import { canonical, composeWithAssets, webHashing, withoutGeneratedAt, type Hashing } from "../core/canonical.js";
-import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, OPENAPI_PATH, TERMS_PATH, files, urlOf } from "./paths.js";
+import { FEED_PATH, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
@@ -13,6 +13,7 @@ import type { LoadedDataset } from "../rules/days.js";
 import type { Feed } from "../schema/outputs.js";
 import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
 import { buildSourceHealth } from "./sources-doc.js";
+import { documentHeader } from "./header.js";
 import { archiveFiles, type CompactedDays, type KeptFile } from "./archive.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
@@ -92,15 +93,7 @@ export interface Site {
 
 export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
   return {
-    _about: ds.site.about,
-    _disclaimer: ds.site.disclaimer,
-    _license: ds.site.license,
-    _self: self,
-    _docs: DOCS_PATH,
-    _spec: OPENAPI_PATH,
-    _changelog: CHANGELOG_PATH,
-    _terms: TERMS_PATH,
-    schemaVersion: 1,
+    ...documentHeader(ds.site, self),
     seriesWindowDays: SERIES_WINDOW_DAYS,
     generatedAt,
   };

@@ -16,9 +16,16 @@
  *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync, statSync, type BigIntStats } from "node:fs";
+import { promises as fs, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import {
+  ArchiveCache,
+  archiveCacheDir,
+  isArchiveDayEntry,
+  partFile,
+  statKey,
+  type ArchiveDayEntry,
+} from "./archive-cache.js";
 import { cairoDate } from "../core/cairo.js";
 import { dataPaths, dayFile } from "../core/data-layout.js";
 import type {
@@ -39,80 +46,6 @@ import { readHistoryDay } from "./day-rows.js";
 import { sha256Hex } from "./hash.js";
 import { readJson, readJsonOr } from "./json-file.js";
 import { insideCheck } from "./links.js";
-
-const HEX64 = /^[0-9a-f]{64}$/;
-
-/**
- * One compacted day as data/state/archive/ keeps it: under `key`, every asset's entry of the day as
- * written (its id, its JSON, its CSV line) and the ETag of the day's file made from the same inputs.
- */
-export interface ArchiveDayEntry {
-  date: string;
-  key: string;
-  etag: string;
-  rows: Array<[string, string, string]>;
-}
-
-/**
- * The entry's shape, checked by hand rather than by zod: 400 entries of 200 rows each are read by
- * every hourly build, and a cache needs only to know whether it may be used (anything else is a miss).
- */
-export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
-  if (typeof v !== "object" || v === null) return false;
-  const e = v as Record<string, unknown>;
-  return (
-    typeof e["date"] === "string" &&
-    typeof e["key"] === "string" &&
-    HEX64.test(e["key"]) &&
-    typeof e["etag"] === "string" &&
-    Array.isArray(e["rows"]) &&
-    e["rows"].every(
-      (r: unknown) => Array.isArray(r) && r.length === 3 && r.every((x: unknown) => typeof x === "string"),
-    ) &&
-    Object.keys(e).length === 4
-  );
-}
-
-/** What a history file was hashed at: equal stats stand for equal bytes. */
-const HashedFile = z.strictObject({
-  size: z.string(),
-  mtimeNs: z.string(),
-  ctimeNs: z.string(),
-  ino: z.string(),
-  sha256: z.string().regex(HEX64),
-});
-/** A day's key, its file's ETag and its number of assets (0, and no file, for a day without an entry). */
-const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), count: z.int().min(0) });
-/** An asset's closed part: its digests and dates (its bytes are files beside this index). */
-const CachedPart = z.strictObject({
-  digests: z.string(),
-  first: z.string(),
-  last: z.string(),
-});
-const ArchiveCache = z.strictObject({
-  recordedAtMs: z.number(),
-  history: z.record(z.string(), HashedFile),
-  days: z.record(z.string(), CachedDay),
-  /** The SHA-256 of every closed day's date and key: the part below stands while it does. */
-  partKey: z.string(),
-  part: z.record(z.string(), CachedPart),
-});
-type ArchiveCache = z.infer<typeof ArchiveCache>;
-
-/** The cache beside a site: `<site>.archive-cache/index.json`, and the closed part's bytes under `<partKey>/`. */
-export function archiveCacheDir(outDir: string): string {
-  const abs = path.resolve(outDir);
-  return path.join(path.dirname(abs), `${path.basename(abs)}.archive-cache`);
-}
-const partFile = (dir: string, partKey: string, asset: string, ext: "json" | "csv") =>
-  path.join(dir, partKey, `${encodeURIComponent(asset)}.${ext}`);
-
-const statKey = (s: BigIntStats) => ({
-  size: String(s.size),
-  mtimeNs: String(s.mtimeNs),
-  ctimeNs: String(s.ctimeNs),
-  ino: String(s.ino),
-});
 
 /** The compacted days a build's archive takes, and what it learned of them, to save afterwards. */
 export class ArchiveDays implements CompactedDays {

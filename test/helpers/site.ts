@@ -59,3 +59,16 @@ export function testServer(
     ...o,
   });
 }
+
+/** A build of the committed sample data (data/) at its usual instant, into a fresh folder, leaving data/ as it is. */
+export async function builtSample(prefix = "pf-sample-"): Promise<string> {
+  const out = path.join(await tempDir(prefix), "public");
+  await runBuild({
+    dataDir: path.resolve("data"),
+    outDir: out,
+    nowMs: Date.parse("2026-11-19T12:30:00Z"),
+    saveState: false,
+    force: true,
+  });
+  return out;
+}
