@@ -15,6 +15,7 @@ import { cacheFile, supersededBy } from "../src/cli/launch.js";
 import { runBuild } from "../src/jobs/build.js";
 import { parseInstant } from "../src/core/cairo.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
+import { binCopy } from "./helpers/bin-copy.js";
 
 const run = promisify(execFile);
 const NOW = "2026-11-19T12:30:00Z";
@@ -25,23 +26,6 @@ async function cliBuild(bin: string, out: string, env: Record<string, string> = 
     env: { ...process.env, PRICE_FEED_DEBUG: "", PRICE_FEED_NO_CODE_CACHE: "", ...env },
   });
   return snapshot(out);
-}
-
-/** The bin, its launcher and bundle, and the files the bundle reads beside them, in a folder of its own. */
-async function binCopy(): Promise<{ bin: string; cacheDir: string }> {
-  const root = await tempDir("pf-bin-");
-  for (const f of [
-    "dist/cli/bin.js",
-    "dist/cli/launch.js",
-    "dist/cli/main.bundle.cjs",
-    "docs/methodology.md",
-    "src/api/changelog.json",
-  ]) {
-    await fs.mkdir(path.join(root, path.dirname(f)), { recursive: true });
-    await fs.copyFile(f, path.join(root, f));
-  }
-  await fs.writeFile(path.join(root, "package.json"), '{"type":"module"}\n');
-  return { bin: path.join(root, "dist/cli/bin.js"), cacheDir: path.join(root, "dist/cli/.cache") };
 }
 
 const cacheFiles = async (dir: string) =>
@@ -65,7 +49,7 @@ describe("the bundled command line", () => {
   });
 
   test("the rulebook compiled in is used only while docs/methodology.md is its text; an edited one is rendered", async () => {
-    const { bin } = await binCopy();
+    const { bin } = await binCopy("pf-bin-");
     const root = path.resolve(path.dirname(bin), "../..");
     const tmp = await tempDir("pf-rulebook-");
     const docs = async (out: string) => (await cliBuild(bin, out)).get("docs/index.html")!;
@@ -81,7 +65,7 @@ describe("the bundled command line", () => {
   });
 
   test("the code cache: written when missing, kept when taken, replaced when refused", async () => {
-    const { bin, cacheDir } = await binCopy();
+    const { bin, cacheDir } = await binCopy("pf-bin-");
     const tmp = await tempDir("pf-cache-");
     const first = await cliBuild(bin, path.join(tmp, "1"));
     const [written] = await cacheFiles(cacheDir);
@@ -107,7 +91,7 @@ describe("the bundled command line", () => {
   });
 
   test("a failed run writes no cache; an unwritable cache folder costs nothing", async () => {
-    const { bin, cacheDir } = await binCopy();
+    const { bin, cacheDir } = await binCopy("pf-bin-");
     const r = await run(process.execPath, [bin, "build", "--data", "/nonexistent/data"]).catch(
       (e: { code: number }) => e,
     );

@@ -12,6 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { snapshot, tempDir } from "./helpers/dataset.js";
+import { binCopy } from "./helpers/bin-copy.js";
 
 const run = promisify(execFile);
 const NOW = "2026-11-19T12:30:00Z";
@@ -47,23 +48,6 @@ const nodes = (): { node20: string; node24: string } | string => {
   return { node20: NODE20.bin, node24: NODE24.bin };
 };
 
-/** The bin, its launcher and bundle, and the files the bundle reads beside them, in a folder of its own. */
-async function binCopy(): Promise<{ bin: string; cacheDir: string }> {
-  const root = await tempDir("pf-nodes-");
-  for (const f of [
-    "dist/cli/bin.js",
-    "dist/cli/launch.js",
-    "dist/cli/main.bundle.cjs",
-    "docs/methodology.md",
-    "src/api/changelog.json",
-  ]) {
-    await fs.mkdir(path.join(root, path.dirname(f)), { recursive: true });
-    await fs.copyFile(f, path.join(root, f));
-  }
-  await fs.writeFile(path.join(root, "package.json"), '{"type":"module"}\n');
-  return { bin: path.join(root, "dist/cli/bin.js"), cacheDir: path.join(root, "dist/cli/.cache") };
-}
-
 const ENV = { ...process.env, PRICE_FEED_DEBUG: "", PRICE_FEED_NO_CODE_CACHE: "" };
 
 async function build(node: string, bin: string, out: string): Promise<Map<string, string>> {
@@ -82,7 +66,7 @@ describe("Node 20 and Node 24", () => {
   test("a build of data/ is the same bytes on both", { timeout: 90_000 }, async (ctx) => {
     const both = nodes();
     if (typeof both === "string") return ctx.skip(both);
-    const { bin } = await binCopy();
+    const { bin } = await binCopy("pf-nodes-");
     const tmp = await tempDir("pf-nodes-out-");
     const [on20, on24] = await Promise.all([
       build(both.node20, bin, path.join(tmp, "node20")),
@@ -96,7 +80,7 @@ describe("Node 20 and Node 24", () => {
   test("the bin run on the two in turn keeps a code cache for each, and takes it", { timeout: 60_000 }, async (ctx) => {
     const both = nodes();
     if (typeof both === "string") return ctx.skip(both);
-    const { bin, cacheDir } = await binCopy();
+    const { bin, cacheDir } = await binCopy("pf-nodes-");
     const help = (node: string) => run(node, [bin, "--help"], { env: ENV });
     const files = async () => (await fs.readdir(cacheDir).catch(() => [] as string[])).sort();
     const mtimes = async () =>

@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { builtSite, depsFor } from "./helpers/site.js";
-import { deref, readOpenApi, validators, type Json } from "./helpers/openapi.js";
+import { depsFor } from "./helpers/site.js";
+import { deref, describedSite, type validators, type Json } from "./helpers/openapi.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
 import { Manifest } from "../src/schema/documents.js";
@@ -22,10 +22,7 @@ let check: ReturnType<typeof validators>;
 let manifest: Manifest;
 
 beforeAll(async () => {
-  ({ out } = await builtSite());
-  doc = await readOpenApi(out);
-  check = validators(doc);
-  manifest = Manifest.parse(JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")));
+  ({ out, doc, check, manifest } = await describedSite());
 });
 
 const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");

@@ -45,3 +45,13 @@ export function deref(doc: Json, node: Json): Json {
     .split("/")
     .reduce<Json>((n, k) => n[k.replace(/~1/g, "/").replace(/~0/g, "~")] as Json, doc);
 }
+
+/** A built site of the small test dataset with its description, the validators over it and its manifest. */
+export async function describedSite() {
+  const { builtSite } = await import("./site.js");
+  const { Manifest } = await import("../../src/schema/documents.js");
+  const { out } = await builtSite();
+  const doc = await readOpenApi(out);
+  const manifest = Manifest.parse(JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")));
+  return { out, doc, check: validators(doc), manifest };
+}
