@@ -22,7 +22,7 @@
  * stamp, so the next `npm run build` compiles again and shows them.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -125,6 +125,11 @@ export async function compile({ allowTypeErrors = false } = {}) {
       console.error("compile: scripts/bundle-cli.mjs failed");
       return 1;
     }
+    // The package's bin (package.json "bin") is run directly by `npx price-feed`: executable from the
+    // moment it is compiled, not only once npm's bin linking gets to it (a test that ran `npx` while
+    // another was linking saw "Permission denied").
+    const bin = path.join(ROOT, "dist/cli/bin.js");
+    if (existsSync(bin)) chmodSync(bin, 0o755);
     if (typed !== 0) {
       if (!allowTypeErrors) {
         console.error("compile: tsc -p tsconfig.build.json reported errors");
