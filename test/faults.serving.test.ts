@@ -8,14 +8,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Redis } from "ioredis";
 import type { RunningServer } from "../src/server/serve.js";
 import { MemoryStore } from "../src/edge/counters.js";
 import { handle } from "../src/edge/handler.js";
 import { nextCairoMidnight } from "../src/core/cairo.js";
 import { Problem, Readiness } from "../src/schema/documents.js";
 import { builtSite, BUILT_AT, depsFor } from "./helpers/site.js";
-import { servedWithRedis } from "./helpers/redis.js";
+import { servedWithRedis, withRedisClient } from "./helpers/redis.js";
 
 const served = servedWithRedis();
 const server = served.server;
@@ -265,10 +264,10 @@ describe("health and preflight cost nothing; a refusal is not counted as used", 
         [429, "2"],
       ]);
       if (store === "redis") {
-        const client = new Redis(served.redis.url);
-        const keys = await client.keys("pf:d:*:198.51.100.31");
-        expect(await client.get(keys[0]!)).toBe("2");
-        client.disconnect();
+        await withRedisClient(served.redis.url, async (redis) => {
+          const keys = await redis.keys("pf:d:*:198.51.100.31");
+          expect(await redis.get(keys[0]!)).toBe("2");
+        });
       }
     },
   );
@@ -363,7 +362,7 @@ describe("heavy anonymous traffic is limited first (real Redis, two servers)", (
   const limits = { window: 8, windowSeconds: 60, daily: 1000, busy: { limit: 6, seconds: 60 } };
 
   test("ordinary traffic: everyone gets the published limits", async () => {
-    await new Redis(served.redis.url).flushall().then(() => undefined);
+    await withRedisClient(served.redis.url, (redis) => redis.flushall());
     const s = await server({ limits, redisUrl: served.redis.url, trustProxy: true });
     const res = await get(`${s.url}/api/v1`, { "X-Forwarded-For": "203.0.113.50" });
     expect(res.status).toBe(200);
@@ -372,9 +371,7 @@ describe("heavy anonymous traffic is limited first (real Redis, two servers)", (
   });
 
   test("busy: an anonymous caller gets a quarter of the burst, told how to identify itself; an identified one keeps it", async () => {
-    const flush = new Redis(served.redis.url);
-    await flush.flushall();
-    flush.disconnect();
+    await withRedisClient(served.redis.url, (redis) => redis.flushall());
     const a = await server({ limits, redisUrl: served.redis.url, trustProxy: true });
     const b = await server({ limits, redisUrl: served.redis.url, trustProxy: true });
     // Total traffic past 6 per 60 s, from many addresses, through server b only.

@@ -2,9 +2,8 @@ import http from "node:http";
 import { describe, expect, test } from "vitest";
 import { RedisStore } from "../src/server/redis-store.js";
 import { UpstashStore } from "../src/edge/upstash-store.js";
-import { Redis } from "ioredis";
 import { BUILT_AT } from "./helpers/site.js";
-import { servedWithRedis, startRedis } from "./helpers/redis.js";
+import { servedWithRedis, startRedis, withRedisClient } from "./helpers/redis.js";
 
 const served = servedWithRedis();
 const server = served.server;
@@ -152,40 +151,40 @@ describe("counters in a real Redis", () => {
   });
 
   test("the Upstash REST store runs the same script (through a loopback REST endpoint over the real Redis)", async () => {
-    const client = new Redis(served.redis.url);
-    const rest = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", async () => {
-        if (req.headers.authorization !== "Bearer token-1") {
-          res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Unauthorized" }));
-          return;
-        }
-        const [cmd, ...args] = JSON.parse(body) as string[];
-        try {
-          const result = await client.call(cmd!, ...args);
-          res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ result }));
-        } catch (e) {
-          res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(e) }));
-        }
+    await withRedisClient(served.redis.url, async (client) => {
+      const rest = http.createServer((req, res) => {
+        let body = "";
+        req.on("data", (c) => (body += c));
+        req.on("end", async () => {
+          if (req.headers.authorization !== "Bearer token-1") {
+            res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Unauthorized" }));
+            return;
+          }
+          const [cmd, ...args] = JSON.parse(body) as string[];
+          try {
+            const result = await client.call(cmd!, ...args);
+            res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ result }));
+          } catch (e) {
+            res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(e) }));
+          }
+        });
       });
+      await new Promise<void>((r) => rest.listen(0, "127.0.0.1", () => r()));
+      const url = `http://127.0.0.1:${(rest.address() as { port: number }).port}`;
+      const store = new UpstashStore(url, "token-1");
+      const started = Date.now();
+      expect(await store.hit("u1", BUILT_AT, 60_000)).toMatchObject({ windowCount: 1, dayCount: 1 });
+      const second = await store.hit("u1", BUILT_AT, 60_000);
+      const answered = Date.now();
+      expect(second).toMatchObject({ windowCount: 2, dayCount: 2 });
+      // The window began at the first hit and lasts 60 s: what is left is 60 s less at most what passed
+      // between the first hit's sending and the second's answer (both clocks count whole milliseconds).
+      expect(second!.windowResetMs).toBeLessThanOrEqual(60_000);
+      expect(second!.windowResetMs).toBeGreaterThanOrEqual(60_000 - (answered - started) - 1);
+      const logs: string[] = [];
+      expect(await new UpstashStore(url, "wrong", (l) => logs.push(l)).hit("u1", BUILT_AT, 60_000)).toBeNull();
+      expect(logs[0]).toContain("Unauthorized");
+      rest.close();
     });
-    await new Promise<void>((r) => rest.listen(0, "127.0.0.1", () => r()));
-    const url = `http://127.0.0.1:${(rest.address() as { port: number }).port}`;
-    const store = new UpstashStore(url, "token-1");
-    const started = Date.now();
-    expect(await store.hit("u1", BUILT_AT, 60_000)).toMatchObject({ windowCount: 1, dayCount: 1 });
-    const second = await store.hit("u1", BUILT_AT, 60_000);
-    const answered = Date.now();
-    expect(second).toMatchObject({ windowCount: 2, dayCount: 2 });
-    // The window began at the first hit and lasts 60 s: what is left is 60 s less at most what passed
-    // between the first hit's sending and the second's answer (both clocks count whole milliseconds).
-    expect(second!.windowResetMs).toBeLessThanOrEqual(60_000);
-    expect(second!.windowResetMs).toBeGreaterThanOrEqual(60_000 - (answered - started) - 1);
-    const logs: string[] = [];
-    expect(await new UpstashStore(url, "wrong", (l) => logs.push(l)).hit("u1", BUILT_AT, 60_000)).toBeNull();
-    expect(logs[0]).toContain("Unauthorized");
-    rest.close();
-    client.disconnect();
   });
 });

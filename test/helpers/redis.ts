@@ -77,6 +77,21 @@ export async function startRedis(): Promise<RedisServer> {
   };
 }
 
+/**
+ * A client of a test's redis-server for one use, disconnected after it whatever it does: one left
+ * open would keep reconnecting once the server stops after its file, and (isolate: false) print
+ * "[ioredis] Unhandled error event: ... ECONNREFUSED" through the files that run after it.
+ */
+export async function withRedisClient<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
+  const client = new Redis(url);
+  client.on("error", () => {}); // a failing command rejects with the error; the event would only repeat it
+  try {
+    return await use(client);
+  } finally {
+    client.disconnect();
+  }
+}
+
 export interface ServedWithRedis {
   /** The built site (helpers/site.ts builtSite), once beforeAll has run. */
   readonly out: string;
