@@ -61,6 +61,10 @@ function spawnServer(
   });
 }
 
+/** `price-feed serve --dir <dir> --port 0 <flags>` as a user runs it (spawnServer). */
+const serveCli = (dir: string, ...flags: string[]) =>
+  spawnServer("node", ["dist/cli/bin.js", "serve", "--dir", dir, "--port", "0", ...flags]);
+
 const get = (url: string, headers: Record<string, string> = {}, method = "GET") => fetch(url, { headers, method });
 const problem = async (res: Response) => {
   expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -160,18 +164,13 @@ describe("preconditions (RFC 9110 §13.1.1, §13.1.4, in the order of §13.2.2)"
 
 describe("serve --now pins the data, not the rate limiter", () => {
   test("with --rate-limit 2/2, a 429's Retry-After waited out yields 200", async () => {
-    const { url } = await spawnServer("node", [
-      "dist/cli/bin.js",
-      "serve",
-      "--dir",
+    const { url } = await serveCli(
       served.out,
-      "--port",
-      "0",
       "--now",
       new Date(BUILT_AT + 60_000).toISOString(),
       "--rate-limit",
       "2/2",
-    ]);
+    );
     const feed = `${url}/api/v1`;
     let refused: Response | null = null;
     for (let i = 0; i < 5 && !refused; i++) {
@@ -242,55 +241,63 @@ describe("health and preflight cost nothing; a refusal is not counted as used", 
     expect(health.headers.get("ratelimit-remaining")).toBe("0");
   });
 
-  test.each([{ store: "memory" }, { store: "redis" }])(
-    "a 429 does not raise Daily-Used ($store)",
-    async ({ store }) => {
-      const s = await server({
-        limits: { window: 2, windowSeconds: 60, daily: 100 },
-        trustProxy: true,
-        ...(store === "redis" ? { redisUrl: served.redis.url } : {}),
-      });
-      const me = { "X-Forwarded-For": `198.51.100.${store === "redis" ? 31 : 30}` };
-      const used: Array<[number, string | null]> = [];
-      for (let i = 0; i < 5; i++) {
-        const res = await get(`${s.url}/api/v1`, me);
-        used.push([res.status, res.headers.get("daily-used")]);
-      }
-      expect(used).toEqual([
+  /** From one address, the [status, Daily-Used] of each answer; and, in Redis, the day's count kept. */
+  const dailyUse: Array<{
+    title: string;
+    store: "memory" | "redis";
+    limits: { window: number; windowSeconds: number; daily: number };
+    client: string;
+    seen: Array<[number, string]>;
+    kept?: string;
+  }> = [
+    ...(["memory", "redis"] as const).map((store) => ({
+      title: `a 429 does not raise Daily-Used (${store})`,
+      store,
+      limits: { window: 2, windowSeconds: 60, daily: 100 },
+      client: `198.51.100.${store === "redis" ? 31 : 30}`,
+      seen: [
         [200, "1"],
         [200, "2"],
         [429, "2"],
         [429, "2"],
         [429, "2"],
-      ]);
-      if (store === "redis") {
+      ] as Array<[number, string]>,
+      ...(store === "redis" ? { kept: "2" } : {}),
+    })),
+    {
+      title: "past the daily allowance, the refusals are not counted either",
+      store: "redis",
+      limits: { window: 100, windowSeconds: 60, daily: 2 },
+      client: "198.51.100.40",
+      seen: [
+        [200, "1"],
+        [200, "2"],
+        [429, "2"],
+        [429, "2"],
+      ],
+    },
+  ];
+
+  for (const { title, store, limits, client, seen, kept } of dailyUse)
+    test(title, async () => {
+      const s = await server({
+        limits,
+        trustProxy: true,
+        ...(store === "redis" ? { redisUrl: served.redis.url } : {}),
+      });
+      const used: Array<[number, string | null]> = [];
+      for (let i = 0; i < seen.length; i++) {
+        const res = await get(`${s.url}/api/v1`, { "X-Forwarded-For": client });
+        used.push([res.status, res.headers.get("daily-used")]);
+      }
+      expect(used).toEqual(seen);
+      if (kept !== undefined) {
         await withRedisClient(served.redis.url, async (redis) => {
-          const keys = await redis.keys("pf:d:*:198.51.100.31");
-          expect(await redis.get(keys[0]!)).toBe("2");
+          const keys = await redis.keys(`pf:d:*:${client}`);
+          expect(await redis.get(keys[0]!)).toBe(kept);
         });
       }
-    },
-  );
-
-  test("past the daily allowance, the refusals are not counted either", async () => {
-    const s = await server({
-      limits: { window: 100, windowSeconds: 60, daily: 2 },
-      redisUrl: served.redis.url,
-      trustProxy: true,
     });
-    const me = { "X-Forwarded-For": "198.51.100.40" };
-    const seen: Array<[number, string | null]> = [];
-    for (let i = 0; i < 4; i++) {
-      const res = await get(`${s.url}/api/v1`, me);
-      seen.push([res.status, res.headers.get("daily-used")]);
-    }
-    expect(seen).toEqual([
-      [200, "1"],
-      [200, "2"],
-      [429, "2"],
-      [429, "2"],
-    ]);
-  });
 
   test("a flood of unique addresses through the handler keeps the in-memory store bounded (GET, now that preflights are free)", async () => {
     const counters = new MemoryStore(500);
@@ -320,7 +327,7 @@ describe("the stale-site hint leads to a 200", () => {
   test("a build made days after its data ended, served at the real clock: the printed command answers /readyz 200", async () => {
     // As `npm run build` on the committed data: the build's own instant is long after the data went stale.
     const { out: late } = await builtSite(Date.now());
-    const first = await spawnServer("node", ["dist/cli/bin.js", "serve", "--dir", late, "--port", "0"]);
+    const first = await serveCli(late);
     expect((await get(`${first.url}/readyz`)).status).toBe(503);
     const until = Date.now() + 10_000;
     while (!first.output().includes("npm start") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
@@ -335,16 +342,7 @@ describe("the stale-site hint leads to a 200", () => {
   });
 
   test("served at a pinned instant where it is stale: the printed command answers /readyz 200, and /readyz's action says the same", async () => {
-    const first = await spawnServer("node", [
-      "dist/cli/bin.js",
-      "serve",
-      "--dir",
-      served.out,
-      "--port",
-      "0",
-      "--now",
-      "2026-11-25T12:00:00Z",
-    ]);
+    const first = await serveCli(served.out, "--now", "2026-11-25T12:00:00Z");
     const body = Readiness.parse(await (await get(`${first.url}/readyz`)).json());
     expect(body.status).toBe("not-ready");
     expect(body.action).toContain(`npx price-feed serve --dir ${served.out} --port 0 --now `);
@@ -428,18 +426,7 @@ describe("heavy anonymous traffic is limited first (real Redis, two servers)", (
   });
 
   test("serve --busy-threshold: the flag sets it, and a bad value is refused in one line", async () => {
-    const { url } = await spawnServer("node", [
-      "dist/cli/bin.js",
-      "serve",
-      "--dir",
-      served.out,
-      "--port",
-      "0",
-      "--rate-limit",
-      "8/60",
-      "--busy-threshold",
-      "2/60",
-    ]);
+    const { url } = await serveCli(served.out, "--rate-limit", "8/60", "--busy-threshold", "2/60");
     for (let i = 0; i < 3; i++) await (await get(`${url}/api/v1`)).text();
     expect((await get(`${url}/api/v1`)).headers.get("ratelimit-limit")).toBe("2");
     const bad = spawn(
