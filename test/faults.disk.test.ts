@@ -19,14 +19,7 @@ import { lineOf } from "../src/ingest/log.js";
 import { writeDataset } from "./helpers/dataset.js";
 import { smallRows } from "./helpers/rows.js";
 import { ingestArgs } from "./helpers/ingest.js";
-import {
-  documentServer,
-  documentSource,
-  logLines,
-  quoteRecords,
-  runCli,
-  writeSources,
-} from "./helpers/ingest-fixture.js";
+import { addAlphaSite, buildCli, documentServers, logLines, quoteRecords, runCli } from "./helpers/ingest-fixture.js";
 
 const NOW = "2026-11-19T15:00:00Z";
 const TODAY = "2026-11-19";
@@ -46,9 +39,8 @@ afterAll(() => {
   return fs.rm(disk, { recursive: true, force: true });
 });
 
-const servers: Array<{ close: () => Promise<void> }> = [];
+const documentServer = documentServers();
 afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
   if (cannotMount === null)
     for (const name of await fs.readdir(disk)) await fs.rm(path.join(disk, name), { recursive: true, force: true });
 });
@@ -76,13 +68,8 @@ async function fill(leave: number): Promise<string> {
 /** A data folder on the disk, its sources the dataset's own (disabled) and a seller document on loopback. */
 async function dataOnDisk(records: () => object[]) {
   const s = await documentServer(records);
-  servers.push(s);
   const data = await writeDataset(path.join(disk, "data"), smallRows());
-  const own = JSON.parse(await fs.readFile(path.join(data, "sources.json"), "utf8")) as { sources: object[] };
-  await writeSources(data, [
-    ...own.sources.map((x) => ({ ...x, enabled: false })),
-    documentSource("alpha-site", `${s.url}/rates`),
-  ]);
+  await addAlphaSite(data, `${s.url}/rates`);
   return { data, day: path.join(data, "quotes", `${TODAY}.ndjson`), server: s };
 }
 
@@ -131,7 +118,7 @@ describe.skipIf(cannotMount !== null)(
       expect(after.lines.slice(0, before.lines.length)).toEqual(before.lines);
       expect(after.lines).toHaveLength(before.lines.length + 1000);
       const out = path.join(disk, "public");
-      const build = await runCli(["build", "--data", data, "--out", out, "--now", NOW]);
+      const build = await buildCli(data, out, NOW);
       expect(build, build.stderr).toMatchObject({ code: 0 });
       expect(existsSync(path.join(out, "api/v1/feed.json"))).toBe(true);
     }, 60_000);
@@ -158,7 +145,7 @@ describe.skipIf(cannotMount !== null)(
       await fs.rm(filler);
 
       const out = path.join(disk, "public");
-      const build = await runCli(["build", "--data", data, "--out", out, "--now", NOW]);
+      const build = await buildCli(data, out, NOW);
       expect(build, build.stderr).toMatchObject({ code: 0 });
       const report = JSON.parse(await fs.readFile(`${out}.build-report.json`, "utf8")) as { warnings: string[] };
       const tornLine = torn.lines.length;
@@ -176,7 +163,7 @@ describe.skipIf(cannotMount !== null)(
       expect(after.lines.slice(0, before.lines.length)).toEqual(before.lines);
       for (const l of after.lines) expect(() => JSON.parse(l) as unknown).not.toThrow();
       expect(after.lines).toHaveLength(1000 + smallRowsToday());
-      const again = await runCli(["build", "--data", data, "--out", out, "--now", NOW]);
+      const again = await buildCli(data, out, NOW);
       expect(again, again.stderr).toMatchObject({ code: 0 });
       const report2 = JSON.parse(await fs.readFile(`${out}.build-report.json`, "utf8")) as { warnings: string[] };
       expect(report2.warnings.filter((w) => w.includes("torn"))).toEqual([]);

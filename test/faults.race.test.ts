@@ -8,7 +8,7 @@
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { runIngest } from "../src/jobs/ingest.js";
 import { dataLockPath } from "../src/io/data-lock.js";
 import { UsageError } from "../src/core/errors.js";
@@ -16,7 +16,9 @@ import { tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows } from "./helpers/rows.js";
 import { ingestArgs } from "./helpers/ingest.js";
 import {
-  documentServer,
+  addAlphaSite,
+  buildCli,
+  documentServers,
   documentSource,
   logLines,
   quoteRecords,
@@ -26,10 +28,7 @@ import {
 
 const NOW = "2026-11-19T11:30:00Z";
 const TODAY = "2026-11-19";
-const servers: Array<{ close: () => Promise<void> }> = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
+const documentServer = documentServers();
 
 /** A process id that was alive a moment ago and is not any more. */
 async function deadPid(): Promise<number> {
@@ -43,7 +42,6 @@ describe("writers of one data folder take turns", () => {
     // Overlapping batches: each process finds some lines another is appending (no lock: duplicates
     // with appends in place, lost lines with whole-file replacement); with the lock, the union, once.
     const s = await documentServer((k) => quoteRecords(300, TODAY, k * 100), 3);
-    servers.push(s);
     const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
     await writeSources(data, [documentSource("alpha-site", `${s.url}/rates`)]);
     const runs = await Promise.all([1, 2, 3].map(() => runCli(ingestArgs(data, NOW))));
@@ -65,14 +63,8 @@ describe("writers of one data folder take turns", () => {
   test("`ingest` and `compact` at once: the old days are compacted, today's lines land once, and it builds", async () => {
     const records = quoteRecords(120, TODAY);
     const s = await documentServer(() => records);
-    servers.push(s);
     const data = await writeDataset(await tempDir(), smallRows());
-    const sources = JSON.parse(await fs.readFile(path.join(data, "sources.json"), "utf8")) as { sources: object[] };
-    // The dataset's own sources stay listed (its quotes name them), disabled: they are demo sources without a market.
-    await writeSources(data, [
-      ...sources.sources.map((x) => ({ ...x, enabled: false })),
-      documentSource("alpha-site", `${s.url}/rates`),
-    ]);
+    await addAlphaSite(data, `${s.url}/rates`);
     const oldDays = (await fs.readdir(path.join(data, "quotes"))).filter((f) => f < "2026-11-12");
     expect(oldDays.length).toBeGreaterThan(0);
     const before = await logLines(path.join(data, "quotes", `${TODAY}.ndjson`));
@@ -92,7 +84,7 @@ describe("writers of one data folder take turns", () => {
     expect(after.lines.slice(0, before.lines.length)).toEqual(before.lines);
     expect(after.lines).toHaveLength(before.lines.length + 120);
     const out = path.join(await tempDir("pf-race-out-"), "public");
-    const build = await runCli(["build", "--data", data, "--out", out, "--now", NOW]);
+    const build = await buildCli(data, out, NOW);
     expect(build, build.stderr).toMatchObject({ code: 0 });
     expect(existsSync(dataLockPath(data))).toBe(false);
   }, 60_000);
@@ -155,7 +147,6 @@ describe("a folder of data/ that leaves it is refused before anything in it is t
 describe("init's placeholder contact never reaches a site", () => {
   test("ingest refuses network sources while the contact is the placeholder, with a hint; no request is made", async () => {
     const s = await documentServer(() => quoteRecords(2, TODAY));
-    servers.push(s);
     const data = await writeDataset(await tempDir(), { quotes: [], official: [], global: [] });
     const sourcesFile = path.join(data, "sources.json");
     await writeSources(data, [documentSource("alpha-site", `${s.url}/rates`)], "mailto:operator@your-domain.example");

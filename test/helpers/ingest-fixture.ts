@@ -1,12 +1,13 @@
 /**
  * For the fault tests that run `price-feed` as real processes (test/faults.disk.test.ts,
  * test/faults.race.test.ts): the compiled CLI run to its end, and a seller document of many quotes
- * served on loopback with its sources entry, so an ingest appends lines that can be counted.
+ * served on loopback (closed after each test) with its sources entry, so an ingest appends lines
+ * that can be counted.
  */
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { CONTACT } from "./ingest.js";
+import { CONTACT, closedAfterEach } from "./ingest.js";
 import { sourcesServer, type Route } from "./sources-server.js";
 
 export const BIN = path.resolve("dist/cli/bin.js");
@@ -28,6 +29,10 @@ export function runCli(args: string[]): Promise<CliRun> {
     });
   });
 }
+
+/** `price-feed build --data <dataDir> --out <out> --now <now>`, to its exit. */
+export const buildCli = (dataDir: string, out: string, now: string): Promise<CliRun> =>
+  runCli(["build", "--data", dataDir, "--out", out, "--now", now]);
 
 /**
  * `n` quotes of Alpha Bank for the US dollar, one every 10 s from 08:00 Cairo time of `date` (UTC+2
@@ -61,12 +66,12 @@ export const documentSource = (id: string, url: string) => ({
 });
 
 /**
- * A loopback server answering `GET /rates` with `records(k)`, k counting the requests from 0. With
- * `barrier`, the answers wait until that many requests have arrived (no timer: each arrival releases
- * the waiting ones once the count is reached), so that that many ingests go on to their append at
- * one instant.
+ * A loopback server's routes answering `GET /rates` with `records(k)`, k counting the requests from
+ * 0. With `barrier`, the answers wait until that many requests have arrived (no timer: each arrival
+ * releases the waiting ones once the count is reached), so that that many ingests go on to their
+ * append at one instant.
  */
-export async function documentServer(records: (k: number) => object[], barrier = 0) {
+function documentRoutes(records: (k: number) => object[], barrier: number): Record<string, Route> {
   let arrived = 0;
   const waiting: Array<() => void> = [];
   const route: Route = async (_q, res) => {
@@ -75,12 +80,36 @@ export async function documentServer(records: (k: number) => object[], barrier =
     else while (waiting.length) waiting.shift()!();
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rates: records(k) }));
   };
-  return sourcesServer({ "GET /rates": route });
+  return { "GET /rates": route };
+}
+
+/**
+ * For a test file: `documentServer(records, barrier = 0)` starts a loopback server of those routes
+ * (documentRoutes), closed after the test that started it (helpers/ingest.ts closedAfterEach).
+ */
+export function documentServers(): (
+  records: (k: number) => object[],
+  barrier?: number,
+) => ReturnType<typeof sourcesServer> {
+  const serve = closedAfterEach();
+  return (records, barrier = 0) => serve(documentRoutes(records, barrier));
 }
 
 /** Writes a sources file of these entries with the contact. */
 export async function writeSources(dataDir: string, sources: object[], contact: string = CONTACT): Promise<void> {
   await fs.writeFile(path.join(dataDir, "sources.json"), JSON.stringify({ contact, sources }));
+}
+
+/**
+ * The data folder's sources become its own, still listed (its quotes name them) but disabled (they
+ * are demo sources without a market), and documentSource("alpha-site") reading `url`.
+ */
+export async function addAlphaSite(dataDir: string, url: string): Promise<void> {
+  const own = JSON.parse(await fs.readFile(path.join(dataDir, "sources.json"), "utf8")) as { sources: object[] };
+  await writeSources(dataDir, [
+    ...own.sources.map((x) => ({ ...x, enabled: false })),
+    documentSource("alpha-site", url),
+  ]);
 }
 
 /** The lines of a day log, and how many of them are there more than once. */
