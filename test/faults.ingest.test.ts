@@ -10,24 +10,12 @@ import path from "node:path";
 import type { ServerResponse } from "node:http";
 import { runIngest } from "../src/jobs/ingest.js";
 import { MAX_BODY_BYTES, requestBytes, retryAfterMs } from "../src/ingest/http.js";
-import {
-  closedAfterEach,
-  globalSource,
-  httpOptions,
-  ingestArgv,
-  localSeller,
-  runMain,
-  sourcesDataset,
-  writeAlphaBoard,
-} from "./helpers/ingest.js";
+import { globalSource, ingestHarness, localSeller, writeAlphaBoard } from "./helpers/ingest.js";
 import { cbePage } from "./helpers/sources-server.js";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z");
 const DOC = { date: "2026-11-19", usd: { egp: 47.8 } };
-const serve = closedAfterEach();
-const dataset = sourcesDataset;
-
-const http = httpOptions;
+const { serve, dataset, http, ingest } = ingestHarness();
 
 /** Writes `total` bytes in 64 KB chunks, minding backpressure, until done or the client hangs up; returns what was written. */
 async function flood(res: ServerResponse, total: number): Promise<number> {
@@ -104,9 +92,7 @@ describe("a source that breaks after its headers is that source's failure", () =
       localSeller,
     ]);
     await writeAlphaBoard(dir);
-    const { code, out } = await runMain(
-      ingestArgv(dir, "2026-11-19T10:30:00Z", "--timeout", "200", "--max-bytes", "1000"),
-    );
+    const { code, out } = await ingest(dir, "2026-11-19T10:30:00Z", "--timeout", "200", "--max-bytes", "1000");
     expect(code).toBe(2);
     expect(out).toMatch(
       /stall \(global-rates\): FAILED in \d+ ms: every URL failed: .*timed out after 200 ms while reading the body/,

@@ -19,14 +19,11 @@ import { BuildReport } from "../src/schema/documents.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { Quote } from "../src/schema/inputs.js";
 import { catalog, tempDir, writeDataset } from "./helpers/dataset.js";
-import { closedAfterEach, globalSource, httpOptions, sourcesDataset } from "./helpers/ingest.js";
+import { globalSource, ingestHarness } from "./helpers/ingest.js";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z");
 const DOC = { date: "2026-11-19", usd: { egp: 47.8 } };
-const serve = closedAfterEach();
-const dataset = sourcesDataset;
-
-const http = httpOptions;
+const { serve, dataset, http } = ingestHarness();
 const json = (_q: unknown, res: import("node:http").ServerResponse) =>
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(DOC));
 

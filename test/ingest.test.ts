@@ -11,16 +11,7 @@ import { excelDate, readForm, workbookRates } from "../src/ingest/adapters/cbe.j
 import { TROY_OUNCE_GRAMS, globalRates } from "../src/ingest/adapters/global-rates.js";
 import { recordsOf, sellerQuotes } from "../src/ingest/adapters/seller-document.js";
 import { cbePage, cbeWorkbook, excelSerial } from "./helpers/sources-server.js";
-import {
-  CONTACT,
-  closedAfterEach,
-  globalSource,
-  ingestArgv,
-  localSeller,
-  runMain,
-  sourcesDataset,
-  writeAlphaBoard,
-} from "./helpers/ingest.js";
+import { CONTACT, globalSource, ingestHarness, localSeller, writeAlphaBoard } from "./helpers/ingest.js";
 import readXlsxFile from "read-excel-file/universal";
 
 const NOW = Date.parse("2026-11-19T10:30:00Z"); // Thursday 12:30 Cairo
@@ -31,8 +22,7 @@ const CURRENCIES = {
   "Chinese Yuan": "CNY-EGP",
   "Japanese Yen 100": { asset: "JPY-EGP", per: 100 },
 };
-const serve = closedAfterEach();
-const dataset = sourcesDataset;
+const { serve, dataset, ingest } = ingestHarness();
 
 const lines = async (file: string) =>
   (await fs.readFile(file, "utf8"))
@@ -126,7 +116,7 @@ describe("the CBE adapter", () => {
       { ...localSeller, id: "s1" },
     ]);
     await writeAlphaBoard(dir);
-    const { code, out } = await runMain(ingestArgv(dir, "2026-11-19T10:30:00Z", "--timeout", "2000"));
+    const { code, out } = await ingest(dir, "2026-11-19T10:30:00Z", "--timeout", "2000");
     expect(code).toBe(2);
     expect(out).toMatch(/cbe \(cbe\): FAILED in \d+ ms: the page has no form#historicalDataForm/);
     expect(out).toMatch(/s1 \(seller-document\): fetched 1, appended 1, already logged 0 in \d+ ms/);

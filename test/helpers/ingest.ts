@@ -98,3 +98,18 @@ export async function runMain(argv: string[]): Promise<{ code: number; out: stri
     console.log = log;
   }
 }
+
+/**
+ * For a test file of the ingest against loopback sources: `serve` starts sources servers closed after
+ * each test (closedAfterEach), `dataset` writes a dataset listing the sources (sourcesDataset), `http`
+ * gives a run's HTTP options (httpOptions), and `ingest` runs `price-feed ingest --data <dir> --now
+ * <now> <flags…>` in process (runMain).
+ */
+export function ingestHarness() {
+  return {
+    serve: closedAfterEach(),
+    dataset: sourcesDataset,
+    http: httpOptions,
+    ingest: (dir: string, now: string, ...flags: string[]) => runMain(ingestArgv(dir, now, ...flags)),
+  };
+}
