@@ -5,32 +5,24 @@
  * the handler's answer must be a documented status whose headers, content type and body validate.
  * Whatever the server serves must pass both ways; what it refuses may be refused by the description.
  */
-import { beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { depsFor } from "./helpers/site.js";
-import { deref, describedSite, type validators, type Json } from "./helpers/openapi.js";
+import { deref, describedBeforeAll, type Json } from "./helpers/openapi.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
-import { Manifest } from "../src/schema/documents.js";
 import { buildOpenApi } from "../src/api/openapi.js";
 import type { OpenApiExamples } from "../src/api/openapi-parts.js";
 
-let out: string;
-let doc: Json;
-let check: ReturnType<typeof validators>;
-let manifest: Manifest;
-
-beforeAll(async () => {
-  ({ out, doc, check, manifest } = await describedSite());
-});
+const site = describedBeforeAll();
 
 const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 
 /** The path item a request path falls under, with its path parameters: servers + path, templated. */
 function route(pathname: string): { key: string; item: Json; params: Record<string, string> } | null {
-  const rootServer = ((doc["servers"] as Array<{ url: string }>)[0]?.url ?? "/").replace(/\/$/, "");
-  for (const [key, item] of Object.entries(doc["paths"] as Record<string, Json>)) {
+  const rootServer = ((site.doc["servers"] as Array<{ url: string }>)[0]?.url ?? "/").replace(/\/$/, "");
+  for (const [key, item] of Object.entries(site.doc["paths"] as Record<string, Json>)) {
     const servers = item["servers"] as Array<{ url: string }> | undefined;
     const full = (servers?.[0]?.url.replace(/\/$/, "") ?? rootServer) + key;
     const names: string[] = [];
@@ -62,7 +54,7 @@ function checkRequest(method: string, url: string, headers: Record<string, strin
   if (!operation) return { operation: {}, errors: [`${r.key}: no ${method} operation`] };
   const errors: string[] = [];
   const sent = new Headers(headers);
-  for (const p of ((operation["parameters"] as Json[] | undefined) ?? []).map((x) => deref(doc, x))) {
+  for (const p of ((operation["parameters"] as Json[] | undefined) ?? []).map((x) => deref(site.doc, x))) {
     const name = String(p["name"]);
     const schema = p["schema"] as Json;
     let raw: string | null;
@@ -78,7 +70,7 @@ function checkRequest(method: string, url: string, headers: Record<string, strin
     }
     // style: form, explode: false (the only array style used): one comma-separated value.
     const value = schema["type"] === "array" ? raw.split(",") : raw;
-    errors.push(...check(schema, value).map((e) => `${name}: ${e}`));
+    errors.push(...site.check(schema, value).map((e) => `${name}: ${e}`));
   }
   return { operation, errors };
 }
@@ -91,12 +83,12 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
   const responses = operation["responses"] as Record<string, Json>;
   const documented = responses[String(res.status)];
   if (!documented) return [`status ${res.status} is not documented`];
-  const spec = deref(doc, documented);
+  const spec = deref(site.doc, documented);
   const errors: string[] = [];
   const specHeaders = Object.fromEntries(
     Object.entries((spec["headers"] as Record<string, Json> | undefined) ?? {}).map(([k, v]) => [
       k.toLowerCase(),
-      deref(doc, v),
+      deref(site.doc, v),
     ]),
   );
   for (const [name, value] of res.headers) {
@@ -107,7 +99,9 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
       continue;
     }
     const schema = h["schema"] as Json;
-    errors.push(...check(schema, schema["type"] === "integer" ? Number(value) : value).map((e) => `${name}: ${e}`));
+    errors.push(
+      ...site.check(schema, schema["type"] === "integer" ? Number(value) : value).map((e) => `${name}: ${e}`),
+    );
   }
   const body = await res.text();
   const content = spec["content"] as Record<string, { schema: Json }> | undefined;
@@ -120,13 +114,13 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
   const media = content?.[type];
   if (!media) return [...errors, `content type ${type} is not documented`];
   const value: unknown = type === "text/csv" ? body : JSON.parse(body);
-  return [...errors, ...check(media.schema, value).map((e) => `body: ${e}`)];
+  return [...errors, ...site.check(media.schema, value).map((e) => `body: ${e}`)];
 }
 
 /** A request through the description, the handler, and the description again. */
 async function exchange(method: string, url: string, headers: Record<string, string> = {}) {
   const req = checkRequest(method, url, headers);
-  const d = depsFor(out, { counters: new MemoryStore() });
+  const d = depsFor(site.out, { counters: new MemoryStore() });
   const res = await handle(new Request(`http://feed.test${url}`, { method, headers }), d);
   const status = res.status;
   const response = req.errors.length ? [] : await checkResponse(req.operation, method, res);
@@ -134,14 +128,14 @@ async function exchange(method: string, url: string, headers: Record<string, str
 }
 
 const variantFiles = () =>
-  Object.keys(manifest.files)
+  Object.keys(site.manifest.files)
     .filter((f) => /^api\/v1\/feed\/(asset|category)\/[^/]+\.json$/.test(f))
     .map((f) => `/${f}`);
 
 describe("what the server serves, a validating proxy lets through, and the answer is as described", () => {
   test("every pre-filtered file, by GET and by HEAD", async () => {
     const files = variantFiles();
-    expect(files.length).toBe(manifest.assets.length + manifest.categories.length);
+    expect(files.length).toBe(site.manifest.assets.length + site.manifest.categories.length);
     for (const url of files)
       for (const method of ["GET", "HEAD"]) {
         const r = await exchange(method, url);
@@ -237,16 +231,16 @@ describe("the description's parameters are as the server takes them, no wider", 
   });
 
   test("category and asset: any letter case, patterns built from the catalog, the lower-case values as examples", () => {
-    const params = (doc["components"] as { parameters: Record<string, Json> }).parameters;
+    const params = (site.doc["components"] as { parameters: Record<string, Json> }).parameters;
     const category = params["Category"]!["schema"] as { items: { pattern: string; examples: string[] } };
-    expect(category.items.examples).toEqual(manifest.categories);
-    for (const c of manifest.categories) {
+    expect(category.items.examples).toEqual(site.manifest.categories);
+    for (const c of site.manifest.categories) {
       const re = new RegExp(category.items.pattern, "u");
       expect([c, c.toUpperCase(), ` ${c[0]!.toUpperCase()}${c.slice(1)} `].every((v) => re.test(v))).toBe(true);
     }
     const asset = params["Asset"]!["schema"] as { items: { pattern: string } };
     const re = new RegExp(asset.items.pattern, "u");
-    for (const a of manifest.assets)
+    for (const a of site.manifest.assets)
       expect([a.slug, a.id, a.id.toLowerCase(), a.slug.toUpperCase()].every((v) => re.test(v))).toBe(true);
     expect(re.test("bitcoin")).toBe(false);
   });
@@ -254,7 +248,7 @@ describe("the description's parameters are as the server takes them, no wider", 
 
 describe("the rest of what is served is described", () => {
   test("HEAD on every path, the trailing-slash index under its own server, the variant files, and the request headers of the document paths", () => {
-    const paths = doc["paths"] as Record<string, Json>;
+    const paths = site.doc["paths"] as Record<string, Json>;
     for (const [key, item] of Object.entries(paths)) {
       expect(item["head"], key).toBeDefined();
       const head = item["head"] as Json;
@@ -267,17 +261,17 @@ describe("the rest of what is served is described", () => {
       params: { slug: "us-dollar" },
     });
     const get = paths["/api/v1/feed.json"]!["get"] as Json;
-    const names = (get["parameters"] as Json[]).map((p) => deref(doc, p)["name"]);
+    const names = (get["parameters"] as Json[]).map((p) => deref(site.doc, p)["name"]);
     expect(names).toEqual(expect.arrayContaining(["If-Match", "If-Unmodified-Since", "X-Contact"]));
-    const pf = deref(doc, (get["responses"] as Record<string, Json>)["412"]!);
+    const pf = deref(site.doc, (get["responses"] as Record<string, Json>)["412"]!);
     expect(Object.keys(pf["headers"] as Json)).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
     expect(Object.keys(pf["content"] as Json)).toEqual(["application/problem+json"]);
     expect(String(pf["description"])).toContain("/docs/#problem-precondition-failed");
   });
 
   test("info.contact: the site's contact when it has one, else the docs page of the serving host", async () => {
-    expect((doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
-    const read = async (f: string) => JSON.parse(await fs.readFile(path.join(out, f), "utf8")) as never;
+    expect((site.doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
+    const read = async (f: string) => JSON.parse(await fs.readFile(path.join(site.out, f), "utf8")) as never;
     const ex: OpenApiExamples = {
       feed: await read("api/v1/feed/asset/us-dollar.json"),
       index: await read("api/v1/index.json"),
@@ -325,7 +319,7 @@ describe("the archive's paths: served, let through and described (docs/methodolo
     { url: "/api/v1/history/bitcoin.json", status: 404 },
     { url: "/api/v1/days/2020-01-01.json", status: 404 },
   ])("$url: $status, a problem as described", async ({ url, status }) => {
-    const d = depsFor(out, { counters: new MemoryStore() });
+    const d = depsFor(site.out, { counters: new MemoryStore() });
     const res = await handle(new Request(`http://feed.test${url}`), d);
     expect(res.status).toBe(status);
     const req = checkRequest("GET", url);

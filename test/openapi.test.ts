@@ -2,33 +2,25 @@
  * The description is checked by tools no one here wrote: Redocly's linter (recommended rules) and
  * ajv (JSON Schema 2020-12) against every file the build writes and every answer the handler gives.
  */
-import { beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { depsFor } from "./helpers/site.js";
-import { deref, describedSite, type validators, type Json } from "./helpers/openapi.js";
+import { deref, describedBeforeAll, type Json } from "./helpers/openapi.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
-import { Manifest } from "../src/schema/documents.js";
 import { PROBLEM_TYPES } from "../src/edge/problem.js";
 
 const run = promisify(execFile);
-let out: string;
-let doc: Json;
-let check: ReturnType<typeof validators>;
-let manifest: Manifest;
-
-beforeAll(async () => {
-  ({ out, doc, check, manifest } = await describedSite());
-});
+const site = describedBeforeAll();
 
 describe("the OpenAPI description", () => {
   test("passes redocly lint with the recommended rules: no errors, no warnings", async () => {
     const bin = path.resolve("node_modules/.bin/redocly");
     const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
-    const { stdout } = await run(bin, ["lint", "--format=json", path.join(out, "api/v1/openapi.json")], {
+    const { stdout } = await run(bin, ["lint", "--format=json", path.join(site.out, "api/v1/openapi.json")], {
       env,
       maxBuffer: 1 << 24,
     }).catch((e: { stdout: string }) => e);
@@ -41,12 +33,12 @@ describe("the OpenAPI description", () => {
   }, 60_000);
 
   test("is OpenAPI 3.1 in the 2020-12 dialect, version 1.0, with every path of the API", () => {
-    expect(doc).toMatchObject({
+    expect(site.doc).toMatchObject({
       openapi: "3.1.0",
       jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
       info: { version: "1.0" },
     });
-    expect(Object.keys(doc["paths"] as Json).sort()).toEqual([
+    expect(Object.keys(site.doc["paths"] as Json).sort()).toEqual([
       // "/": the index with a trailing slash, under a path-level server /api/v1 (docs/api.md)
       "/",
       "/api/v1",
@@ -65,7 +57,7 @@ describe("the OpenAPI description", () => {
   });
 
   test("describes every member of the feed, the _ links and seriesWindowDays included", () => {
-    const feed = (doc["components"] as { schemas: Record<string, Json> }).schemas["Feed"]!;
+    const feed = (site.doc["components"] as { schemas: Record<string, Json> }).schemas["Feed"]!;
     const props = Object.keys(feed["properties"] as Json).sort();
     expect(props).toEqual([
       "_about",
@@ -86,10 +78,10 @@ describe("the OpenAPI description", () => {
   });
 
   test("the feed lists every status with its body and headers, and both filters and the request headers", () => {
-    const get = ((doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
+    const get = ((site.doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
     const responses = get["responses"] as Record<string, Json>;
     expect(Object.keys(responses).sort()).toEqual(["200", "304", "400", "404", "405", "412", "414", "429", "503"]);
-    const params = (get["parameters"] as Json[]).map((p) => deref(doc, p)["name"]);
+    const params = (get["parameters"] as Json[]).map((p) => deref(site.doc, p)["name"]);
     expect(params).toEqual([
       "category",
       "asset",
@@ -116,22 +108,22 @@ describe("the OpenAPI description", () => {
         "Sunset",
       ]),
     );
-    expect(Object.keys(deref(doc, responses["429"]!)["headers"] as Json)).toContain("Retry-After");
-    const bad = deref(doc, responses["400"]!)["content"] as Record<
+    expect(Object.keys(deref(site.doc, responses["429"]!)["headers"] as Json)).toContain("Retry-After");
+    const bad = deref(site.doc, responses["400"]!)["content"] as Record<
       string,
       { examples: Record<string, { value: Json }> }
     >;
     expect(bad["application/problem+json"]!.examples["unknown-category"]!.value).toMatchObject({
       status: 400,
-      validCategories: manifest.categories,
+      validCategories: site.manifest.categories,
     });
     expect(bad["application/problem+json"]!.examples["unknown-asset"]!.value["validAssets"]).toEqual(
-      manifest.assets.map((a) => a.slug),
+      site.manifest.assets.map((a) => a.slug),
     );
   });
 
   test("its examples are the build's own documents", async () => {
-    const get = ((doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
+    const get = ((site.doc["paths"] as Json)["/api/v1/feed.json"] as Json)["get"] as Json;
     const example = (
       ((get["responses"] as Json)["200"] as Json)["content"] as Record<
         string,
@@ -139,13 +131,13 @@ describe("the OpenAPI description", () => {
       >
     )["application/json"]!.example;
     const slug = example.assets[0]!.slug;
-    const file = JSON.parse(await fs.readFile(path.join(out, `api/v1/feed/asset/${slug}.json`), "utf8")) as Json;
+    const file = JSON.parse(await fs.readFile(path.join(site.out, `api/v1/feed/asset/${slug}.json`), "utf8")) as Json;
     expect(example).toEqual({ ...file, _self: `/api/v1/feed.json?asset=${slug}` });
-    const index = (((((doc["paths"] as Json)["/api/v1"] as Json)["get"] as Json)["responses"] as Json)["200"] as Json)[
-      "content"
-    ] as Record<string, { example: Json }>;
+    const index = (
+      ((((site.doc["paths"] as Json)["/api/v1"] as Json)["get"] as Json)["responses"] as Json)["200"] as Json
+    )["content"] as Record<string, { example: Json }>;
     expect(index["application/json"]!.example).toEqual(
-      JSON.parse(await fs.readFile(path.join(out, "api/v1/index.json"), "utf8")),
+      JSON.parse(await fs.readFile(path.join(site.out, "api/v1/index.json"), "utf8")),
     );
   });
 });
@@ -170,36 +162,36 @@ describe("every file the build writes validates against the description (ajv, dr
 
   test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];
-    for (const file of Object.keys(manifest.files)) {
+    for (const file of Object.keys(site.manifest.files)) {
       const name = schemaOf(file);
       if (!name) continue;
-      const body = JSON.parse(await fs.readFile(path.join(out, file), "utf8")) as unknown;
-      expect({ file, errors: check(name, body) }).toEqual({ file, errors: [] });
+      const body = JSON.parse(await fs.readFile(path.join(site.out, file), "utf8")) as unknown;
+      expect({ file, errors: site.check(name, body) }).toEqual({ file, errors: [] });
       checked.push(file);
     }
     expect(checked.length).toBe(
-      Object.keys(manifest.files).filter((f) => f.endsWith(".json") && f !== "api/v1/openapi.json").length,
+      Object.keys(site.manifest.files).filter((f) => f.endsWith(".json") && f !== "api/v1/openapi.json").length,
     );
   });
 
   test("a document that breaks the schema is caught, so the check can fail", async () => {
-    const feed = JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")) as {
+    const feed = JSON.parse(await fs.readFile(path.join(site.out, "api/v1/feed.json"), "utf8")) as {
       assets: Array<Record<string, unknown>>;
     };
     feed.assets[0]!["market"] = "black";
-    expect(check("Feed", feed).join()).toMatch(/assets\/0\/market/);
-    expect(check("Feed", { ...feed, surprise: 1 }).length).toBeGreaterThan(0);
+    expect(site.check("Feed", feed).join()).toMatch(/assets\/0\/market/);
+    expect(site.check("Feed", { ...feed, surprise: 1 }).length).toBeGreaterThan(0);
   });
 });
 
 /** The documented response for a request's path and status, and what it says of body and headers. */
 function documented(pathname: string, status: number): Json {
-  const paths = doc["paths"] as Record<string, Json>;
+  const paths = site.doc["paths"] as Record<string, Json>;
   const item = paths[pathname] ?? paths["/api/v1/feed.json"]!; // other paths answer like the feed (404)
   const responses = (item["get"] as Json)["responses"] as Record<string, Json>;
   const r = responses[String(status)];
   if (!r) throw new Error(`${pathname}: status ${status} is not documented`);
-  return deref(doc, r);
+  return deref(site.doc, r);
 }
 
 // Headers that are transport or CORS plumbing rather than part of the API's contract.
@@ -263,7 +255,7 @@ describe("every answer of the handler is one the description documents", () => {
   ];
 
   test.each(cases)("$name → $status", async ({ url, init, deps, before = 0, status }) => {
-    const d = depsFor(out, { counters: new MemoryStore(), ...deps });
+    const d = depsFor(site.out, { counters: new MemoryStore(), ...deps });
     const errors = console.error;
     console.error = () => {};
     try {
@@ -275,7 +267,7 @@ describe("every answer of the handler is one the description documents", () => {
       const content = spec["content"] as Record<string, { schema: Json }>;
       expect(Object.keys(content)).toContain(type);
       const body = (await res.json()) as { type?: string };
-      expect(check(content[type]!.schema, body)).toEqual([]);
+      expect(site.check(content[type]!.schema, body)).toEqual([]);
       const headers = Object.keys(spec["headers"] as Json).map((h) => h.toLowerCase());
       const sent = [...res.headers.keys()].filter((h) => !PLUMBING.has(h));
       expect(headers).toEqual(expect.arrayContaining(sent));
@@ -287,7 +279,7 @@ describe("every answer of the handler is one the description documents", () => {
   });
 
   test("304 and /readyz are documented with their headers and body", async () => {
-    const d = depsFor(out);
+    const d = depsFor(site.out);
     const first = await handle(new Request("http://feed.test/api/v1/feed.json"), d);
     const res = await handle(
       new Request("http://feed.test/api/v1/feed.json", { headers: { "If-None-Match": first.headers.get("etag")! } }),
@@ -302,7 +294,7 @@ describe("every answer of the handler is one the description documents", () => {
     const ready = await handle(new Request("http://feed.test/readyz"), d);
     const spec = documented("/readyz", ready.status);
     expect(
-      check((spec["content"] as Record<string, { schema: Json }>)["application/json"]!.schema, await ready.json()),
+      site.check((spec["content"] as Record<string, { schema: Json }>)["application/json"]!.schema, await ready.json()),
     ).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
+import { beforeAll } from "vitest";
 
 export type Json = Record<string, unknown>;
 
@@ -54,4 +55,20 @@ export async function describedSite() {
   const doc = await readOpenApi(out);
   const manifest = Manifest.parse(JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")));
   return { out, doc, check: validators(doc), manifest };
+}
+
+export type DescribedSite = Awaited<ReturnType<typeof describedSite>>;
+
+/** For a test file: describedSite() made before its tests; its members can be read once beforeAll has run. */
+export function describedBeforeAll(): DescribedSite {
+  let site: DescribedSite | undefined;
+  beforeAll(async () => {
+    site = await describedSite();
+  });
+  return new Proxy({} as DescribedSite, {
+    get(_, member) {
+      if (!site) throw new Error(`describedBeforeAll: ${String(member)} read before beforeAll has run`);
+      return site[member as keyof DescribedSite];
+    },
+  });
 }
