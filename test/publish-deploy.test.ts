@@ -9,28 +9,17 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { parse } from "yaml";
 import { tempDir } from "./helpers/dataset.js";
+import { ROOT, WORKFLOW, cloneAs, git, readWorkflow, seededOrigin, type Step } from "./helpers/workflow.js";
 
 const run = promisify(execFile);
-const ROOT = path.resolve(".");
-const WORKFLOW = path.join(ROOT, ".github/workflows/publish.yml");
 const NOW = "2026-11-21T09:10:00Z";
 
-interface Step {
-  name?: string;
-  run?: string;
-  uses?: string;
-  if?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-}
 let steps: Step[];
 let text: string;
 
 beforeAll(async () => {
-  text = await fs.readFile(WORKFLOW, "utf8");
-  steps = (parse(text) as { jobs: { publish: { steps: Step[] } } }).jobs.publish.steps;
+  ({ text, steps } = await readWorkflow());
 });
 
 const step = (name: string) => {
@@ -53,27 +42,17 @@ async function bash(cwd: string, code: string, env: Record<string, string> = {})
     return { code: x.code ?? 1, out: `${x.stdout ?? ""}${x.stderr ?? ""}` };
   }
 }
-const git = (cwd: string, ...args: string[]) => run("git", args, { cwd }).then((r) => r.stdout.trim());
 
 /** A bare origin with one seed commit (a data file and a README), the job's clone, and a colleague's. */
 async function repos() {
   const dir = await tempDir("pf-push-");
-  const origin = path.join(dir, "origin.git");
-  const job = path.join(dir, "job");
+  const { origin, clone: job } = await seededOrigin(dir, "job", async (job) => {
+    await fs.mkdir(path.join(job, "data/quotes"), { recursive: true });
+    await fs.writeFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":1}\n');
+    await fs.writeFile(path.join(job, "README.md"), "seed\n");
+  });
   const other = path.join(dir, "other");
-  await run("git", ["init", "-q", "--bare", "-b", "main", origin]);
-  await run("git", ["clone", "-q", origin, job]);
-  await git(job, "config", "user.email", "dev@price-feed.test");
-  await git(job, "config", "user.name", "dev");
-  await fs.mkdir(path.join(job, "data/quotes"), { recursive: true });
-  await fs.writeFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":1}\n');
-  await fs.writeFile(path.join(job, "README.md"), "seed\n");
-  await git(job, "add", ".");
-  await git(job, "commit", "-q", "-m", "seed");
-  await git(job, "push", "-q", "origin", "main");
-  await run("git", ["clone", "-q", origin, other]);
-  await git(other, "config", "user.email", "colleague@price-feed.test");
-  await git(other, "config", "user.name", "colleague");
+  await cloneAs(origin, other, "colleague");
   return { origin, job, other };
 }
 

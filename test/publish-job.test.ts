@@ -8,29 +8,17 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { parse } from "yaml";
 import { tempDir } from "./helpers/dataset.js";
+import { ROOT, WORKFLOW, git, readWorkflow, seededOrigin, type Step, type Workflow } from "./helpers/workflow.js";
 
 const run = promisify(execFile);
-const ROOT = path.resolve(".");
-const WORKFLOW = path.join(ROOT, ".github/workflows/publish.yml");
 const CLI = `node ${path.join(ROOT, "dist/cli/bin.js")}`;
 
-interface Step {
-  name?: string;
-  run?: string;
-  uses?: string;
-}
 let steps: Step[];
-let workflow: {
-  on: Record<string, unknown>;
-  concurrency: { group: string; "cancel-in-progress": boolean };
-  jobs: { publish: { steps: Step[] } };
-};
+let workflow: Workflow;
 
 beforeAll(async () => {
-  workflow = parse(await fs.readFile(WORKFLOW, "utf8")) as typeof workflow;
-  steps = workflow.jobs.publish.steps;
+  ({ workflow, steps } = await readWorkflow());
 });
 
 describe("the workflow file", () => {
@@ -88,7 +76,6 @@ async function runJob(work: string, now: string): Promise<{ failedAt: string | n
   return { failedAt: null, log };
 }
 
-const git = (cwd: string, ...args: string[]) => run("git", args, { cwd }).then((r) => r.stdout.trim());
 const manifestOf = async (work: string) =>
   JSON.parse(await fs.readFile(path.join(work, "public/_manifest.json"), "utf8")) as {
     files: Record<string, { etag: string }>;
@@ -100,18 +87,10 @@ const feedOf = async (work: string, file: string) =>
 
 describe("the job's steps, run locally", () => {
   test("twice an hour apart: ETags kept where nothing changed, history advanced where something did; a failed run leaves the repository as it was", async () => {
-    const dir = await tempDir("pf-job-");
-    const origin = path.join(dir, "origin.git");
-    const work = path.join(dir, "work");
-    await run("git", ["init", "-q", "--bare", "-b", "main", origin]);
-    await run("git", ["clone", "-q", origin, work]);
-    await git(work, "config", "user.email", "dev@price-feed.test");
-    await git(work, "config", "user.name", "dev");
-    await fs.cp(path.join(ROOT, "data"), path.join(work, "data"), { recursive: true });
-    await fs.copyFile(path.join(ROOT, ".gitignore"), path.join(work, ".gitignore"));
-    await git(work, "add", ".");
-    await git(work, "commit", "-q", "-m", "seed");
-    await git(work, "push", "-q", "origin", "main");
+    const { origin, clone: work } = await seededOrigin(await tempDir("pf-job-"), "work", async (work) => {
+      await fs.cp(path.join(ROOT, "data"), path.join(work, "data"), { recursive: true });
+      await fs.copyFile(path.join(ROOT, ".gitignore"), path.join(work, ".gitignore"));
+    });
 
     // Saturday 11:10 Cairo: the metals are in session, the currencies are closed.
     const first = await runJob(work, "2026-11-21T09:10:00Z");
