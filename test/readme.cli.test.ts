@@ -16,7 +16,7 @@ import { program } from "../src/cli/main.js";
 import { humanAge, readiness } from "../src/edge/readyz.js";
 import { Readiness } from "../src/schema/documents.js";
 import type { Manifest } from "../src/schema/documents.js";
-import { tempDir } from "./helpers/dataset.js";
+import { calendar, tempDir } from "./helpers/dataset.js";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(".");
@@ -274,16 +274,7 @@ describe("not-ready data, said at start-up and by /readyz", () => {
         { slug: "us-dollar", category: "currencies", observedAt },
         { slug: "gold-24k", category: "metals", observedAt: null },
       ],
-      calendar: {
-        currencies: {
-          sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
-          holidays: [],
-        },
-        metals: {
-          sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }],
-          holidays: [],
-        },
-      },
+      calendar: calendar.categories, // the test datasets' (helpers/dataset.ts)
     }) as unknown as Manifest;
 
   test("/readyz: ready has no action; stale assets and an old build each say why and what to do", () => {

@@ -12,6 +12,7 @@ import { localHint, readiness, readyInstant } from "../src/edge/readyz.js";
 import { anonymousWindow } from "../src/feed/index-doc.js";
 import { serveCommandLine, shellWord } from "../src/cli/serve.js";
 import type { Manifest } from "../src/schema/documents.js";
+import { calendar } from "./helpers/dataset.js";
 
 const ETAG = '"abc123"';
 const LM = Date.parse("2026-11-19T11:30:00.400Z");
@@ -222,16 +223,6 @@ describe("the Redis script's inputs and reply", () => {
 });
 
 describe("the stale-site hint", () => {
-  const calendar = {
-    currencies: {
-      sessions: [{ days: ["sun", "mon", "tue", "wed", "thu"], open: "09:00", close: "17:00" }],
-      holidays: [],
-    },
-    metals: {
-      sessions: [{ days: ["sat", "sun", "mon", "tue", "wed", "thu"], open: "10:00", close: "22:00" }],
-      holidays: [],
-    },
-  };
   const manifest = (generatedAt: string, usd: string | null, gold: string | null): Manifest =>
     ({
       generatedAt,
@@ -239,7 +230,7 @@ describe("the stale-site hint", () => {
         { slug: "us-dollar", category: "currencies", observedAt: usd },
         { slug: "gold-24k", category: "metals", observedAt: gold },
       ],
-      calendar,
+      calendar: calendar.categories, // the test datasets' (helpers/dataset.ts)
     }) as unknown as Manifest;
 
   test.each([
