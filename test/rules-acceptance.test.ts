@@ -6,17 +6,10 @@ import type { CatalogAsset, Quote, RegistrySeller } from "../src/schema/inputs.j
 import { median, medianWithout } from "../src/core/stats.js";
 import { DayQuotes, DayQuotesPicked } from "../src/rules/day-quotes.js";
 import { catalog } from "./helpers/dataset.js";
+import { bank, usdQuote } from "./helpers/rules.js";
 import fc from "fast-check";
 
 const usd: CatalogAsset = catalog.find((a) => a.id === "USD-EGP")!;
-const bank = (id: string, categories = ["currencies"]): RegistrySeller => ({
-  id,
-  name: id.toUpperCase(),
-  nameAr: null,
-  kind: "bank",
-  licensedBy: "CBE",
-  categories,
-});
 const NOW = Date.parse("2026-11-19T12:00:00Z");
 
 function ctx(official: { buy: number | null; sell: number | null } | null = null): AcceptanceContext {
@@ -25,24 +18,16 @@ function ctx(official: { buy: number | null; sell: number | null } | null = null
     nowMs: NOW,
     assets: new Map([[usd.id, usd]]),
     sellers: new Map(
-      ["a", "b", "c", "d", "e"].map((s) => [s, bank(s)]).concat([["gold", bank("gold", ["metals"])]]) as Array<
-        [string, RegistrySeller]
-      >,
+      ["a", "b", "c", "d", "e"]
+        .map((s) => [s, bank(s)])
+        .concat([["gold", bank("gold", { categories: ["metals"] })]]) as Array<[string, RegistrySeller]>,
     ),
     official: () => official,
     sourceRank: (s) => (s === "first" ? 0 : 1),
     ownSource: (s) => s === "own",
   };
 }
-const q = (o: Partial<Quote>): Quote => ({
-  source: "first",
-  seller: "a",
-  asset: "USD-EGP",
-  buy: 47.5,
-  sell: 47.6,
-  observedAt: "2026-11-19T10:00:00Z",
-  ...o,
-});
+const q = (o: Partial<Quote>): Quote => usdQuote({ source: "first", ...o });
 
 describe("acceptance rules 1–4, one quote alone", () => {
   test.each([

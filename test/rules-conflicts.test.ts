@@ -10,19 +10,12 @@ import { acceptDay, type AcceptanceContext } from "../src/rules/acceptance.js";
 import { closeDay } from "../src/rules/closes.js";
 import { conflictWarnings } from "../src/rules/days.js";
 import type { LocatedQuote } from "../src/core/dataset.js";
-import type { Quote, RegistrySeller } from "../src/schema/inputs.js";
+import type { Quote } from "../src/schema/inputs.js";
 import { catalog } from "./helpers/dataset.js";
+import { bank, usdQuote } from "./helpers/rules.js";
 
 const usd = catalog.find((a) => a.id === "USD-EGP")!;
 const NOW = Date.parse("2026-11-19T12:00:00Z");
-const bank = (id: string): RegistrySeller => ({
-  id,
-  name: id,
-  nameAr: null,
-  kind: "bank",
-  licensedBy: "CBE",
-  categories: ["currencies"],
-});
 const rank = (s: string) => ["s1", "s2", "s3"].indexOf(s);
 const ctx = (official: { buy: number; sell: number } | null = null): AcceptanceContext => ({
   date: "2026-11-19",
@@ -33,15 +26,7 @@ const ctx = (official: { buy: number; sell: number } | null = null): AcceptanceC
   sourceRank: rank,
   ownSource: () => true,
 });
-const q = (o: Partial<Quote>): Quote => ({
-  source: "s1",
-  seller: "a",
-  asset: "USD-EGP",
-  buy: 47.5,
-  sell: 47.6,
-  observedAt: "2026-11-19T10:00:00Z",
-  ...o,
-});
+const q = usdQuote;
 const located = (quotes: Quote[]): LocatedQuote[] =>
   quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
 
