@@ -8,20 +8,10 @@ import { describe, expect, test } from "vitest";
 import { dataPaths, joinPath } from "../src/core/data-layout.js";
 
 describe("joinPath is node:path's posix join", () => {
-  test.each([
-    [["data", "assets.json"]],
-    [["./data", "assets.json"]],
-    [["data/", "quotes"]],
-    [["/tmp/x//y/", "state/published.json"]],
-    [["../data", "history"]],
-    [["a/../..", "b"]],
-    [["/..", "b"]],
-    [[".", "x"]],
-    [["", "x"]],
-    [["", ""]],
-    [["a", "../.."]],
-    [["a/b", "c/"]],
-  ])("%j", (parts) => {
+  // Every folder with every name: plain, dotted, with trailing, doubled or leading slashes, empty.
+  const folders = ["data", "./data", "data/", "/tmp/x//y/", "../data", "a/../..", "/..", ".", "", "a", "a/b"];
+  const names = ["assets.json", "quotes", "state/published.json", "history", "b", "x", "", "../..", "c/"];
+  test.each(folders.flatMap((folder) => names.map((name): [string[]] => [[folder, name]])))("%j", (parts) => {
     expect(joinPath(...parts)).toBe(path.posix.join(...parts));
   });
 
