@@ -7,14 +7,14 @@
  */
 import { canonical } from "../core/canonical.js";
 import type { Dataset } from "../core/dataset.js";
-import type { DayClose, RegistrySeller } from "../schema/inputs.js";
+import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import type { ArchiveEntry, Days } from "../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
 import type { DayRef } from "../rules/references.js";
 import { csvRow } from "./archive-csv.js";
-import { AssetLines, historyFiles } from "./archive-history.js";
-import type { ArchiveFile, ArchiveInput, AssetPart, DayInputs, EntryRow } from "./archive-types.js";
-import { dayAssetJson, entryJson, withItems } from "./archive-json.js";
+import { AssetLines, historyFiles, historyHeads } from "./archive-history.js";
+import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./archive-types.js";
+import { dayAssetJson, entryJson, itemsCut } from "./archive-json.js";
 import { files, urlOf } from "./paths.js";
 import { documentHeader } from "./header.js";
 
@@ -92,8 +92,12 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   const partDates = sorted.filter((d) => d < boundary);
   const partInputs = new Map(partDates.map((d) => [d, inputsOf(d)]));
   const whole = input.compacted ? await input.compacted.whole(partInputs) : null;
-  // Each asset's entries as written (JSON and CSV lines), so that no entry object outlives its day.
-  const partLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
+  // The part's entries go to files as they are made (none is kept in the build), when there is a
+  // source to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
+  const sink = input.compacted && !whole ? input.compacted.partSink(historyHeads(ds)) : null;
+  const partLines = new Map(
+    ds.catalog.map((a) => [a.id, new AssetLines(sink ? (json, csv) => sink.add(a.id, json, csv) : undefined)]),
+  );
   const tailLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
   const list: Days["days"] = [];
   for (const date of sorted) {
@@ -106,66 +110,65 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
       continue;
     }
     const inputs = partInputs.get(date) ?? inputsOf(date);
-    const lines = inPart ? partLines : tailLines;
-    let closes: readonly DayClose[] | undefined = rawCloses.get(date);
+    const lines = inPart && sink ? partLines : tailLines;
+    let byAsset: DayCloses = new Map((rawCloses.get(date) ?? []).map((c) => [c.asset, c]));
     const compacted = compactedDates.has(date) ? input.compacted! : null;
     if (compacted) {
       const day = await compacted.take(date, inputs);
       if ("kept" in day) {
-        for (const [asset, json, csv] of day.rows) lines.get(asset)?.add(date, json, csv);
+        for (const [asset, json, csv] of day.rows) await lines.get(asset)?.add(date, json, csv, input.digest);
         list.push({ date, weekday: weekdayName(date), assets: day.rows.length, _self: urlOf(day.kept.path) });
         input.compacted!.made(date, day.rows, day.kept.etag);
         yield { kept: day.kept };
         continue;
       }
-      closes = day.closes;
+      byAsset = day.closes;
     }
-    const byAsset = new Map((closes ?? []).map((c) => [c.asset, c]));
+    // Which assets have an entry that day: a seller asset with a close, a reference asset with a price.
+    const has = (a: CatalogAsset) => (a.market === "reference" ? priced.get(a.id)!.has(date) : byAsset.has(a.id));
+    const count = ds.catalog.filter(has).length;
+    if (count === 0) {
+      byAsset.done?.();
+      input.compacted?.made(date, [], "");
+      continue;
+    }
     const rows: EntryRow[] = [];
-    const dayAssets: string[] = [];
-    for (const a of ds.catalog) {
-      let entry: ArchiveEntry | null = null;
-      let table: DaySeller[] = [];
-      if (a.market === "reference") {
-        const p = priced.get(a.id)!.get(date);
-        if (p) entry = referenceEntry(p, refsOn(a.id, date));
-      } else {
-        const c = byAsset.get(a.id);
-        if (c) {
-          const r = closeFacts(c, a, sellers);
+    // Each asset of the day made when the file asks for it, then written and dropped (src/feed/site-items.ts).
+    async function* dayAssets(): AsyncGenerator<string> {
+      for (const a of ds.catalog) {
+        if (!has(a)) continue;
+        let entry: ArchiveEntry;
+        let table: DaySeller[] = [];
+        if (a.market === "reference") entry = referenceEntry(priced.get(a.id)!.get(date)!, refsOn(a.id, date));
+        else {
+          const r = closeFacts(byAsset.get(a.id)!, a, sellers);
           entry = sellerEntry(date, r.facts, refsOn(a.id, date), sellers);
           table = r.table;
         }
+        const row = [a.id, entryJson(entry), csvRow(entry)] as const;
+        rows.push(row);
+        await lines.get(a.id)!.add(date, row[1], row[2], input.digest);
+        yield dayAssetJson(a, row[1], table);
       }
-      if (!entry) continue;
-      const row = [a.id, entryJson(entry), csvRow(entry)] as const;
-      rows.push(row);
-      lines.get(a.id)!.add(date, row[1], row[2]);
-      dayAssets.push(dayAssetJson(a, row[1], table));
-    }
-    if (rows.length === 0) {
-      input.compacted?.made(date, rows, "");
-      continue;
     }
     const path = files.day(date);
-    list.push({ date, weekday: weekdayName(date), assets: rows.length, _self: urlOf(path) });
-    const head = { ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date) };
-    yield { path, body: withItems(head, "assets", dayAssets), contentType: JSON_TYPE };
+    list.push({ date, weekday: weekdayName(date), assets: count, _self: urlOf(path) });
+    const [head, tail] = itemsCut({ ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date) }, "assets");
+    yield { path, contentType: JSON_TYPE, head, tail, items: dayAssets() };
+    if (rows.length !== count) throw new Error(`${path}: ${rows.length} assets written of ${count}`);
+    byAsset.done?.();
     input.compacted?.made(date, rows, input.etagOf(path));
   }
   let part = whole?.assets;
-  if (!part) {
+  if (!part && sink) {
     part = new Map<string, AssetPart>();
-    for (const [asset, l] of partLines) {
-      const json = l.json.join(",");
-      const csv = l.csv.map((c) => `${c}\r\n`).join("");
-      await l.digest(input.digest);
-      part.set(asset, { json, csv, digests: l.digests.join(""), first: l.first, last: l.last });
+    for (const [asset, f] of sink.end()) {
+      const l = partLines.get(asset)!;
+      part.set(asset, { ...f, digests: l.digests.join(""), first: l.first, last: l.last });
     }
-    input.compacted?.keepPart({ assets: part, days: new Map() });
+    input.compacted!.keepPart({ assets: part, days: new Map() });
   }
-  for (const l of tailLines.values()) await l.digest(input.digest);
-  yield* historyFiles(ds, part, tailLines, whole !== null);
+  yield* historyFiles(ds, part ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
 }

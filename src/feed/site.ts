@@ -14,7 +14,8 @@ import type { Feed } from "../schema/outputs.js";
 import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
-import { archiveFiles, type CompactedDays, type KeptFile } from "./archive.js";
+import { archiveFiles, type CompactedDays, type KeptFile, type PartFile } from "./archive.js";
+import { itemsBody, putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -31,8 +32,11 @@ export interface SiteFile {
   etagInput: () => string;
   /** The document to check against the file's schema instead of the body (src/feed/archive.ts historyFiles). */
   check?: string | undefined;
-  /** The file's bytes in pieces, in place of `body` (then `check` is what is validated). */
-  chunks?: Array<string | Uint8Array> | undefined;
+  /**
+   * A file whose bytes come before `body` (a history file's closed part, src/feed/archive-types.ts
+   * PartFile: copied, never read into the build); then `check` is what is validated.
+   */
+  prefix?: PartFile | undefined;
 }
 
 export interface SiteInput {
@@ -82,6 +86,8 @@ export interface SiteSink {
   keep(path: string, from: string): void;
   /** The text of a file put before (RenderContext.text). */
   text(path: string): string;
+  /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
+  openItems(path: string, head: string, tail: string): ItemsWriter;
 }
 
 export interface Site {
@@ -177,26 +183,32 @@ export async function composeSite(
   };
   /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's). */
   const finish = async (
-    made: Iterable<SiteFile> | AsyncIterable<SiteFile | { kept: KeptFile }>,
+    made: Iterable<SiteFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
     unchanged?: (path: string, etag: string) => KeptFile | null,
   ) => {
-    for await (const f of made) {
-      if ("kept" in f) {
-        keep(f.kept);
+    for await (const m of made) {
+      if ("kept" in m) {
+        keep(m.kept);
         continue;
       }
+      let f: SiteFile;
+      if ("items" in m) {
+        if (hashing.pieces) {
+          const out = await putItems(m, sink, { ...hashing, pieces: hashing.pieces }, unchanged);
+          if ("kept" in out) keep(out.kept);
+          else record(m.path, out.etag, m.contentType, out.bytes);
+          continue;
+        }
+        const body = await itemsBody(m);
+        f = { path: m.path, body, contentType: m.contentType, etagInput: () => body };
+      } else f = m;
       const etag = await hashing.etag(f.etagInput());
       const same = unchanged?.(f.path, etag);
       if (same) {
         keep(same);
         continue;
       }
-      const bytes = f.chunks
-        ? f.chunks.reduce(
-            (n: number, c: string | Uint8Array) => n + (typeof c === "string" ? hashing.byteLength(c) : c.length),
-            0,
-          )
-        : hashing.byteLength(f.body);
+      const bytes = (f.prefix?.bytes ?? 0) + hashing.byteLength(f.body);
       record(f.path, etag, f.contentType, bytes);
       sink.put(f);
     }
@@ -214,7 +226,9 @@ export async function composeSite(
       });
       // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
       for await (const f of made)
-        yield "kept" in f ? f : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, chunks: f.chunks };
+        yield "kept" in f || "items" in f
+          ? f
+          : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
     })(),
     input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );

@@ -49,11 +49,16 @@ export const HashedFile = z.strictObject({
 });
 /** A day's key, its file's ETag and its number of assets (0, and no file, for a day without an entry). */
 export const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), count: z.int().min(0) });
-/** An asset's closed part: its digests and dates (its bytes are files beside this index). */
+/**
+ * An asset's closed part: its digests and dates, and the sizes of its two files beside this index
+ * (each headed by its history file's first bytes, src/feed/archive-types.ts PartFile).
+ */
 export const CachedPart = z.strictObject({
   digests: z.string(),
   first: z.string(),
   last: z.string(),
+  jsonBytes: z.int().min(0),
+  csvBytes: z.int().min(0),
 });
 export const ArchiveCache = z.strictObject({
   recordedAtMs: z.number(),

@@ -56,7 +56,7 @@ async function buildUnlocked(
   o: BuildOptions,
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const closedDays = await ClosedDays.open(o.dataDir);
-  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs);
+  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, o.saveState !== false);
   const [dataset, changelog, previous, methodologyHtml, sourceRuns] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
     loadChangelog(),
