@@ -116,6 +116,10 @@ export interface ArchiveInput {
   records: ReadonlyMap<string, DayRecord[]>;
   refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
   compacted?: CompactedDays | undefined;
+  /** The build's Cairo date: the days before it are the closed part (docs/methodology.md §5.5 "Written once"). */
+  today: string;
+  /** Each raw day's ClosedRawDay `closedKey` (src/core/dataset.ts), where it has one. */
+  rawKeys?: ReadonlyMap<string, string>;
   /** The ETag of a file put before (the by-day file's, for `made`). */
   etagOf(path: string): string;
   /** A digest of a text (the build's hashing), for the history files' ETags. */

@@ -77,20 +77,37 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   for (const p of priced.values()) for (const d of p.keys()) dates.add(d);
 
   const shared = canonical({ site: ds.site, catalog: ds.catalog, registry: ds.registry });
-  const inputsOf = (date: string): DayInputs => {
-    // Each asset's references of the day: the values the archive shows, not when or by whom seen.
-    const dayRefs = ds.catalog.map((a) => {
-      const { official: o, global: g } = refsOn(a.id, date);
-      return [a.id, o?.buy, o?.sell, o?.value, o?.lo, o?.hi, g?.value, g?.lo, g?.hi].map((v) => v ?? null);
-    });
-    return { shared, day: JSON.stringify(dayRefs) };
+  // An asset's references of a day as the key has them when it has none: made once, not per day.
+  const noRefs = new Map(ds.catalog.map((a) => [a.id, JSON.stringify([a.id, ...Array<null>(8).fill(null)])]));
+  const inputsOf = async (date: string): Promise<DayInputs> => {
+    // Each asset's references of the day: the values the archive shows, not when or by whom seen
+    // (the JSON of [id, official buy, sell, value, lo, hi, global value, lo, hi] per asset).
+    const [om, gm] = [official.get(date), global.get(date)];
+    const refs: string[] = [];
+    for (const a of ds.catalog) {
+      const [o, g] = [om?.get(a.id), gm?.get(a.id)];
+      if (!o && !g) refs.push(noRefs.get(a.id)!);
+      else
+        refs.push(
+          JSON.stringify([a.id, o?.buy, o?.sell, o?.value, o?.lo, o?.hi, g?.value, g?.lo, g?.hi].map((v) => v ?? null)),
+        );
+    }
+    // A raw day's closes are an input too (docs/methodology.md §5.5: "or the raw quotes until
+    // compaction"): the key holds what they stand on (its quotes, acceptance's inputs, the code:
+    // src/io/closed-days.ts) or, when they may depend on the instant, a digest of them.
+    const [closes, closedKey] = [rawCloses.get(date), input.rawKeys?.get(date)];
+    let raw = "";
+    if (closedKey !== undefined && closes) raw = `\0closed ${closedKey}`;
+    else if (closes) raw = `\0closes ${await input.digest(JSON.stringify(closes))}`;
+    return { shared, day: `[${refs.join(",")}]${raw}` };
   };
-  // The closed part: every date before the first raw day (all of them when there is none). Each
-  // asset's entries of those days are written once and come back joined while their inputs stand.
+  // The closed part: every date before the build's (a raw day before it is over: its file changes
+  // only when its quotes do). Each asset's entries of those days are written once and come back
+  // as they were written while every day's inputs stand; the hourly build makes only today's.
   const sorted = [...dates].sort();
-  const boundary = rawCloses.size ? [...rawCloses.keys()].sort()[0]! : "\uffff";
-  const partDates = sorted.filter((d) => d < boundary);
-  const partInputs = new Map(partDates.map((d) => [d, inputsOf(d)]));
+  const partDates = sorted.filter((d) => d < input.today);
+  const partInputs = new Map<string, DayInputs>();
+  for (const d of partDates) partInputs.set(d, await inputsOf(d));
   const whole = input.compacted ? await input.compacted.whole(partInputs) : null;
   // The part's entries go to files as they are made (none is kept in the build), when there is a
   // source to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
@@ -101,7 +118,7 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   const tailLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
   const list: Days["days"] = [];
   for (const date of sorted) {
-    const inPart = date < boundary;
+    const inPart = date < input.today;
     if (whole && inPart) {
       const day = whole.days.get(date);
       if (!day) continue; // a date without an entry
@@ -109,7 +126,7 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
       yield { kept: day.kept };
       continue;
     }
-    const inputs = partInputs.get(date) ?? inputsOf(date);
+    const inputs = partInputs.get(date) ?? (await inputsOf(date));
     const lines = inPart && sink ? partLines : tailLines;
     let byAsset: DayCloses = new Map((rawCloses.get(date) ?? []).map((c) => [c.asset, c]));
     const compacted = compactedDates.has(date) ? input.compacted! : null;

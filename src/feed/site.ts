@@ -7,7 +7,7 @@ import { FEED_PATH, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
-import { isoUtc } from "../core/cairo.js";
+import { cairoDate, isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
 import type { LoadedDataset } from "../rules/days.js";
 import type { Feed } from "../schema/outputs.js";
@@ -221,6 +221,8 @@ export async function composeSite(
         records: result.records,
         refs: result.refs,
         compacted: input.compacted,
+        today: cairoDate(nowMs),
+        rawKeys: new Map(ds.quoteDays.flatMap((d) => (d.closed?.closedKey ? [[d.date, d.closed.closedKey]] : []))),
         etagOf: (path) => manifestFiles[path]!.etag,
         digest: (text) => hashing.etag(text),
       });

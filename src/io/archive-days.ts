@@ -39,7 +39,7 @@ import type {
   KeptFile,
   PartSink,
 } from "../feed/archive.js";
-import { hasSize, PartFiles, spillFolder, StateSpill } from "./archive-part.js";
+import { hasSize, PartFiles, readDigests, spillFolder, StateSpill, writeDigests } from "./archive-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -182,11 +182,13 @@ export class ArchiveDays implements CompactedDays {
     // read into the build. One of another size (a cache damaged since) is not used.
     const dir = archiveCacheDir(this.outDir);
     const assets = new Map<string, AssetPart>();
+    const digests = readDigests(path.join(dir, partKey));
     for (const [asset, c] of Object.entries(this.old.part)) {
       const json = { file: partFile(dir, partKey, asset, "json"), bytes: c.jsonBytes };
       const csv = { file: partFile(dir, partKey, asset, "csv"), bytes: c.csvBytes };
-      if (!hasSize(json) || !hasSize(csv)) return null; // the days are taken one by one
-      assets.set(asset, { json, csv, digests: c.digests, first: c.first, last: c.last });
+      const d = digests?.get(asset);
+      if (d === undefined || !hasSize(json) || !hasSize(csv)) return null; // the days are taken one by one
+      assets.set(asset, { json, csv, digests: d, first: c.first, last: c.last });
     }
     this.next.part = this.old.part;
     this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
@@ -199,10 +201,11 @@ export class ArchiveDays implements CompactedDays {
 
   keepPart(part: CompactedPart): void {
     this.freshPart = true;
+    writeDigests(path.join(archiveCacheDir(this.outDir), PartFiles.folderName), part.assets);
     this.next.part = Object.fromEntries(
-      [...part.assets].map(([a, { digests, first, last, json, csv }]) => [
+      [...part.assets].map(([a, { first, last, json, csv }]) => [
         a,
-        { digests, first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
+        { first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
       ]),
     );
   }

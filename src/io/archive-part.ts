@@ -141,3 +141,36 @@ export function hasSize(f: PartFile): boolean {
     return false;
   }
 }
+
+/** The part's entry digests (src/feed/archive-types.ts AssetPart `digests`): a line per asset, `<asset> <digests>`. */
+const DIGESTS = "digests.txt";
+
+export function writeDigests(folder: string, assets: ReadonlyMap<string, { digests: string }>): void {
+  const file = path.join(folder, DIGESTS);
+  const lines = [...assets].map(([a, p]) => `${encodeURIComponent(a)} ${p.digests}\n`);
+  try {
+    writeFileSync(file, lines.join(""));
+  } catch (e) {
+    throw writeFailure(file, e);
+  }
+}
+
+/** Each asset's digests, or null when the file cannot be read (the part is then not used). */
+export function readDigests(folder: string): Map<string, string> | null {
+  let text: string;
+  try {
+    text = readFileSync(path.join(folder, DIGESTS), "latin1");
+  } catch {
+    return null;
+  }
+  const out = new Map<string, string>();
+  try {
+    for (const line of text.split("\n")) {
+      const at = line.indexOf(" ");
+      if (at > 0) out.set(decodeURIComponent(line.slice(0, at)), line.slice(at + 1));
+    }
+  } catch {
+    return null; // a name that is not what encodeURIComponent wrote: a damaged cache
+  }
+  return out;
+}
