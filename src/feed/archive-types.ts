@@ -22,7 +22,8 @@ export type EntryRow = readonly [asset: string, json: string, csv: string];
 
 /**
  * What a day's file depends on besides the day's closes: `shared` (the site's header, the catalog and
- * the registry; the same string for every day of a build) and `day` (each asset's references that day).
+ * the registry; the same string for every day of a build) and `day` (each asset's references that
+ * day, as bytes, one character each; for a raw day, what its closes stand on).
  */
 export interface DayInputs {
   shared: string;
