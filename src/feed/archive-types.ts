@@ -21,13 +21,15 @@ export interface KeptFile {
 export type EntryRow = readonly [asset: string, json: string, csv: string];
 
 /**
- * What a day's file depends on besides the day's closes: `shared` (the site's header, the catalog and
- * the registry; the same string for every day of a build) and `day` (each asset's references that
- * day, as bytes, one character each; for a raw day, what its closes stand on).
+ * What a day's file depends on besides a compacted day's closes: `shared` (the site's header, the
+ * catalog and the registry; the same string for every day of a build), `refs` (each asset's
+ * references that day, src/feed/archive-refs.ts) and, for a raw day, `closes` (what its closes stand
+ * on; "" for a compacted day, whose history file's bytes the source adds).
  */
 export interface DayInputs {
   shared: string;
-  day: string;
+  refs: Uint8Array;
+  closes: string;
 }
 
 /**

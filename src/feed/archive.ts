@@ -10,7 +10,7 @@ import type { Dataset } from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import type { ArchiveEntry, Days } from "../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
-import type { DayRef } from "../rules/references.js";
+import { refOn, refsKeys } from "./archive-refs.js";
 import { csvRow } from "./archive-csv.js";
 import { AssetLines, historyFiles, historyHeads } from "./archive-history.js";
 import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./archive-types.js";
@@ -31,29 +31,15 @@ export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
   return documentHeader(ds.site, self);
 }
 
-/** Each reference of a date, by asset: a map per date, built once from the per-asset lists. */
-function refsByDate(refs: ReadonlyMap<string, DayRef[]>): Map<string, Map<string, DayRef>> {
-  const out = new Map<string, Map<string, DayRef>>();
-  for (const [asset, days] of refs)
-    for (const d of days) {
-      let m = out.get(d.date);
-      if (!m) out.set(d.date, (m = new Map()));
-      m.set(asset, d);
-    }
-  return out;
-}
-
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /** Every archive file, a day at a time, then each asset's history and the list of days. */
 export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile> {
   const { ds, records } = input;
   const sellers: ReadonlyMap<string, RegistrySeller> = new Map(ds.registry.map((s) => [s.id, s]));
-  const official = refsByDate(input.refs.official);
-  const global = refsByDate(input.refs.global);
   const refsOn = (asset: string, date: string) => ({
-    official: official.get(date)?.get(asset),
-    global: global.get(date)?.get(asset),
+    official: refOn(input.refs.official.get(asset), date),
+    global: refOn(input.refs.global.get(asset), date),
   });
   const reference = ds.catalog.filter((a) => a.market === "reference");
   const priced = new Map(
@@ -77,32 +63,17 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   for (const p of priced.values()) for (const d of p.keys()) dates.add(d);
 
   const shared = canonical({ site: ds.site, catalog: ds.catalog, registry: ds.registry });
-  // Each asset's references of a day, in catalog order (the catalog itself is in `shared`): official
-  // buy, sell, value, lo, hi, global value, lo, hi — the values the archive shows, not when or by
-  // whom seen — as the bytes of doubles, NaN for none. Written as text, 343 days of 200 assets were
-  // 60–100 ms of an hourly build; as bytes, a few.
-  const values = new Float64Array(ds.catalog.length * 8);
-  const bytes = new Uint8Array(values.buffer);
+  const refsKey = refsKeys(ds.catalog, input.refs);
   const inputsOf = async (date: string): Promise<DayInputs> => {
-    const [om, gm] = [official.get(date), global.get(date)];
-    values.fill(NaN);
-    ds.catalog.forEach((a, i) => {
-      const [o, g] = [om?.get(a.id), gm?.get(a.id)];
-      if (o) values.set([o.buy ?? NaN, o.sell ?? NaN, o.value ?? NaN, o.lo ?? NaN, o.hi ?? NaN], 8 * i);
-      if (g) values.set([g.value ?? NaN, g.lo ?? NaN, g.hi ?? NaN], 8 * i + 5);
-    });
-    let refs = "";
-    // (apply takes the bytes as they are; a spread would iterate them one by one, 8 times slower)
-    for (let k = 0; k < bytes.length; k += 8192)
-      refs += String.fromCharCode.apply(null, bytes.subarray(k, k + 8192) as unknown as number[]);
+    const refs = refsKey(date);
     // A raw day's closes are an input too (docs/methodology.md §5.5: "or the raw quotes until
     // compaction"): the key holds what they stand on (its quotes, acceptance's inputs, the code:
     // src/io/closed-days.ts) or, when they may depend on the instant, a digest of them.
     const [closes, closedKey] = [rawCloses.get(date), input.rawKeys?.get(date)];
     let raw = "";
-    if (closedKey !== undefined && closes) raw = `\0closed ${closedKey}`;
-    else if (closes) raw = `\0closes ${await input.digest(JSON.stringify(closes))}`;
-    return { shared, day: `${refs}${raw}` };
+    if (closedKey !== undefined && closes) raw = `closed ${closedKey}`;
+    else if (closes) raw = `closes ${await input.digest(JSON.stringify(closes))}`;
+    return { shared, refs, closes: raw };
   };
   // The closed part: every date before the build's (a raw day before it is over: its file changes
   // only when its quotes do). Each asset's entries of those days are written once and come back

@@ -153,7 +153,11 @@ export class ArchiveDays implements CompactedDays {
     }
     const f = this.files.get(date);
     const { sha, bytes } = f ? await this.historySha(date, f.file, f.within) : { sha: "no history", bytes: null };
-    const key = sha256Hex(`${this.code}\0${sha}\0${this.sharedSha}\0${inputs.day}`);
+    const key = createHash("sha256")
+      .update(`${this.code}\0${sha}\0${this.sharedSha}\0`)
+      .update(inputs.refs)
+      .update(`\0${inputs.closes}`)
+      .digest("hex");
     this.keys.set(date, key);
     return { key, bytes };
   }
