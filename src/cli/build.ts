@@ -1,4 +1,5 @@
 /** `price-feed build`: data/ → public/, then a summary of the build report. */
+import { remakingArchive } from "./heap.js";
 import type { Command } from "commander";
 import { nowOption } from "./options.js";
 
@@ -22,7 +23,8 @@ export function buildCommand(program: Command): void {
         nowMs: o.now ?? Date.now(),
         force: o.force,
         saveState: o.state,
-      });
+        remakingArchive,
+      }).finally(() => remakingArchive(false));
       const r = site.report;
       const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
       console.log(

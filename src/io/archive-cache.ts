@@ -3,6 +3,7 @@
  * entry in data/state/archive/, and the cache beside the site (`<site>.archive-cache/`).
  */
 import type { BigIntStats } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 
@@ -37,6 +38,16 @@ export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
     ) &&
     Object.keys(e).length === 4
   );
+}
+
+/** A compacted day's entry of data/state/archive/, or null: missing or unreadable, the day is read and the entry written anew. */
+export async function readDayEntry(file: string, date: string): Promise<ArchiveDayEntry | null> {
+  try {
+    const v: unknown = JSON.parse(await readFile(file, "utf8"));
+    return isArchiveDayEntry(v) && v.date === date ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What a history file was hashed at: equal stats stand for equal bytes. */

@@ -1,16 +1,16 @@
 /**
- * The compacted days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's
- * files are written once and left alone until their inputs change (docs/methodology.md §5.5). Every
- * day is known by a key: the SHA-256 of the running code, the history file's bytes (for a compacted
- * day) and everything else its file depends on (the site's header, the catalog, the registry, the
- * day's references). Two caches keep what a key stands for; neither is ever the record, and a build
- * that cannot use them reads the days, as without them:
+ * The closed days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's files
+ * are written once and left alone until their inputs change (docs/methodology.md §5.5). Every day is
+ * known by a key: the SHA-256 of the running code, the history file's bytes (a compacted day) or
+ * what its closes stand on (a raw day before today), and everything else its file depends on (the
+ * site's header, the catalog, the registry, the day's references). Two caches keep what a key
+ * stands for; neither is ever the record, and a build that cannot use them reads the days:
  *
  * - beside the site, `<site>.archive-cache/` describes the site it lies beside: each history
  *   file's SHA-256 with the size, times and inode it was hashed at (an unchanged file is not read
- *   again, as git's index does), each day's key, file ETag and number of assets, and every asset's
- *   entries of the closed part joined once. While every closed day's key stands and the site has
- *   each day's file under its ETag, an hourly build keeps those files and that part as they are.
+ *   again, as git's index does), each day's key, file ETag and number of assets, and the closed
+ *   part's files (src/io/archive-part.ts). While every closed day's key stands and the site has each
+ *   day's file under its ETag, an hourly build keeps those files and that part as they are.
  * - `data/state/archive/<date>.json` keeps, per compacted day made, every asset's entry as written and
  *   the ETag of the day's file, under its key: when only some days changed, the others come from it.
  *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
@@ -21,7 +21,7 @@ import path from "node:path";
 import {
   ArchiveCache,
   archiveCacheDir,
-  isArchiveDayEntry,
+  readDayEntry,
   partFile,
   statKey,
   type ArchiveDayEntry,
@@ -75,20 +75,28 @@ export class ArchiveDays implements CompactedDays {
     private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
     startedMs: number,
-    saveState: boolean,
+    private readonly o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined },
   ) {
     this.dates = [...files.keys()];
     this.next.recordedAtMs = startedMs;
     this.spill = spillFolder(archiveCacheDir(outDir));
-    this.fresh = saveState ? new StateSpill(this.spill) : null;
+    this.fresh = o.saveState !== false ? new StateSpill(this.spill) : null;
   }
   /** Where the state entries made wait for save(). */
   private readonly spill: string;
   /** One buffer each history day is read into in turn (src/io/day-files.ts DayFileRead `into`). */
   private readonly readBuffer = { buffer: Buffer.alloc(0) };
 
-  /** `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
-  static async open(dataDir: string, outDir: string, nowMs: number, saveState = true): Promise<ArchiveDays> {
+  /**
+   * `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not
+   * kept); `remaking`: told when the closed part starts and stops being made day by day.
+   */
+  static async open(
+    dataDir: string,
+    outDir: string,
+    nowMs: number,
+    o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined } = {},
+  ): Promise<ArchiveDays> {
     const p = dataPaths(dataDir);
     const upTo = cairoDate(nowMs);
     const listed = await dayFiles(dataDir, p.history);
@@ -102,17 +110,9 @@ export class ArchiveDays implements CompactedDays {
       () => none,
     );
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now(), saveState);
-  }
-
-  private async entryOf(date: string): Promise<ArchiveDayEntry | null> {
-    const file = dayFile(dataPaths(this.dataDir).archive, date, "json");
-    try {
-      const v: unknown = JSON.parse(await fs.readFile(file, "utf8"));
-      return isArchiveDayEntry(v) && v.date === date ? v : null;
-    } catch {
-      return null; // missing or unreadable: the day is read and the entry written anew
-    }
+    // No part to keep: the whole archive is made, and the load before it is paced as well.
+    if (!published || old.partKey === "") o.remaking?.(true);
+    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now(), o);
   }
 
   /** The history file's SHA-256: from the hashes beside the site while the file is as it was hashed, else computed. */
@@ -200,10 +200,12 @@ export class ArchiveDays implements CompactedDays {
   }
 
   partSink(heads: HistoryHeads): PartSink {
+    this.o.remaking?.(true);
     return new PartFiles(archiveCacheDir(this.outDir), heads);
   }
 
   keepPart(part: CompactedPart): void {
+    this.o.remaking?.(false);
     this.freshPart = true;
     writeDigests(path.join(archiveCacheDir(this.outDir), PartFiles.folderName), part.assets);
     this.next.part = Object.fromEntries(
@@ -217,7 +219,7 @@ export class ArchiveDays implements CompactedDays {
   async take(date: string, inputs: DayInputs): Promise<CompactedDay> {
     const { file, within } = this.files.get(date)!;
     const { key, bytes } = await this.keyOf(date, inputs);
-    const old = await this.entryOf(date);
+    const old = await readDayEntry(dayFile(dataPaths(this.dataDir).archive, date, "json"), date);
     const entry = old?.key === key ? old : null;
     const kept = entry && this.unchanged(files.day(date), entry.etag);
     if (entry && kept) {
