@@ -123,8 +123,10 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     );
   });
   // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
+  // A week's chart labels days; longer ones whole weeks.
   const fit = Math.max(2, Math.min(maxLabels, Math.floor((right - left) / (font * 5.5))));
-  const stepDays = Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
+  const stepDays =
+    span <= 8 ? Math.max(1, Math.ceil(span / (fit - 1))) : Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
   const lastDate = s[s.length - 1]!.date;
   for (let k = 0; k * stepDays <= span; k++) {
     const date = addDays(lastDate, -k * stepDays);
@@ -184,20 +186,14 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   const descId = `${id}-${size}-desc`;
   return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
 <desc id="${descId}">${esc(describe(asset, lang))}</desc>
-<defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="#1a6b36" fill-opacity=".6"/></pattern></defs>
+<defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="hatch" width="2.5" height="6"/></pattern></defs>
 ${parts.join("\n")}
 </svg>`;
 }
 
 const LEGEND: Record<Layer, [string, string]> = {
-  sell: [
-    "When you buy: prices sellers ask, lowest (line) to highest",
-    "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى",
-  ],
-  buy: [
-    "When you sell: prices sellers pay, lowest to highest (line)",
-    "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)",
-  ],
+  sell: ["You buy at: from the lowest price asked (line) to the highest", "تشتري بـ: من أقل سعر (الخط) إلى أعلى سعر"],
+  buy: ["You sell at: from the lowest price paid to the highest (line)", "تبيع بـ: من أقل سعر إلى أعلى سعر (الخط)"],
   ref: [
     "Reference price (global mid-market): the day's low to high",
     "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم",
@@ -223,10 +219,10 @@ function describe(asset: Asset, lang: PageLang): string {
   if (lang === "ar")
     return asset.market === "reference"
       ? `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
-      : `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: أقل سعر بيع ${p(last.sellLo)}، وأعلى سعر شراء ${p(last.buyHi)}${bench}.`;
+      : `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: تشتري بـ ${p(last.sellLo)} على الأقل، وتبيع بـ ${p(last.buyHi)} على الأكثر${bench}.`;
   return asset.market === "reference"
     ? `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
-    : `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: lowest price asked ${p(last.sellLo)}, highest price paid ${p(last.buyHi)}${bench}.`;
+    : `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: you buy at ${p(last.sellLo)} at best, you sell at ${p(last.buyHi)} at best${bench}.`;
 }
 
 /** The chart's numbers as a table, newest day first, folded away by default. */
@@ -240,8 +236,8 @@ export function chartTable(asset: Asset, lang: PageLang): string {
       ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"]
       : ["Date", "Reference low", "Reference high", "Official (mid)"]
     : ar
-      ? ["التاريخ", "أقل سعر بيع (عند الشراء)", "أعلى سعر شراء (عند البيع)", "السعر الرسمي"]
-      : ["Date", "Lowest asked (when you buy)", "Highest paid (when you sell)", "Official (mid)"];
+      ? ["التاريخ", "تشتري بـ (أفضل سعر)", "تبيع بـ (أفضل سعر)", "السعر الرسمي (المتوسط)"]
+      : ["Date", "You buy at (best)", "You sell at (best)", "Official (mid)"];
   const rows = [...asset.series]
     .reverse()
     .map(

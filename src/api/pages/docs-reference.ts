@@ -30,7 +30,7 @@ import { componentSchemas } from "../openapi.js";
 import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
-import { VERDICT_LABELS } from "./words.js";
+import { SIDE_WORDS } from "./words.js";
 
 type Schema = Record<string, unknown>;
 /**
@@ -126,16 +126,12 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
 <tr><td><a href="${INDEX_PATH}"><code>${INDEX_PATH}</code></a></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
 <tr><td><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a></td><td>The OpenAPI 3.1 description of every path, field, header and response, usable to generate a client.</td></tr>
 <tr><td><a href="${CHANGELOG_PATH}"><code>${CHANGELOG_PATH}</code></a></td><td>The changelog, one entry per release.</td></tr>
-<tr><td><a href="${READYZ_PATH}"><code>${READYZ_PATH}</code></a></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
+<tr><td><code>${READYZ_PATH}</code></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
 </tbody></table></div>
 <p>Every feed carries links: <code>_self</code> (the exact request), <code>_docs</code> (this page), <code>_spec</code>, <code>_changelog</code> and <code>_terms</code> (<a href="${TERMS_PATH}">the terms</a>).</p>
 
 <h2 id="fields">Fields</h2>
-<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(
-    VERDICT_LABELS,
-  )
-    .map((l) => `“${esc(l)}”`)
-    .join(", ")}).</p>
+<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better (the pages say “${SIDE_WORDS.sell[0]}”). <strong>Buy</strong> is what a customer receives from the seller: higher is better (“${SIDE_WORDS.buy[0]}”). Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words; this site says each as what it means for the reader's side (the <a href="#glossary">glossary</a> lists them).</p>
 ${fieldTables()}
 
 <h2 id="filters">Filters</h2>
