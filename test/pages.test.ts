@@ -134,7 +134,7 @@ describe("the pages in plain words", () => {
   test("'today' is said on the build's own Cairo date only; on Friday the pages name Thursday and say the market is closed", async () => {
     const thu = text(await thursday.read("assets/us-dollar/index.html"));
     expect(thu).toContain("Today's prices");
-    expect(thu).toMatch(/Last updated today at 16:30 Cairo time/);
+    expect(thu).toMatch(/Last updated today, Thursday 19 November at 16:30 Cairo time/);
     const usd = friday.feed.assets.find((a) => a.slug === "us-dollar")!;
     expect(usd.asOf).toBe(TODAY);
     expect(usd.freshness.state).toBe("closed");
@@ -156,13 +156,14 @@ describe("the pages in plain words", () => {
   test("Arabic pages are lang=ar dir=rtl with Western digits throughout, and link their English twin by hreflang", async () => {
     const ar = await thursday.read("ar/assets/gold-24k/index.html");
     expect(ar).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
-    expect(ar).toContain('<link rel="alternate" hreflang="en" href="/assets/gold-24k/">');
+    // Links are relative to the page, so the site works under any base path.
+    expect(ar).toContain('<link rel="alternate" hreflang="en" href="../../../assets/gold-24k/">');
     expect(ar).toContain('hreflang="en" lang="en" rel="alternate">English</a>');
     expect(text(ar)).not.toMatch(/[\u0660-\u0669]/); // the catalog's "ذهب عيار ٢٤" is shown as "ذهب عيار 24"
     expect(text(ar)).toContain("ذهب عيار 24");
     const en = await thursday.read("assets/gold-24k/index.html");
     expect(en).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
-    expect(en).toContain('<link rel="alternate" hreflang="ar" href="/ar/assets/gold-24k/">');
+    expect(en).toContain('<link rel="alternate" hreflang="ar" href="../../ar/assets/gold-24k/">');
   });
 
   test("gold has thousands separators, and its legend has no official line because none is drawn", async () => {
@@ -225,7 +226,13 @@ describe("the docs start a developer in one minute", () => {
     // Its wide tables scroll in their own box, focusable by keyboard on the page.
     const rendered = renderMethodology(md).replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">');
     expect(html).toContain(`<section id="methodology" aria-label="How the numbers are made">\n${rendered}`);
-    expect(html).toContain('<section id="arabic-summary" lang="ar" dir="rtl"');
+    // The Arabic docs are a page of their own, code set left to right.
+    const ar = await thursday.read("ar/docs/index.html");
+    expect(ar).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
+    expect(ar).toContain(
+      `<pre tabindex="0" class="cmd" dir="ltr"><code>curl -s 'http://127.0.0.1:8888/api/v1/feed.json?asset=us-dollar'</code></pre>`,
+    );
+    expect(html).toContain('<a href="../ar/docs/" hreflang="ar" lang="ar">التوثيق بالعربية</a>');
   });
 });
 
@@ -250,13 +257,16 @@ describe("the sources page", () => {
     const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
     // 10:07 UTC is 12:07 in Cairo; the reason is escaped, never markup.
     expect(row(en, "s1").trim()).toBe(
-      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat 19 Nov 12:07 —",
+      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 —",
     );
     expect(en).toContain("HTTP 503 &lt;busy&gt;");
-    expect(row(en, "s2")).toContain("never yet");
-    expect(row(en, "s3")).toContain("never yet");
+    // s2 ran and never succeeded; s3 has no run on record for this build.
+    expect(row(en, "s2")).toContain("never succeeded");
+    expect(row(en, "s3")).toContain("not recorded in this build");
+    expect(row(en, "s3")).not.toContain("never succeeded");
     expect(ar).toContain('dir="rtl"');
-    expect(row(ar, "s2")).toContain("لم يحدث بعد");
+    expect(row(ar, "s2")).toContain("لم ينجح أبدًا");
+    expect(row(ar, "s3")).toContain("غير مسجّل في هذا البناء");
     expect(row(ar, "s2")).toContain("HTTP 503 <busy>");
   });
 });

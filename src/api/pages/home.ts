@@ -79,9 +79,9 @@ ${sections(rest, lang, "more-")}
     : "";
   const intro = ar
     ? `<h1>أسعار العملات والذهب في مصر</h1>
-<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة، بالجنيه (للجرام في الذهب). تشتري بـ: أقل سعر تطلبه جهة؛ تبيع بـ: أعلى سعر تدفعه جهة؛ ▲▼ التغير منذ الإغلاق السابق.</p>`
+<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق.</p>`
     : `<h1>Currency and gold prices in Egypt</h1>
-<p class="lead home-lead">The best licensed price, in EGP (per gram for gold). You buy at: the lowest a seller asks; you sell at: the highest one pays; ▲▼ the move since the previous close.</p>`;
+<p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close.</p>`;
   const body = `${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-")}
 ${more}`;

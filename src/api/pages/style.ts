@@ -13,7 +13,7 @@ a{color:var(--accent)}
 .skip{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}.skip:focus{width:auto;height:auto;clip-path:none;inset-inline-start:1rem;top:1rem;background:var(--bg);padding:.5rem;z-index:1}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 header{background:var(--soft);border-bottom:1px solid var(--line)}
-nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 auto;padding:.75rem 1rem;max-width:72rem}
+nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 auto;padding:.6rem 1rem;max-width:72rem;font-size:.95rem}
 nav a[aria-current]{font-weight:700;color:var(--ink)}
 nav .lang{margin-inline-start:auto}
 main{max-width:72rem;margin:0 auto;padding:.75rem 1rem 1rem}
@@ -84,7 +84,7 @@ bdi[lang=ar]{font-size:1.05em}
 td .chg,td .since{display:block;font-weight:400;white-space:normal}
 .since{font-size:.85rem;color:var(--muted)}
 /* Home: the headline assets, the rest one tap away */
-.more>summary{font-weight:600;margin:.75rem 0}
+.more>summary{font-weight:600;margin:.75rem 0 0}
 .periods details{border:1px solid var(--line);border-radius:.4rem;padding:.25rem .75rem;margin:.5rem 0}.periods>details>summary{font-weight:600}
 table.convert{max-width:40rem}
 `;
