@@ -29,7 +29,7 @@ beforeAll(async () => {
       return;
     }
     req.url = url.slice(PREFIX.length - 1);
-    files(req, res, () => res.writeHead(404).end("no such file"));
+    files(req, res, () => void res.writeHead(404).end("no such file"));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
