@@ -15,6 +15,8 @@ import fc from "fast-check";
 import type { Feed } from "../src/schema/outputs.js";
 import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
+import { sampleSite } from "./helpers/pages.js";
+import { changeAmount, changeMark } from "../src/api/pages/change.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -268,5 +270,98 @@ describe("the sources page", () => {
     expect(row(ar, "s2")).toContain("لم ينجح أبدًا");
     expect(row(ar, "s3")).toContain("غير مسجّل في هذا البناء");
     expect(row(ar, "s2")).toContain("HTTP 503 <busy>");
+  });
+});
+
+describe("what moved, gold, the converter and the charts by period (the simulated market)", () => {
+  let sample: Awaited<ReturnType<typeof sampleSite>>;
+  const read = (p: string) => fs.readFile(path.join(sample.out, p), "utf8");
+  beforeAll(async () => {
+    sample = await sampleSite();
+  }, 60_000);
+
+  test("a move is said in piastres under a pound for a currency, in pounds otherwise, with an arrow and a sign", () => {
+    expect(changeAmount(0.33, 2, "en")).toBe("33 piastres");
+    expect(changeAmount(-0.01, 2, "en")).toBe("1 piastre");
+    expect(changeAmount(1.25, 2, "en")).toBe("1.25 EGP");
+    expect(changeAmount(-13, 0, "en")).toBe("13 EGP");
+    expect(changeAmount(0.33, 2, "ar")).toBe("33 قرشًا");
+    expect(changeAmount(0.05, 2, "ar")).toBe("5 قروش");
+    expect(changeAmount(0.02, 2, "ar")).toBe("2 قرش");
+    expect(changeAmount(13, 0, "ar")).toBe("13 جنيهًا");
+    expect(changeAmount(1.25, 2, "ar")).toBe("1.25 جنيه");
+    expect(text(changeMark(0.33, 2, "en", 0.69)).trim()).toBe("▲ +33 piastres (0.69%)");
+    expect(text(changeMark(-15, 0, "en")).trim()).toBe("▼ −15 EGP");
+    expect(text(changeMark(0, 2, "ar")).trim()).toBe("= دون تغيير");
+    expect(changeMark(-15, 0, "en")).toContain('class="chg down"');
+  });
+
+  test("21 karat leads gold on the home page and in the list of every price; the headline assets come first", async () => {
+    for (const file of ["index.html", "ar/index.html"]) {
+      const html = await read(file);
+      const rows = [...html.matchAll(/<tr id="([a-z0-9-]+)">/g)].map((m) => m[1]);
+      expect(rows.indexOf("gold-21k"), file).toBeLessThan(rows.indexOf("gold-24k"));
+      const [shown, folded] = html.split('<details class="more">');
+      const ids = (h: string) => [...h!.matchAll(/<tr id="([a-z0-9-]+)">/g)].map((m) => m[1]);
+      expect(ids(shown!)).toEqual([
+        "us-dollar",
+        "euro",
+        "pound-sterling",
+        "saudi-riyal",
+        "kuwaiti-dinar",
+        "gold-21k",
+        "gold-24k",
+      ]);
+      expect(ids(folded!).indexOf("gold-18k")).toBeLessThan(ids(folded!).indexOf("gold-pound"));
+    }
+    const metals = sample.feed.assets.filter((a) => a.category === "metals").map((a) => a.slug);
+    expect(metals[0]).toBe("gold-24k"); // the catalog's order; the pages reorder it
+  });
+
+  test("gold says workmanship and the stamp come on top, and what a gold pound is", async () => {
+    expect(text(await read("index.html"))).toMatch(/workmanship \( ?مصنعية ?\) and the stamp come on top/);
+    expect(text(await read("ar/index.html"))).toContain("المصنعية والدمغة تُضافان عليه");
+    expect(text(await read("assets/gold-pound/index.html"))).toContain(
+      "A gold pound is a coin of 8 grams of 21 karat gold.",
+    );
+    expect(text(await read("ar/assets/gold-pound/index.html"))).toContain(
+      "الجنيه الذهب عملة وزنها 8 جرامات من عيار 21.",
+    );
+    expect(text(await read("assets/us-dollar/index.html"))).not.toContain("workmanship");
+  });
+
+  test("the converter: common amounts at each side's best and the official mid, worked out at build time", async () => {
+    const usd = sample.feed.assets.find((a) => a.slug === "us-dollar")!;
+    const t = text(await read("assets/us-dollar/index.html"));
+    const best = usd.directions.sell.best!.value!;
+    expect(t).toContain(`500 USD ${price(Math.round(500 * best * 100) / 100, 0, "en")}`);
+    const gold = text(await read("ar/assets/gold-21k/index.html"));
+    for (const g of ["1 جرام", "5 جرام", "10 جرام"]) expect(gold).toContain(g);
+    expect(await read("assets/us-dollar/index.html")).not.toMatch(/<script/);
+  });
+
+  test("charts by week, month, 3 months and year from the archive, each with its table; the month open; the CSV linked", async () => {
+    const html = await read("assets/us-dollar/index.html");
+    const periods = [...html.matchAll(/<details id="chart-([a-z0-9-]+)"( open)?>/g)].map((m) => `${m[1]}${m[2] ?? ""}`);
+    expect(periods).toEqual(["week", "month open", "3-months", "year"]);
+    const history = JSON.parse(await read("api/v1/history/us-dollar.json")) as { entries: Array<{ date: string }> };
+    const yearDesc = html.match(/<desc id="chart-year-h-wide-desc">(\d+) trading days/)!;
+    expect(Number(yearDesc[1])).toBe(history.entries.length); // 100 days of sample: all within a year
+    expect(html.match(/<details id="chart-week"[\s\S]*?<\/details>\n<\/details>/)![0]).toContain(
+      "The chart's numbers as a table",
+    );
+    expect(html).toContain('href="../../api/v1/history/us-dollar.csv"');
+  });
+
+  test("source names in Arabic where they have one; og: tags on every page", async () => {
+    const ar = text(await read("ar/sources/index.html"));
+    expect(ar).toContain("صفحات أسعار البنوك وشركات الصرافة (محاكاة)");
+    expect(ar).not.toContain("Banks' and exchange houses' own rate pages");
+    expect(text(await read("ar/assets/us-dollar/index.html"))).toContain("رصدها");
+    for (const file of ["index.html", "ar/assets/gold-21k/index.html", "ar/docs/index.html"]) {
+      const html = await read(file);
+      expect(html, file).toContain('<meta property="og:title" content="');
+      expect(html, file).toContain('<meta property="og:locale" content="');
+    }
   });
 });

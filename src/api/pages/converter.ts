@@ -69,9 +69,10 @@ export function converter(a: Asset, lang: PageLang): string {
         `<tr><th scope="row">${esc(amountWords(a, n, lang))}</th>${columns.map(([, v]) => `<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`).join("")}</tr>`,
     )
     .join("");
+  const gold = a.kind === "metal";
   const caption = ar
-    ? "بالجنيه المصري، بأفضل سعر في كل جانب كما يظهر أعلاه، وبمتوسط السعر الرسمي. الرسوم والعمولات (والمصنعية في الذهب) غير محسوبة."
-    : "In Egyptian pounds, at the best price on each side shown above and at the official mid rate. Fees and commissions (and, for gold, workmanship) are not included.";
+    ? `بالجنيه المصري، بأفضل سعر في كل جانب كما يظهر أعلاه${official === null ? "" : "، وبمتوسط السعر الرسمي"}. الرسوم والعمولات${gold ? " والمصنعية" : ""} غير محسوبة.`
+    : `In Egyptian pounds, at the best price on each side shown above${official === null ? "" : " and at the official mid rate"}. Fees and commissions${gold ? " and workmanship" : ""} are not included.`;
   return `<section aria-labelledby="convert-h">
 <h2 id="convert-h">${ar ? "كم يساوي؟" : "What it comes to"}</h2>
 <table class="convert"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
