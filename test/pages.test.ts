@@ -17,6 +17,7 @@ import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
 import { changeAmount, changeMark } from "../src/api/pages/change.js";
+import { weeklyRanges } from "../src/api/pages/periods.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -345,12 +346,45 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     const periods = [...html.matchAll(/<details id="chart-([a-z0-9-]+)"( open)?>/g)].map((m) => `${m[1]}${m[2] ?? ""}`);
     expect(periods).toEqual(["week", "month open", "3-months", "year"]);
     const history = JSON.parse(await read("api/v1/history/us-dollar.json")) as { entries: Array<{ date: string }> };
-    const yearDesc = html.match(/<desc id="chart-year-h-wide-desc">(\d+) trading days/)!;
-    expect(Number(yearDesc[1])).toBe(history.entries.length); // 100 days of sample: all within a year
+    const usd = sample.feed.assets.find((a) => a.slug === "us-dollar")!;
+    const from = (days: number) => new Date(Date.parse(usd.asOf) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const within = (days: number) => history.entries.filter((e) => e.date >= from(days) && e.date <= usd.asOf).length;
+    const desc = (id: string) =>
+      html.match(new RegExp(`<desc id="chart-${id}-h-wide-desc">(\\d+) (trading days|weeks)`))!;
+    expect(desc("month").slice(1)).toEqual([String(within(30)), "trading days"]);
+    expect(desc("3-months").slice(1)).toEqual([String(within(91)), "trading days"]);
+    // A year is drawn from weekly ranges: one entry a week, Thursday the last working day.
+    const weeks = new Set(
+      history.entries.map((e) => Math.ceil((Date.parse(e.date) - Date.parse("2026-01-01")) / 86_400_000 / 7)),
+    );
+    expect(desc("year").slice(1)).toEqual([String(weeks.size), "weeks"]);
+    expect(html).toContain("The chart's numbers as a table, a row a week (the week's best)");
     expect(html.match(/<details id="chart-week"[\s\S]*?<\/details>\n<\/details>/)![0]).toContain(
       "The chart's numbers as a table",
     );
     expect(html).toContain('href="../../api/v1/history/us-dollar.csv"');
+  });
+
+  test("a week's range keeps its best on each side: the lowest asked, the highest paid", () => {
+    const e = (date: string, sellLo: number, buyHi: number, bench: number | null = null) => ({
+      date,
+      sellLo,
+      sellHi: sellLo + 1,
+      buyLo: buyHi - 1,
+      buyHi,
+      bench,
+    });
+    // Sunday 15 to Thursday 19 November 2026 is one week; Sunday 22 starts the next.
+    const weeks = weeklyRanges([
+      e("2026-11-15", 50, 48, 49),
+      e("2026-11-17", 49, 49.5),
+      e("2026-11-19", 51, 47, 49.2),
+      e("2026-11-22", 52, 50),
+    ]);
+    expect(weeks).toEqual([
+      { date: "2026-11-19", sellLo: 49, sellHi: 52, buyLo: 46, buyHi: 49.5, bench: 49.2 },
+      { date: "2026-11-22", sellLo: 52, sellHi: 53, buyLo: 49, buyHi: 50, bench: null },
+    ]);
   });
 
   test("source names in Arabic where they have one; og: tags on every page", async () => {

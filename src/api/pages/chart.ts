@@ -95,7 +95,8 @@ function yTicks(
   return { lo, hi, ticks, labelDecimals: Math.min(decimals, decimalsOf(step)) };
 }
 
-export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang): string {
+/** `weekly`: the series is one entry a week (periods.ts weeklyRanges), and the description says so. */
+export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang, weekly = false): string {
   const s = asset.series;
   const layers = drawnLayers(asset);
   const values = s
@@ -185,7 +186,7 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   );
   const descId = `${id}-${size}-desc`;
   return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
-<desc id="${descId}">${esc(describe(asset, lang))}</desc>
+<desc id="${descId}">${esc(describe(asset, lang, weekly))}</desc>
 <defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="hatch" width="2.5" height="6"/></pattern></defs>
 ${parts.join("\n")}
 </svg>`;
@@ -209,24 +210,28 @@ export function chartLegend(asset: Asset, lang: PageLang): string {
   return items.length ? `<ul class="legend">${items.join("")}</ul>` : "";
 }
 
-function describe(asset: Asset, lang: PageLang): string {
+function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
   const s = asset.series;
   const last = s[s.length - 1]!;
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
+  const span =
+    lang === "ar"
+      ? `${s.length} ${weekly ? "أسبوع (أدنى وأعلى سعر في كل أسبوع)" : "يوم تداول"}`
+      : `${s.length} ${weekly ? "weeks (each week's lowest and highest)" : "trading days"}`;
   const bench =
     last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
   if (lang === "ar")
     return asset.market === "reference"
-      ? `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
-      : `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: تشتري بـ ${p(last.sellLo)} على الأقل، وتبيع بـ ${p(last.buyHi)} على الأكثر${bench}.`;
+      ? `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
+      : `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: تشتري بـ ${p(last.sellLo)} على الأقل، وتبيع بـ ${p(last.buyHi)} على الأكثر${bench}.`;
   return asset.market === "reference"
-    ? `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
-    : `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: you buy at ${p(last.sellLo)} at best, you sell at ${p(last.buyHi)} at best${bench}.`;
+    ? `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
+    : `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: you buy at ${p(last.sellLo)} at best, you sell at ${p(last.buyHi)} at best${bench}.`;
 }
 
 /** The chart's numbers as a table, newest day first, folded away by default. */
-export function chartTable(asset: Asset, lang: PageLang): string {
+export function chartTable(asset: Asset, lang: PageLang, weekly = false): string {
   if (asset.series.length === 0) return "";
   const ar = lang === "ar";
   const ref = asset.market === "reference";
@@ -245,6 +250,13 @@ export function chartTable(asset: Asset, lang: PageLang): string {
         `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
     )
     .join("");
-  return `<details><summary>${ar ? "أرقام الرسم البياني في جدول" : "The chart's numbers as a table"}</summary>
+  const what = weekly
+    ? ar
+      ? "أرقام الرسم البياني في جدول، صف لكل أسبوع (أفضل سعر فيه)"
+      : "The chart's numbers as a table, a row a week (the week's best)"
+    : ar
+      ? "أرقام الرسم البياني في جدول"
+      : "The chart's numbers as a table";
+  return `<details><summary>${what}</summary>
 <table><thead><tr>${head.map((x, i) => `<th scope="col"${i ? ' class="n"' : ""}>${esc(x)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></details>`;
 }

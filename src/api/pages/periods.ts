@@ -11,6 +11,12 @@ import { files, urlOf, type PageLang } from "../../feed/paths.js";
 import { addDays } from "../../core/cairo.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
 
+interface View {
+  period: Period;
+  asset: Asset;
+  /** The asset with weekly ranges for the table's rows; null when the table lists every day. */
+  table: Asset | null;
+}
 interface Period {
   id: string;
   days: number;
@@ -25,19 +31,61 @@ export const PERIODS: readonly Period[] = [
   { id: "year", days: 365, en: "Year", ar: "سنة" },
 ];
 const OPEN = "month";
+/** Longer periods than this list one row a week in their table: a year of days is 260 rows a page. */
+const DAILY_TABLE_DAYS = 31;
+
+/** Longer periods than this are drawn from weekly ranges: a year of days is 260 points a drawing. */
+const DAILY_CHART_DAYS = 100;
+
+type Entry = Asset["series"][number];
+const lowest = (xs: Array<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? Math.min(...v) : null;
+};
+const highest = (xs: Array<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? Math.max(...v) : null;
+};
+
+/**
+ * Each week as one entry, weeks ending on Thursday as Egypt's working week does (Friday and
+ * Saturday are the weekend; 2026-01-01 was a Thursday): dated its last trading day, with the
+ * week's lowest and highest price on each side (so the best of the week, sellLo and buyHi, is kept)
+ * and the official rate of its last day.
+ */
+export function weeklyRanges(series: readonly Entry[]): Entry[] {
+  const week = (date: string) => Math.ceil((Date.parse(date) - Date.parse("2026-01-01")) / 86_400_000 / 7);
+  const out: Entry[] = [];
+  let group: Entry[] = [];
+  series.forEach((e, i) => {
+    group.push(e);
+    if (i < series.length - 1 && week(series[i + 1]!.date) === week(e.date)) return;
+    out.push({
+      date: e.date,
+      sellLo: lowest(group.map((x) => x.sellLo)),
+      sellHi: highest(group.map((x) => x.sellHi)),
+      buyLo: lowest(group.map((x) => x.buyLo)),
+      buyHi: highest(group.map((x) => x.buyHi)),
+      bench: e.bench,
+    });
+    group = [];
+  });
+  return out;
+}
 
 /**
  * Each period's view of the asset: its series replaced by the history's days in the period. Made
  * once per build and asset and shared by both languages, so that chart.ts draws each layer once.
  */
-const views = new WeakMap<Feed, Map<string, Array<{ period: Period; asset: Asset }>>>();
-export function periodViews(ctx: RenderContext, a: Asset): Array<{ period: Period; asset: Asset }> {
+const views = new WeakMap<Feed, Map<string, Array<View>>>();
+export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
   let byAsset = views.get(ctx.feed);
   if (!byAsset) views.set(ctx.feed, (byAsset = new Map()));
   let made = byAsset.get(a.slug);
   if (made) return made;
   const entries = (JSON.parse(ctx.text(files.history(a.slug))) as History).entries;
   made = [];
+  // Each view carries its table's rows too, made here once for both languages.
   let shown = -1;
   for (const period of PERIODS) {
     const from = addDays(a.asOf, -(period.days - 1));
@@ -45,7 +93,8 @@ export function periodViews(ctx: RenderContext, a: Asset): Array<{ period: Perio
     // A longer period with no more days than the one before (a young archive) is left out.
     if (series.length === 0 || series.length === shown) continue;
     shown = series.length;
-    made.push({ period, asset: { ...a, series } });
+    const weeks = period.days > DAILY_TABLE_DAYS ? { ...a, series: weeklyRanges(series) } : null;
+    made.push({ period, asset: period.days > DAILY_CHART_DAYS ? weeks! : { ...a, series }, table: weeks });
   }
   byAsset.set(a.slug, made);
   return made;
@@ -56,10 +105,10 @@ export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): stri
   const views = periodViews(ctx, a);
   const open = views.some((v) => v.period.id === OPEN) ? OPEN : views.at(-1)?.period.id;
   const charts = views
-    .map(({ period, asset }) => {
+    .map(({ period, asset, table }) => {
       const id = `chart-${period.id}`;
       return `<details id="${id}"${period.id === open ? " open" : ""}><summary id="${id}-h">${ar ? period.ar : period.en}</summary>
-${seriesChart(asset, `${id}-h`, "wide", lang)}${seriesChart(asset, `${id}-h`, "narrow", lang)}${chartLegend(asset, lang)}${chartTable(asset, lang)}
+${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(asset, `${id}-h`, "narrow", lang, asset === table)}${chartLegend(asset, lang)}${chartTable(table ?? asset, lang, table !== null)}
 </details>`;
     })
     .join("\n");
