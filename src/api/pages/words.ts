@@ -102,7 +102,7 @@ export function comparison(d: Direction, side: Side, lang: PageLang): string | n
   return `${than} than on ${count(n, "en")} of the previous ${count(p, "en")} trading days`;
 }
 
-/** "A good day: cheaper than on 71 of the previous 88 trading days." — the verdict of one side, in words. */
+/** "Cheaper to buy than usual: cheaper than on 71 of the previous 88 trading days." — one side's verdict in words. */
 export function verdictSentence(d: Direction, side: Side, lang: PageLang): string {
   if (d.verdict === "calibrating") {
     if (d.priorDays >= MIN_PRIOR_DAYS) return pick(lang, "No seller quotes this side.", "لا توجد أسعار لهذا الجانب.");
