@@ -125,14 +125,12 @@ describe("the numbers a reader acts on", () => {
       }
       await t.visit(at(lang, "/"));
       for (const a of site.feed.assets.filter((x) => x.market !== "reference")) {
-        const cells = await t.page
-          .locator(`table.market tr#${a.slug} td`)
-          .evaluateAll((tds) =>
-            tds.map((td) => ({
-              v: td.querySelector(".v")?.textContent ?? "",
-              chg: td.querySelector(".chg")?.textContent ?? null,
-            })),
-          );
+        const cells = await t.page.locator(`table.market tr#${a.slug} td`).evaluateAll((tds) =>
+          tds.map((td) => ({
+            v: td.querySelector(".v")?.textContent ?? "",
+            chg: td.querySelector(".chg")?.textContent ?? null,
+          })),
+        );
         (["sell", "buy"] as const).forEach((side, i) => {
           const d = a.directions[side];
           const want = d.best?.value == null ? "—" : printed(d.best.value, a.decimals);
@@ -175,6 +173,7 @@ describe("the numbers a reader acts on", () => {
               ...legend("buy"),
             ],
             heads: words("h2, th[scope=col], .legend li"),
+            main: document.querySelector("main")!.textContent!,
           };
         });
         const sell = new Set(labels.sell);
@@ -188,6 +187,9 @@ describe("the numbers a reader acts on", () => {
         for (const h of labels.heads)
           if (/سعر الشراء|سعر البيع|عند الشراء|عند البيع|\bBuys at\b|\bSells at\b|\bWhen you (buy|sell)\b/.test(h))
             failures.push(`${where}: bank-side label "${h}"`);
+        // Nor anywhere else on a price page, where a reader would take them for the bank's columns.
+        for (const w of ["سعر الشراء", "سعر البيع", "Buys at", "Sells at"])
+          if (labels.main.includes(w)) failures.push(`${where}: says "${w}"`);
       }
     await t.close();
     expect(failures).toEqual([]);

@@ -56,7 +56,7 @@ section.market h2{margin:.75rem 0 0;border:0;padding:0}.market th,.market td{pad
 /* The seller table: on a phone the other-language name and the source move under the seller's name */
 table.sellers{max-width:58rem}.sellers tbody th{font-weight:600}.sellers .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sellers .n{width:1%}
 .sellers .col-wide{display:none}
-@media (min-width:40rem){.sellers .col-wide{display:table-cell}.sellers .sub{display:none}}
+@media (min-width:40rem){.sellers .col-wide{display:table-cell}.sellers .sub{display:none}td .chg,td .since{white-space:nowrap}}
 .sources-health .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sources-health td{overflow-wrap:anywhere}
 @media (max-width:40rem){.sources-health thead{display:none}.sources-health tr,.sources-health th,.sources-health td{display:block}.sources-health tr{border-bottom:1px solid var(--line,#ccc);padding:.4rem 0}.sources-health td::before{content:attr(data-label) ": ";font-weight:600}}
 td.best{background:var(--best);font-weight:700}

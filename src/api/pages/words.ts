@@ -35,14 +35,14 @@ export const VERDICT_WORDS: Record<Side, Record<Verdict, [string, string]>> = {
   sell: {
     favorable: ["Cheaper to buy than usual", "الشراء أرخص من المعتاد"],
     weak: ["Dearer to buy than usual", "الشراء أغلى من المعتاد"],
-    ordinary: ["About the usual price to buy", "سعر الشراء في حدود المعتاد"],
+    ordinary: ["About the usual price to buy", "تشتري بسعر قريب من المعتاد"],
     mixed: ["Cheaper than usual by one measure, dearer by another", "أرخص من المعتاد بمقياس وأغلى بآخر"],
     calibrating: ["Too new to compare with the usual price", "لا يوجد تاريخ كافٍ للمقارنة بعد"],
   },
   buy: {
     favorable: ["You get more than usual when you sell", "تحصل على أكثر من المعتاد حين تبيع"],
     weak: ["You get less than usual when you sell", "تحصل على أقل من المعتاد حين تبيع"],
-    ordinary: ["About the usual price when you sell", "سعر البيع في حدود المعتاد"],
+    ordinary: ["About the usual price when you sell", "تبيع بسعر قريب من المعتاد"],
     mixed: ["More than usual by one measure, less by another", "أكثر من المعتاد بمقياس وأقل بآخر"],
     calibrating: ["Too new to compare with the usual price", "لا يوجد تاريخ كافٍ للمقارنة بعد"],
   },
