@@ -68,6 +68,7 @@ describe("the OpenAPI description", () => {
       "_self",
       "_spec",
       "_terms",
+      "_variants",
       "assets",
       "generatedAt",
       "schemaVersion",

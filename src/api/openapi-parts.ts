@@ -52,6 +52,8 @@ export interface About {
   license: string;
   /** The site's contact (site.json `contact`); without it, the docs page of the host that serves the description. */
   contact?: Contact | undefined;
+  /** The homes site.json names (src/feed/homes.ts): the description's `servers` list them. */
+  homes?: { primary: string | null; mirror: string | null } | undefined;
   /** Header examples from this build. */
   etagExample: string;
   lastModifiedExample: string;

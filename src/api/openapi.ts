@@ -36,6 +36,29 @@ import { archiveParameters, archivePaths, archiveResponses } from "./openapi-arc
 
 export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
 
+/**
+ * The host that served the description first (a relative URL: OpenAPI 3.1 §4.8.5), then the homes
+ * site.json names (docs/deployment.md "The second home"): the primary, and the mirror, whose base
+ * URL keeps its path prefix, so that a server URL followed by a path is a file there.
+ */
+function servers(homes: About["homes"]): Json[] {
+  return [
+    { url: "/", description: "The host that served this description." },
+    ...(homes?.primary
+      ? [{ url: homes.primary, description: "The primary home: every path, with filters, limits and problems." }]
+      : []),
+    ...(homes?.mirror
+      ? [
+          {
+            url: homes.mirror,
+            description:
+              "The mirror: the same build as static files. It reads no query string: use the pre-filtered files instead of ?category= and ?asset=, and /api/v1/index.json for the index.",
+          },
+        ]
+      : []),
+  ];
+}
+
 export const OPENAPI_VERSION = "1.0";
 
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
@@ -176,7 +199,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       contact: about.contact ?? { name: "Price Feed API documentation", url: DOCS_PATH },
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
-    servers: [{ url: "/", description: "The host that served this description." }],
+    servers: servers(about.homes),
     security: [],
     tags: [
       { name: "Feed", description: "The prices." },

@@ -252,6 +252,15 @@ export const Feed = z
     _spec: z.string().meta({ description: "Path of this OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
     _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),
     _terms: z.string().meta({ description: "Path of the terms page.", examples: ["/terms/"] }),
+    _variants: z
+      .strictObject({
+        category: z.string().meta({ examples: ["/api/v1/feed/category/{slug}.json"] }),
+        asset: z.string().meta({ examples: ["/api/v1/feed/asset/{slug}.json"] }),
+      })
+      .meta({
+        description:
+          "Path templates of the pre-filtered files, {slug} the lower-case slug. A host that serves the files only (the mirror) does not read the query string: there, ?category=metals is the category file of metals, ?asset=us-dollar the asset file of us-dollar, and several values are the whole feed filtered by the client. Like _self, the paths are root-relative: on a host that serves the site under a prefix, put its base URL before them.",
+      }),
     schemaVersion: z
       .literal(1)
       .meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),
