@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Category, DateString, Side } from "./inputs.js";
 import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 import { Day, Days, History } from "./archive.js";
+import { Homes } from "./homes.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
@@ -178,29 +179,7 @@ export const IndexDoc = z
             "Heavy anonymous traffic is slowed first: while the total rate across all addresses is past the operator's threshold, anonymous callers get this smaller window; callers that identify themselves keep the published one.",
         }),
     }),
-    homes: z
-      .strictObject({
-        primary: z.url().nullable().meta({
-          description:
-            "Base URL of the primary home, which runs the edge (filters, limits, problems); null when the operator named none: the host that served this index.",
-        }),
-        mirror: z.url().nullable().meta({
-          description:
-            "Base URL of the second home, its path prefix included: the same build served as static files by another provider; null when there is none.",
-        }),
-        onMirror: z
-          .strictObject({
-            index: z.string(),
-            category: z.string(),
-            asset: z.string(),
-            rule: z.string(),
-          })
-          .meta({
-            description:
-              "What to ask the mirror for: the index as its file, and the pre-filtered files ({slug} the lower-case slug) instead of ?category= and ?asset=, which a static host does not read.",
-          }),
-      })
-      .meta({ description: "Where the API lives: the primary home and its mirror, and how to use the mirror." }),
+    homes: Homes,
   })
   .meta({ id: "Index", description: "What /api/v1 offers: endpoints, accepted filter values, limits, its homes." });
 export type IndexDoc = z.infer<typeof IndexDoc>;
