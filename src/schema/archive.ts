@@ -5,8 +5,8 @@
  * outputs.ts does for the feed. No node:* imports: the edge runtime loads this module too.
  */
 import { z } from "zod";
-import { Category, DateString, Market } from "./inputs.js";
-import { SellerRow, SeriesEntry } from "./outputs.js";
+import { DateString } from "./inputs.js";
+import { Asset, SellerRow, SeriesEntry } from "./outputs.js";
 
 const NumOrNull = z.number().nullable();
 
@@ -67,19 +67,17 @@ export const ArchiveEntry = SeriesEntry.extend({
 });
 export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
 
-export const ArchiveAsset = z
-  .strictObject({
-    id: z.string().meta({ description: "Machine id <BASE>-<QUOTE>.", examples: ["USD-EGP"] }),
-    slug: z.string().meta({ description: "Lowercase hyphenated slug.", examples: ["us-dollar"] }),
-    name: z.string().meta({ description: "English name." }),
-    nameAr: z.string().meta({ description: "Arabic name." }),
-    category: Category,
-    kind: z.string().meta({ description: "Asset kind.", examples: ["currency", "metal"] }),
-    market: Market,
-    unit: z.string().meta({ description: "Display unit <QUOTE>/<BASE-UNIT>.", examples: ["EGP/USD"] }),
-    decimals: z.int().min(0).meta({ description: "Display decimals; every value is rounded to them." }),
-  })
-  .meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
+export const ArchiveAsset = Asset.pick({
+  id: true,
+  slug: true,
+  name: true,
+  nameAr: true,
+  category: true,
+  kind: true,
+  market: true,
+  unit: true,
+  decimals: true,
+}).meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
 export type ArchiveAsset = z.infer<typeof ArchiveAsset>;
 
 export const History = z
