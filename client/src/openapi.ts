@@ -328,10 +328,10 @@ export interface components {
              * @example metals
              */
             category: string;
-            /** @description Display decimals; every value is rounded to them. */
+            /** @description Display decimals; every value is rounded to them, half away from zero. */
             decimals: number;
             /**
-             * @description Machine id <BASE>-<QUOTE>.
+             * @description Machine id <BASE>-<QUOTE>; accepted by ?asset=.
              * @example USD-EGP
              */
             id: string;
@@ -346,18 +346,19 @@ export interface components {
              * @enum {string}
              */
             market: "competitive" | "sole" | "reference";
-            /** @description English name. */
+            /** @description English name (addition to the specification). */
             name: string;
-            /** @description Arabic name. */
+            /** @description Arabic name (addition to the specification). */
             nameAr: string;
             /**
-             * @description Lowercase hyphenated slug.
+             * @description Lowercase hyphenated slug; accepted by ?asset=.
              * @example us-dollar
              */
             slug: string;
             /**
              * @description Display unit <QUOTE>/<BASE-UNIT>.
              * @example EGP/USD
+             * @example EGP/g
              */
             unit: string;
         };
@@ -379,9 +380,9 @@ export interface components {
             global: number | null;
             /** @description The central bank's rate of that day, rounded to the asset's decimals; null on a day without one. */
             official: {
-                /** @description Official buy rate that day. */
+                /** @description Official buy rate. */
                 buy: number | null;
-                /** @description Official sell rate that day. */
+                /** @description Official sell rate. */
                 sell: number | null;
             } | null;
             /** @description Highest closing sell rate across sellers that day. */
@@ -568,11 +569,11 @@ export interface components {
              * @example metals
              */
             category: string;
-            /** @description Display decimals; every value is rounded to them. */
+            /** @description Display decimals; every value is rounded to them, half away from zero. */
             decimals: number;
             entry: components["schemas"]["ArchiveEntry"];
             /**
-             * @description Machine id <BASE>-<QUOTE>.
+             * @description Machine id <BASE>-<QUOTE>; accepted by ?asset=.
              * @example USD-EGP
              */
             id: string;
@@ -587,20 +588,21 @@ export interface components {
              * @enum {string}
              */
             market: "competitive" | "sole" | "reference";
-            /** @description English name. */
+            /** @description English name (addition to the specification). */
             name: string;
-            /** @description Arabic name. */
+            /** @description Arabic name (addition to the specification). */
             nameAr: string;
             /** @description Every seller's close that day, best first on the asset's default side, as the feed's sellers. Empty for a reference asset. */
             sellers: components["schemas"]["DaySellerRow"][];
             /**
-             * @description Lowercase hyphenated slug.
+             * @description Lowercase hyphenated slug; accepted by ?asset=.
              * @example us-dollar
              */
             slug: string;
             /**
              * @description Display unit <QUOTE>/<BASE-UNIT>.
              * @example EGP/USD
+             * @example EGP/g
              */
             unit: string;
         };
@@ -723,7 +725,7 @@ export interface components {
              */
             _self: string;
             /**
-             * @description Path of this OpenAPI description.
+             * @description Path of the OpenAPI description.
              * @example /api/v1/openapi.json
              */
             _spec: string;
