@@ -1609,45 +1609,19 @@ export interface components {
         };
     };
     parameters: {
-        /**
-         * @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.
-         * @example [
-         *       "us-dollar",
-         *       "omani-riyal"
-         *     ]
-         */
+        /** @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets. */
         Asset: string[];
-        /**
-         * @description An asset's slug or id, in any letter case, as ?asset= takes it.
-         * @example us-dollar
-         */
+        /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
         AssetPath: string;
-        /**
-         * @description An asset's slug, lower case, as the index lists it: the name of the file.
-         * @example us-dollar
-         */
+        /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
         AssetSlug: "us-dollar" | "omani-riyal" | "chinese-yuan" | "gold-24k";
-        /**
-         * @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories.
-         * @example [
-         *       "currencies"
-         *     ]
-         */
+        /** @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories. */
         Category: string[];
-        /**
-         * @description A category's slug, lower case, as the index lists it: the name of the file.
-         * @example currencies
-         */
+        /** @description A category's slug, lower case, as the index lists it: the name of the file. */
         CategorySlug: "currencies" | "metals";
-        /**
-         * @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them.
-         * @example 2026-11-19
-         */
+        /** @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them. */
         DatePath: string;
-        /**
-         * @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400.
-         * @example 2026-11-17
-         */
+        /** @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400. */
         From: string;
         /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
         IfMatch: string;
@@ -1657,113 +1631,50 @@ export interface components {
         IfNoneMatch: string;
         /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
         IfUnmodifiedSince: string;
-        /**
-         * @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400.
-         * @example 2026-11-19
-         */
+        /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
         To: string;
-        /**
-         * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-         * @example https://app.example/contact
-         */
+        /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
         XContact: string;
     };
     requestBodies: never;
     headers: {
-        /**
-         * @description Open CORS: any origin may read the answer.
-         * @example *
-         */
+        /** @description Open CORS: any origin may read the answer. */
         "Access-Control-Allow-Origin": string;
-        /**
-         * @description The methods the API answers.
-         * @example GET, HEAD, OPTIONS
-         */
+        /** @description The methods the API answers. */
         Allow: string;
-        /**
-         * @description Caching rule: documents may be cached for 300 seconds; errors and /readyz are no-store.
-         * @example public, max-age=300
-         */
+        /** @description Caching rule: documents may be cached for 300 seconds; errors and /readyz are no-store. */
         "Cache-Control": string;
-        /**
-         * @description The answers are data, not documents: nothing may load from them or frame them.
-         * @example default-src 'none'; frame-ancestors 'none'
-         */
+        /** @description The answers are data, not documents: nothing may load from them or frame them. */
         "Content-Security-Policy": string;
-        /**
-         * @description Always cross-origin: any origin may load the answer, as CORS allows it to read it.
-         * @example cross-origin
-         */
+        /** @description Always cross-origin: any origin may load the answer, as CORS allows it to read it. */
         "Cross-Origin-Resource-Policy": string;
-        /**
-         * @description Requests allowed per address per Cairo day.
-         * @example 1000
-         */
+        /** @description Requests allowed per address per Cairo day. */
         "Daily-Limit": number;
-        /**
-         * @description Seconds until midnight Africa/Cairo, when the daily allowance resets.
-         * @example 3600
-         */
+        /** @description Seconds until midnight Africa/Cairo, when the daily allowance resets. */
         "Daily-Reset": number;
-        /**
-         * @description Requests this address has made today, Cairo time.
-         * @example 1
-         */
+        /** @description Requests this address has made today, Cairo time. */
         "Daily-Used": number;
-        /**
-         * @description Only on a deprecated version: when it was deprecated (RFC 9745 structured date).
-         * @example @1798761600
-         */
+        /** @description Only on a deprecated version: when it was deprecated (RFC 9745 structured date). */
         Deprecation: string;
-        /**
-         * @description Strong validator of the body without generatedAt; send it back as If-None-Match.
-         * @example "Ry66Df0f1Fm9BOrT9R05_5RMBMh1-cDFxa0O5_x5tus"
-         */
+        /** @description Strong validator of the body without generatedAt; send it back as If-None-Match. */
         ETag: string;
-        /**
-         * @description HTTP-date of the last change of the data (moves exactly when the ETag does).
-         * @example Thu, 19 Nov 2026 11:00:00 GMT
-         */
+        /** @description HTTP-date of the last change of the data (moves exactly when the ETag does). */
         "Last-Modified": string;
-        /**
-         * @description Requests allowed per window.
-         * @example 240
-         */
+        /** @description Requests allowed per window. */
         "RateLimit-Limit": number;
-        /**
-         * @description The quota that applies to this caller: limit;w=window seconds. While the service is busy, an anonymous caller may be given a reduced policy (a smaller limit) before callers that identify themselves with X-Contact or a URL or e-mail address in User-Agent; this header then carries the reduced policy.
-         * @example 240;w=60
-         */
+        /** @description The quota that applies to this caller: limit;w=window seconds. While the service is busy, an anonymous caller may be given a reduced policy (a smaller limit) before callers that identify themselves with X-Contact or a URL or e-mail address in User-Agent; this header then carries the reduced policy. */
         "RateLimit-Policy": string;
-        /**
-         * @description Requests left in the current window (absent when the counters are unreachable and limits are not enforced).
-         * @example 239
-         */
+        /** @description Requests left in the current window (absent when the counters are unreachable and limits are not enforced). */
         "RateLimit-Remaining": number;
-        /**
-         * @description Seconds until the current window resets.
-         * @example 60
-         */
+        /** @description Seconds until the current window resets. */
         "RateLimit-Reset": number;
-        /**
-         * @description Always no-referrer.
-         * @example no-referrer
-         */
+        /** @description Always no-referrer. */
         "Referrer-Policy": string;
-        /**
-         * @description Seconds to wait before retrying.
-         * @example 30
-         */
+        /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /**
-         * @description Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).
-         * @example Thu, 01 Jul 2027 00:00:00 GMT
-         */
+        /** @description Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594). */
         Sunset: string;
-        /**
-         * @description Always nosniff: the body is only ever what Content-Type says.
-         * @example nosniff
-         */
+        /** @description Always nosniff: the body is only ever what Content-Type says. */
         "X-Content-Type-Options": string;
     };
     pathItems: never;
@@ -1782,10 +1693,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -1816,153 +1724,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_docs": "/docs/",
-                     *       "_self": "/api/v1",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "endpoints": [
-                     *         {
-                     *           "description": "Every asset, or the subset chosen by the filters.",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "category",
-                     *             "asset"
-                     *           ],
-                     *           "path": "/api/v1/feed.json"
-                     *         },
-                     *         {
-                     *           "description": "One asset's every day since the data begins ({asset}: a slug or an id, any letter case); ?from= and ?to= narrow it to inclusive Cairo dates.",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "from",
-                     *             "to"
-                     *           ],
-                     *           "path": "/api/v1/history/{asset}.json"
-                     *         },
-                     *         {
-                     *           "description": "The same as CSV (RFC 4180, one header line, empty cells for null).",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "from",
-                     *             "to"
-                     *           ],
-                     *           "path": "/api/v1/history/{asset}.csv"
-                     *         },
-                     *         {
-                     *           "description": "The whole market as it closed on one Cairo date (YYYY-MM-DD).",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/days/{date}.json"
-                     *         },
-                     *         {
-                     *           "description": "The dates the archive has.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/days.json"
-                     *         },
-                     *         {
-                     *           "description": "This index.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1"
-                     *         },
-                     *         {
-                     *           "description": "OpenAPI 3.1 description of every field and response.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/openapi.json"
-                     *         },
-                     *         {
-                     *           "description": "Changelog of the API.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/changelog.json"
-                     *         },
-                     *         {
-                     *           "description": "200 when the data is fresh, 503 when it is not.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/readyz"
-                     *         }
-                     *       ],
-                     *       "filters": {
-                     *         "asset": [
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "USD-EGP",
-                     *             "name": "US Dollar",
-                     *             "nameAr": "دولار أمريكي",
-                     *             "slug": "us-dollar"
-                     *           },
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "OMR-EGP",
-                     *             "name": "Omani Riyal",
-                     *             "nameAr": "ريال عماني",
-                     *             "slug": "omani-riyal"
-                     *           },
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "CNY-EGP",
-                     *             "name": "Chinese Yuan",
-                     *             "nameAr": "يوان صيني",
-                     *             "slug": "chinese-yuan"
-                     *           },
-                     *           {
-                     *             "category": "metals",
-                     *             "id": "XAU24K-EGP",
-                     *             "name": "Gold 24 karat",
-                     *             "nameAr": "ذهب عيار ٢٤",
-                     *             "slug": "gold-24k"
-                     *           }
-                     *         ],
-                     *         "category": [
-                     *           "currencies",
-                     *           "metals"
-                     *         ]
-                     *       },
-                     *       "homes": {
-                     *         "mirror": null,
-                     *         "onMirror": {
-                     *           "asset": "/api/v1/feed/asset/{slug}.json",
-                     *           "category": "/api/v1/feed/category/{slug}.json",
-                     *           "index": "/api/v1/index.json",
-                     *           "rule": "The mirror serves the files only and does not read the query string. Put the mirror's base URL before each path. ?category=x with one value is the category file of x and ?asset=x the asset file of x (x a lower-case slug); with several values, or an id, read the whole feed and keep the assets you want. ?from=/?to= of the archive are not read: the whole history is served. There are no rate limits, problems or /readyz there: a missing file is the host's own 404."
-                     *         },
-                     *         "primary": null
-                     *       },
-                     *       "limits": {
-                     *         "anonymousWhenBusy": {
-                     *           "identifyWith": [
-                     *             "X-Contact",
-                     *             "User-Agent"
-                     *           ],
-                     *           "rule": "While total traffic is ordinary, every caller gets 240 requests per 60 s. When the total rate across all addresses passes the operator's threshold, anonymous callers are limited first, to 60 per 60 s (their RateLimit-Policy says so); a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
-                     *           "window": {
-                     *             "limit": 60,
-                     *             "seconds": 60
-                     *           }
-                     *         },
-                     *         "daily": {
-                     *           "limit": 1000,
-                     *           "resetsAt": "00:00 Africa/Cairo"
-                     *         },
-                     *         "dataChangesAtMostEvery": "PT1H",
-                     *         "lookbackDays": 90,
-                     *         "seriesWindowDays": 30,
-                     *         "suggestedPollEvery": "PT5M",
-                     *         "window": {
-                     *           "limit": 240,
-                     *           "seconds": 60
-                     *         }
-                     *       },
-                     *       "schemaVersion": 1,
-                     *       "version": "v1"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Index"];
                 };
             };
@@ -1988,10 +1749,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2045,10 +1803,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2079,153 +1834,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_docs": "/docs/",
-                     *       "_self": "/api/v1",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "endpoints": [
-                     *         {
-                     *           "description": "Every asset, or the subset chosen by the filters.",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "category",
-                     *             "asset"
-                     *           ],
-                     *           "path": "/api/v1/feed.json"
-                     *         },
-                     *         {
-                     *           "description": "One asset's every day since the data begins ({asset}: a slug or an id, any letter case); ?from= and ?to= narrow it to inclusive Cairo dates.",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "from",
-                     *             "to"
-                     *           ],
-                     *           "path": "/api/v1/history/{asset}.json"
-                     *         },
-                     *         {
-                     *           "description": "The same as CSV (RFC 4180, one header line, empty cells for null).",
-                     *           "method": "GET",
-                     *           "parameters": [
-                     *             "from",
-                     *             "to"
-                     *           ],
-                     *           "path": "/api/v1/history/{asset}.csv"
-                     *         },
-                     *         {
-                     *           "description": "The whole market as it closed on one Cairo date (YYYY-MM-DD).",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/days/{date}.json"
-                     *         },
-                     *         {
-                     *           "description": "The dates the archive has.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/days.json"
-                     *         },
-                     *         {
-                     *           "description": "This index.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1"
-                     *         },
-                     *         {
-                     *           "description": "OpenAPI 3.1 description of every field and response.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/openapi.json"
-                     *         },
-                     *         {
-                     *           "description": "Changelog of the API.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/api/v1/changelog.json"
-                     *         },
-                     *         {
-                     *           "description": "200 when the data is fresh, 503 when it is not.",
-                     *           "method": "GET",
-                     *           "parameters": [],
-                     *           "path": "/readyz"
-                     *         }
-                     *       ],
-                     *       "filters": {
-                     *         "asset": [
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "USD-EGP",
-                     *             "name": "US Dollar",
-                     *             "nameAr": "دولار أمريكي",
-                     *             "slug": "us-dollar"
-                     *           },
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "OMR-EGP",
-                     *             "name": "Omani Riyal",
-                     *             "nameAr": "ريال عماني",
-                     *             "slug": "omani-riyal"
-                     *           },
-                     *           {
-                     *             "category": "currencies",
-                     *             "id": "CNY-EGP",
-                     *             "name": "Chinese Yuan",
-                     *             "nameAr": "يوان صيني",
-                     *             "slug": "chinese-yuan"
-                     *           },
-                     *           {
-                     *             "category": "metals",
-                     *             "id": "XAU24K-EGP",
-                     *             "name": "Gold 24 karat",
-                     *             "nameAr": "ذهب عيار ٢٤",
-                     *             "slug": "gold-24k"
-                     *           }
-                     *         ],
-                     *         "category": [
-                     *           "currencies",
-                     *           "metals"
-                     *         ]
-                     *       },
-                     *       "homes": {
-                     *         "mirror": null,
-                     *         "onMirror": {
-                     *           "asset": "/api/v1/feed/asset/{slug}.json",
-                     *           "category": "/api/v1/feed/category/{slug}.json",
-                     *           "index": "/api/v1/index.json",
-                     *           "rule": "The mirror serves the files only and does not read the query string. Put the mirror's base URL before each path. ?category=x with one value is the category file of x and ?asset=x the asset file of x (x a lower-case slug); with several values, or an id, read the whole feed and keep the assets you want. ?from=/?to= of the archive are not read: the whole history is served. There are no rate limits, problems or /readyz there: a missing file is the host's own 404."
-                     *         },
-                     *         "primary": null
-                     *       },
-                     *       "limits": {
-                     *         "anonymousWhenBusy": {
-                     *           "identifyWith": [
-                     *             "X-Contact",
-                     *             "User-Agent"
-                     *           ],
-                     *           "rule": "While total traffic is ordinary, every caller gets 240 requests per 60 s. When the total rate across all addresses passes the operator's threshold, anonymous callers are limited first, to 60 per 60 s (their RateLimit-Policy says so); a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
-                     *           "window": {
-                     *             "limit": 60,
-                     *             "seconds": 60
-                     *           }
-                     *         },
-                     *         "daily": {
-                     *           "limit": 1000,
-                     *           "resetsAt": "00:00 Africa/Cairo"
-                     *         },
-                     *         "dataChangesAtMostEvery": "PT1H",
-                     *         "lookbackDays": 90,
-                     *         "seriesWindowDays": 30,
-                     *         "suggestedPollEvery": "PT5M",
-                     *         "window": {
-                     *           "limit": 240,
-                     *           "seconds": 60
-                     *         }
-                     *       },
-                     *       "schemaVersion": 1,
-                     *       "version": "v1"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Index"];
                 };
             };
@@ -2251,10 +1859,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2308,10 +1913,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2342,79 +1944,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "versions": [
-                     *         {
-                     *           "changes": {
-                     *             "added": [
-                     *               "The index (/api/v1) gains homes: the primary's base URL, the mirror's (its path prefix included; null when none is configured), and onMirror, the paths to ask a static host for: the index file /api/v1/index.json and the pre-filtered files instead of ?category= and ?asset=.",
-                     *               "Every feed document gains _variants: the path templates of the pre-filtered files, /api/v1/feed/category/{slug}.json and /api/v1/feed/asset/{slug}.json, what the mirror answers instead of a filter it cannot read. Nothing existing is renamed; schemaVersion stays 1.",
-                     *               "The OpenAPI description's servers list, after the host that served it, the primary and the mirror that site.json names (baseUrl, mirrorUrl).",
-                     *               "client/: a typed client package (@price-feed/client, types generated from this description) with conditional requests, Retry-After, one request per max-age, and fallback to the mirror's files while the primary fails."
-                     *             ]
-                     *           },
-                     *           "date": "2026-11-25",
-                     *           "summary": "A second home: the same build served as static files by another provider, named by the index and the description, and a typed client that falls back to it.",
-                     *           "version": "1.5"
-                     *         },
-                     *         {
-                     *           "changes": {
-                     *             "added": [
-                     *               "GET /api/v1/history/{asset}.json: one asset's every day since the data begins, each the series entry plus bestSell and bestBuy (who gave the day's best), official, global and sellerCount (docs/methodology.md §5.5); {asset} is a slug or an id in any letter case. ?from= and ?to= (inclusive Cairo dates) narrow it; a bad date or from after to is a 400 problem of type invalid-date naming the parameter; an unknown asset a 404 listing validAssets.",
-                     *               "GET /api/v1/history/{asset}.csv: the same rows as CSV (RFC 4180, one header line, empty cells for null), narrowed the same way.",
-                     *               "GET /api/v1/days/{date}.json: the whole market as it closed on one Cairo date, each asset's archive entry and every seller's close; a date without data is a 404 problem naming the nearest earlier and later dates. GET /api/v1/days.json lists the dates with their Cairo weekday."
-                     *             ]
-                     *           },
-                     *           "date": "2026-11-24",
-                     *           "summary": "The archive: every day the feed has seen, by asset (JSON and CSV, narrowed by date range) and by day.",
-                     *           "version": "1.3"
-                     *         },
-                     *         {
-                     *           "changes": {
-                     *             "added": [
-                     *               "Each direction (assets[].directions.sell and .buy) gains previous: {date, value, change, changePct}, the previous close's best on that side and today's change from it (docs/methodology.md §5.4); null when there is no close within 7 days before asOf, when either value is null, and for a reference asset.",
-                     *               "Seller rows (assets[].sellers[]) gain previous: {buy, sell}, the seller's own close on the previous close's date, or null when it had none. Nothing existing is renamed; schemaVersion stays 1."
-                     *             ],
-                     *             "changed": [
-                     *               "Quotes of one source for one seller and asset at the same instant that differ after rounding are no longer resolved by their order in the log: each still goes through the five tests, and those that pass and still differ are all rejected as conflicting-quote, named in the build report (docs/methodology.md §2.1, §11)."
-                     *             ]
-                     *           },
-                     *           "date": "2026-11-23",
-                     *           "summary": "Change since the previous close, per side and per seller; conflicting quotes of one source are no longer resolved by file order.",
-                     *           "version": "1.2"
-                     *         },
-                     *         {
-                     *           "changes": {
-                     *             "added": [
-                     *               "Seller rows (assets[].sellers[]) gain id (the registry id), observedAt (when the chosen quote was seen), source (whose quote was chosen) and sources (every source that reported the seller that day). Nothing existing is renamed.",
-                     *               "GET /api/v1/sources.json: every source with its kind, the assets it fed on their business dates, and when it last ran, last succeeded and last failed (with the reason)."
-                     *             ],
-                     *             "changed": [
-                     *               "A seller's value on a day is its own publication's quote whenever one was accepted; an aggregator's relay of it counts only on days without one (docs/methodology.md §2.3).",
-                     *               "Confidence drops one step when the market is inverted on the business date: the best buy above the best sell (docs/methodology.md §8)."
-                     *             ]
-                     *           },
-                     *           "date": "2026-11-22",
-                     *           "summary": "Where and when each seller's value was seen, source health, and a seller's own publication ahead of aggregators.",
-                     *           "version": "1.1"
-                     *         },
-                     *         {
-                     *           "changes": {
-                     *             "added": [
-                     *               "GET /api/v1/feed.json: every tracked asset with the best licensed seller per side, the verdict and its signals, the official and global references, a 30-day series and today's seller table.",
-                     *               "Filters ?category= and ?asset= (comma-separated, by slug or id, any letter case; both combine as an intersection).",
-                     *               "Conditional requests with strong ETags and Last-Modified; rate-limit headers on every answer.",
-                     *               "GET /api/v1 (index), /api/v1/openapi.json, /api/v1/changelog.json and /readyz."
-                     *             ]
-                     *           },
-                     *           "date": "2026-11-21",
-                     *           "summary": "First release of the price feed API, v1.",
-                     *           "version": "1.0"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["Changelog"];
                 };
             };
@@ -2440,10 +1969,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2497,10 +2023,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2531,39 +2054,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_about": "Test feed (simulated).",
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_disclaimer": "Information only.",
-                     *       "_docs": "/docs/",
-                     *       "_license": "CC BY 4.0",
-                     *       "_self": "/api/v1/days.json",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "days": [
-                     *         {
-                     *           "_self": "/api/v1/days/2026-11-17.json",
-                     *           "assets": 3,
-                     *           "date": "2026-11-17",
-                     *           "weekday": "Tuesday"
-                     *         },
-                     *         {
-                     *           "_self": "/api/v1/days/2026-11-18.json",
-                     *           "assets": 3,
-                     *           "date": "2026-11-18",
-                     *           "weekday": "Wednesday"
-                     *         },
-                     *         {
-                     *           "_self": "/api/v1/days/2026-11-19.json",
-                     *           "assets": 4,
-                     *           "date": "2026-11-19",
-                     *           "weekday": "Thursday"
-                     *         }
-                     *       ],
-                     *       "schemaVersion": 1
-                     *     }
-                     */
                     "application/json": components["schemas"]["Days"];
                 };
             };
@@ -2589,10 +2079,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2646,17 +2133,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them.
-                 * @example 2026-11-19
-                 */
+                /** @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them. */
                 date: components["parameters"]["DatePath"];
             };
             cookie?: never;
@@ -2686,85 +2167,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_about": "Test feed (simulated).",
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_disclaimer": "Information only.",
-                     *       "_docs": "/docs/",
-                     *       "_license": "CC BY 4.0",
-                     *       "_self": "/api/v1/days/2026-11-19.json",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "assets": [
-                     *         {
-                     *           "category": "currencies",
-                     *           "decimals": 2,
-                     *           "entry": {
-                     *             "bench": 49.96,
-                     *             "bestBuy": {
-                     *               "id": "beta",
-                     *               "seller": "Beta Bank",
-                     *               "sellerAr": "بنك بيتا"
-                     *             },
-                     *             "bestSell": {
-                     *               "id": "alpha",
-                     *               "seller": "Alpha Bank",
-                     *               "sellerAr": "بنك ألفا"
-                     *             },
-                     *             "buyHi": 49.8,
-                     *             "buyLo": 49.7,
-                     *             "date": "2026-11-19",
-                     *             "global": 49.95,
-                     *             "official": {
-                     *               "buy": 49.9,
-                     *               "sell": 50.01
-                     *             },
-                     *             "sellHi": 50.1,
-                     *             "sellLo": 49.9,
-                     *             "sellerCount": 2
-                     *           },
-                     *           "id": "USD-EGP",
-                     *           "kind": "currency",
-                     *           "market": "competitive",
-                     *           "name": "US Dollar",
-                     *           "nameAr": "دولار أمريكي",
-                     *           "sellers": [
-                     *             {
-                     *               "buy": 49.7,
-                     *               "id": "alpha",
-                     *               "observedAt": "2026-11-19T11:00:00Z",
-                     *               "sell": 49.9,
-                     *               "seller": "Alpha Bank",
-                     *               "sellerAr": "بنك ألفا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1",
-                     *                 "s2"
-                     *               ]
-                     *             },
-                     *             {
-                     *               "buy": 49.8,
-                     *               "id": "beta",
-                     *               "observedAt": "2026-11-19T10:00:00Z",
-                     *               "sell": 50.1,
-                     *               "seller": "Beta Bank",
-                     *               "sellerAr": "بنك بيتا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1"
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "slug": "us-dollar",
-                     *           "unit": "EGP/USD"
-                     *         }
-                     *       ],
-                     *       "date": "2026-11-19",
-                     *       "schemaVersion": 1,
-                     *       "weekday": "Thursday"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Day"];
                 };
             };
@@ -2790,17 +2192,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them.
-                 * @example 2026-11-19
-                 */
+                /** @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them. */
                 date: components["parameters"]["DatePath"];
             };
             cookie?: never;
@@ -2844,20 +2240,9 @@ export interface operations {
     getFeed: {
         parameters: {
             query?: {
-                /**
-                 * @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories.
-                 * @example [
-                 *       "currencies"
-                 *     ]
-                 */
+                /** @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories. */
                 category?: components["parameters"]["Category"];
-                /**
-                 * @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.
-                 * @example [
-                 *       "us-dollar",
-                 *       "omani-riyal"
-                 *     ]
-                 */
+                /** @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets. */
                 asset?: components["parameters"]["Asset"];
             };
             header?: {
@@ -2869,10 +2254,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -2903,295 +2285,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_about": "Test feed (simulated).",
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_disclaimer": "Information only.",
-                     *       "_docs": "/docs/",
-                     *       "_license": "CC BY 4.0",
-                     *       "_self": "/api/v1/feed.json?asset=us-dollar",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "_variants": {
-                     *         "asset": "/api/v1/feed/asset/{slug}.json",
-                     *         "category": "/api/v1/feed/category/{slug}.json"
-                     *       },
-                     *       "assets": [
-                     *         {
-                     *           "asOf": "2026-11-19",
-                     *           "benchmark": {
-                     *             "buy": 49.9,
-                     *             "sell": 50.01
-                     *           },
-                     *           "category": "currencies",
-                     *           "confidence": {
-                     *             "checks": 2,
-                     *             "level": "low"
-                     *           },
-                     *           "decimals": 2,
-                     *           "defaultSide": "sell",
-                     *           "directions": {
-                     *             "buy": {
-                     *               "best": {
-                     *                 "seller": "Beta Bank",
-                     *                 "sellerAr": "بنك بيتا",
-                     *                 "value": 49.8
-                     *               },
-                     *               "favorability": 0.5,
-                     *               "previous": {
-                     *                 "change": 0,
-                     *                 "changePct": 0,
-                     *                 "date": "2026-11-18",
-                     *                 "value": 49.8
-                     *               },
-                     *               "priorDays": 15,
-                     *               "signals": {
-                     *                 "global": {
-                     *                   "diffPct": -0.3,
-                     *                   "notable": false
-                     *                 },
-                     *                 "official": {
-                     *                   "diffPct": -0.2,
-                     *                   "lean": 0
-                     *                 },
-                     *                 "position": {
-                     *                   "lean": 0
-                     *                 },
-                     *                 "trend": {
-                     *                   "changePct": 0,
-                     *                   "days": 7,
-                     *                   "direction": "flat",
-                     *                   "lean": 0,
-                     *                   "volatilityPct": 0
-                     *                 }
-                     *               },
-                     *               "verdict": "ordinary"
-                     *             },
-                     *             "sell": {
-                     *               "best": {
-                     *                 "seller": "Alpha Bank",
-                     *                 "sellerAr": "بنك ألفا",
-                     *                 "value": 49.9
-                     *               },
-                     *               "favorability": 1,
-                     *               "previous": {
-                     *                 "change": -0.1,
-                     *                 "changePct": -0.2,
-                     *                 "date": "2026-11-18",
-                     *                 "value": 50
-                     *               },
-                     *               "priorDays": 15,
-                     *               "signals": {
-                     *                 "global": {
-                     *                   "diffPct": -0.1,
-                     *                   "notable": false
-                     *                 },
-                     *                 "official": {
-                     *                   "diffPct": -0.22,
-                     *                   "lean": 0
-                     *                 },
-                     *                 "position": {
-                     *                   "lean": 1
-                     *                 },
-                     *                 "trend": {
-                     *                   "changePct": -0.2,
-                     *                   "days": 7,
-                     *                   "direction": "flat",
-                     *                   "lean": 0,
-                     *                   "volatilityPct": 0.07
-                     *                 }
-                     *               },
-                     *               "verdict": "favorable"
-                     *             }
-                     *           },
-                     *           "freshness": {
-                     *             "stale": false,
-                     *             "state": "fresh"
-                     *           },
-                     *           "global": {
-                     *             "value": 49.95
-                     *           },
-                     *           "id": "USD-EGP",
-                     *           "kind": "currency",
-                     *           "market": "competitive",
-                     *           "name": "US Dollar",
-                     *           "nameAr": "دولار أمريكي",
-                     *           "observedAt": "2026-11-19T11:00:00.000Z",
-                     *           "sellers": [
-                     *             {
-                     *               "buy": 49.7,
-                     *               "id": "alpha",
-                     *               "observedAt": "2026-11-19T11:00:00Z",
-                     *               "previous": {
-                     *                 "buy": 49.7,
-                     *                 "sell": 50
-                     *               },
-                     *               "sell": 49.9,
-                     *               "seller": "Alpha Bank",
-                     *               "sellerAr": "بنك ألفا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1",
-                     *                 "s2"
-                     *               ]
-                     *             },
-                     *             {
-                     *               "buy": 49.8,
-                     *               "id": "beta",
-                     *               "observedAt": "2026-11-19T10:00:00Z",
-                     *               "previous": {
-                     *                 "buy": 49.8,
-                     *                 "sell": 50.1
-                     *               },
-                     *               "sell": 50.1,
-                     *               "seller": "Beta Bank",
-                     *               "sellerAr": "بنك بيتا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1"
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "series": [
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-04",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-05",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-06",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-07",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-08",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-09",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-10",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-11",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-12",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-13",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-14",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-15",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-16",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-17",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-18",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.96,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-19",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 49.9
-                     *             }
-                     *           ],
-                     *           "slug": "us-dollar",
-                     *           "unit": "EGP/USD"
-                     *         }
-                     *       ],
-                     *       "generatedAt": "2026-11-19T11:30:00.000Z",
-                     *       "schemaVersion": 1,
-                     *       "seriesWindowDays": 30
-                     *     }
-                     */
                     "application/json": components["schemas"]["Feed"];
                 };
             };
@@ -3208,20 +2301,9 @@ export interface operations {
     headFeed: {
         parameters: {
             query?: {
-                /**
-                 * @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories.
-                 * @example [
-                 *       "currencies"
-                 *     ]
-                 */
+                /** @description Comma-separated category slugs to include, in any letter case (currencies, metals); repeated parameters are merged. An unknown or empty value (`?category=`) gives 400 with validCategories. */
                 category?: components["parameters"]["Category"];
-                /**
-                 * @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets.
-                 * @example [
-                 *       "us-dollar",
-                 *       "omani-riyal"
-                 *     ]
-                 */
+                /** @description Comma-separated asset slugs or ids, in any letter case (slugs: us-dollar, omani-riyal, chinese-yuan, gold-24k); repeated parameters are merged. An unknown or empty value (`?asset=`, or an empty item as in `a,,b`) gives 400 with validAssets. */
                 asset?: components["parameters"]["Asset"];
             };
             header?: {
@@ -3233,10 +2315,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -3290,17 +2369,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug, lower case, as the index lists it: the name of the file.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
                 slug: components["parameters"]["AssetSlug"];
             };
             cookie?: never;
@@ -3330,295 +2403,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_about": "Test feed (simulated).",
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_disclaimer": "Information only.",
-                     *       "_docs": "/docs/",
-                     *       "_license": "CC BY 4.0",
-                     *       "_self": "/api/v1/feed/asset/us-dollar.json",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "_variants": {
-                     *         "asset": "/api/v1/feed/asset/{slug}.json",
-                     *         "category": "/api/v1/feed/category/{slug}.json"
-                     *       },
-                     *       "assets": [
-                     *         {
-                     *           "asOf": "2026-11-19",
-                     *           "benchmark": {
-                     *             "buy": 49.9,
-                     *             "sell": 50.01
-                     *           },
-                     *           "category": "currencies",
-                     *           "confidence": {
-                     *             "checks": 2,
-                     *             "level": "low"
-                     *           },
-                     *           "decimals": 2,
-                     *           "defaultSide": "sell",
-                     *           "directions": {
-                     *             "buy": {
-                     *               "best": {
-                     *                 "seller": "Beta Bank",
-                     *                 "sellerAr": "بنك بيتا",
-                     *                 "value": 49.8
-                     *               },
-                     *               "favorability": 0.5,
-                     *               "previous": {
-                     *                 "change": 0,
-                     *                 "changePct": 0,
-                     *                 "date": "2026-11-18",
-                     *                 "value": 49.8
-                     *               },
-                     *               "priorDays": 15,
-                     *               "signals": {
-                     *                 "global": {
-                     *                   "diffPct": -0.3,
-                     *                   "notable": false
-                     *                 },
-                     *                 "official": {
-                     *                   "diffPct": -0.2,
-                     *                   "lean": 0
-                     *                 },
-                     *                 "position": {
-                     *                   "lean": 0
-                     *                 },
-                     *                 "trend": {
-                     *                   "changePct": 0,
-                     *                   "days": 7,
-                     *                   "direction": "flat",
-                     *                   "lean": 0,
-                     *                   "volatilityPct": 0
-                     *                 }
-                     *               },
-                     *               "verdict": "ordinary"
-                     *             },
-                     *             "sell": {
-                     *               "best": {
-                     *                 "seller": "Alpha Bank",
-                     *                 "sellerAr": "بنك ألفا",
-                     *                 "value": 49.9
-                     *               },
-                     *               "favorability": 1,
-                     *               "previous": {
-                     *                 "change": -0.1,
-                     *                 "changePct": -0.2,
-                     *                 "date": "2026-11-18",
-                     *                 "value": 50
-                     *               },
-                     *               "priorDays": 15,
-                     *               "signals": {
-                     *                 "global": {
-                     *                   "diffPct": -0.1,
-                     *                   "notable": false
-                     *                 },
-                     *                 "official": {
-                     *                   "diffPct": -0.22,
-                     *                   "lean": 0
-                     *                 },
-                     *                 "position": {
-                     *                   "lean": 1
-                     *                 },
-                     *                 "trend": {
-                     *                   "changePct": -0.2,
-                     *                   "days": 7,
-                     *                   "direction": "flat",
-                     *                   "lean": 0,
-                     *                   "volatilityPct": 0.07
-                     *                 }
-                     *               },
-                     *               "verdict": "favorable"
-                     *             }
-                     *           },
-                     *           "freshness": {
-                     *             "stale": false,
-                     *             "state": "fresh"
-                     *           },
-                     *           "global": {
-                     *             "value": 49.95
-                     *           },
-                     *           "id": "USD-EGP",
-                     *           "kind": "currency",
-                     *           "market": "competitive",
-                     *           "name": "US Dollar",
-                     *           "nameAr": "دولار أمريكي",
-                     *           "observedAt": "2026-11-19T11:00:00.000Z",
-                     *           "sellers": [
-                     *             {
-                     *               "buy": 49.7,
-                     *               "id": "alpha",
-                     *               "observedAt": "2026-11-19T11:00:00Z",
-                     *               "previous": {
-                     *                 "buy": 49.7,
-                     *                 "sell": 50
-                     *               },
-                     *               "sell": 49.9,
-                     *               "seller": "Alpha Bank",
-                     *               "sellerAr": "بنك ألفا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1",
-                     *                 "s2"
-                     *               ]
-                     *             },
-                     *             {
-                     *               "buy": 49.8,
-                     *               "id": "beta",
-                     *               "observedAt": "2026-11-19T10:00:00Z",
-                     *               "previous": {
-                     *                 "buy": 49.8,
-                     *                 "sell": 50.1
-                     *               },
-                     *               "sell": 50.1,
-                     *               "seller": "Beta Bank",
-                     *               "sellerAr": "بنك بيتا",
-                     *               "source": "s1",
-                     *               "sources": [
-                     *                 "s1"
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "series": [
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-04",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-05",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-06",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-07",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-08",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-09",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-10",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-11",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-12",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-13",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-14",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-15",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-16",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-17",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.95,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-18",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 50
-                     *             },
-                     *             {
-                     *               "bench": 49.96,
-                     *               "buyHi": 49.8,
-                     *               "buyLo": 49.7,
-                     *               "date": "2026-11-19",
-                     *               "sellHi": 50.1,
-                     *               "sellLo": 49.9
-                     *             }
-                     *           ],
-                     *           "slug": "us-dollar",
-                     *           "unit": "EGP/USD"
-                     *         }
-                     *       ],
-                     *       "generatedAt": "2026-11-19T11:30:00.000Z",
-                     *       "schemaVersion": 1,
-                     *       "seriesWindowDays": 30
-                     *     }
-                     */
                     "application/json": components["schemas"]["Feed"];
                 };
             };
@@ -3644,17 +2428,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug, lower case, as the index lists it: the name of the file.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
                 slug: components["parameters"]["AssetSlug"];
             };
             cookie?: never;
@@ -3707,17 +2485,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description A category's slug, lower case, as the index lists it: the name of the file.
-                 * @example currencies
-                 */
+                /** @description A category's slug, lower case, as the index lists it: the name of the file. */
                 slug: components["parameters"]["CategorySlug"];
             };
             cookie?: never;
@@ -3772,17 +2544,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description A category's slug, lower case, as the index lists it: the name of the file.
-                 * @example currencies
-                 */
+                /** @description A category's slug, lower case, as the index lists it: the name of the file. */
                 slug: components["parameters"]["CategorySlug"];
             };
             cookie?: never;
@@ -3826,15 +2592,9 @@ export interface operations {
     getAssetHistoryCsv: {
         parameters: {
             query?: {
-                /**
-                 * @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400.
-                 * @example 2026-11-17
-                 */
+                /** @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400. */
                 from?: components["parameters"]["From"];
-                /**
-                 * @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400.
-                 * @example 2026-11-19
-                 */
+                /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
                 to?: components["parameters"]["To"];
             };
             header?: {
@@ -3846,17 +2606,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug or id, in any letter case, as ?asset= takes it.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
                 asset: components["parameters"]["AssetPath"];
             };
             cookie?: never;
@@ -3886,12 +2640,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example date,buyLo,buyHi,sellLo,sellHi,bench,bestSell.id,bestSell.seller,bestSell.sellerAr,bestBuy.id,bestBuy.seller,bestBuy.sellerAr,official.buy,official.sell,global,sellerCount
-                     *     2026-11-17,49.7,49.8,50,50.1,49.95,alpha,Alpha Bank,بنك ألفا,beta,Beta Bank,بنك بيتا,49.9,50,49.95,2
-                     *     2026-11-18,49.7,49.8,50,50.1,49.95,alpha,Alpha Bank,بنك ألفا,beta,Beta Bank,بنك بيتا,49.9,50,49.95,2
-                     *     2026-11-19,49.7,49.8,49.9,50.1,49.96,alpha,Alpha Bank,بنك ألفا,beta,Beta Bank,بنك بيتا,49.9,50.01,49.95,2
-                     */
                     "text/csv": string;
                 };
             };
@@ -3908,15 +2656,9 @@ export interface operations {
     headAssetHistoryCsv: {
         parameters: {
             query?: {
-                /**
-                 * @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400.
-                 * @example 2026-11-17
-                 */
+                /** @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400. */
                 from?: components["parameters"]["From"];
-                /**
-                 * @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400.
-                 * @example 2026-11-19
-                 */
+                /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
                 to?: components["parameters"]["To"];
             };
             header?: {
@@ -3928,17 +2670,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug or id, in any letter case, as ?asset= takes it.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
                 asset: components["parameters"]["AssetPath"];
             };
             cookie?: never;
@@ -3982,15 +2718,9 @@ export interface operations {
     getAssetHistory: {
         parameters: {
             query?: {
-                /**
-                 * @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400.
-                 * @example 2026-11-17
-                 */
+                /** @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400. */
                 from?: components["parameters"]["From"];
-                /**
-                 * @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400.
-                 * @example 2026-11-19
-                 */
+                /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
                 to?: components["parameters"]["To"];
             };
             header?: {
@@ -4002,17 +2732,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug or id, in any letter case, as ?asset= takes it.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
                 asset: components["parameters"]["AssetPath"];
             };
             cookie?: never;
@@ -4042,106 +2766,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "_about": "Test feed (simulated).",
-                     *       "_changelog": "/api/v1/changelog.json",
-                     *       "_disclaimer": "Information only.",
-                     *       "_docs": "/docs/",
-                     *       "_license": "CC BY 4.0",
-                     *       "_self": "/api/v1/history/us-dollar.json?from=2026-11-17",
-                     *       "_spec": "/api/v1/openapi.json",
-                     *       "_terms": "/terms/",
-                     *       "asset": {
-                     *         "category": "currencies",
-                     *         "decimals": 2,
-                     *         "id": "USD-EGP",
-                     *         "kind": "currency",
-                     *         "market": "competitive",
-                     *         "name": "US Dollar",
-                     *         "nameAr": "دولار أمريكي",
-                     *         "slug": "us-dollar",
-                     *         "unit": "EGP/USD"
-                     *       },
-                     *       "entries": [
-                     *         {
-                     *           "bench": 49.95,
-                     *           "bestBuy": {
-                     *             "id": "beta",
-                     *             "seller": "Beta Bank",
-                     *             "sellerAr": "بنك بيتا"
-                     *           },
-                     *           "bestSell": {
-                     *             "id": "alpha",
-                     *             "seller": "Alpha Bank",
-                     *             "sellerAr": "بنك ألفا"
-                     *           },
-                     *           "buyHi": 49.8,
-                     *           "buyLo": 49.7,
-                     *           "date": "2026-11-17",
-                     *           "global": 49.95,
-                     *           "official": {
-                     *             "buy": 49.9,
-                     *             "sell": 50
-                     *           },
-                     *           "sellHi": 50.1,
-                     *           "sellLo": 50,
-                     *           "sellerCount": 2
-                     *         },
-                     *         {
-                     *           "bench": 49.95,
-                     *           "bestBuy": {
-                     *             "id": "beta",
-                     *             "seller": "Beta Bank",
-                     *             "sellerAr": "بنك بيتا"
-                     *           },
-                     *           "bestSell": {
-                     *             "id": "alpha",
-                     *             "seller": "Alpha Bank",
-                     *             "sellerAr": "بنك ألفا"
-                     *           },
-                     *           "buyHi": 49.8,
-                     *           "buyLo": 49.7,
-                     *           "date": "2026-11-18",
-                     *           "global": 49.95,
-                     *           "official": {
-                     *             "buy": 49.9,
-                     *             "sell": 50
-                     *           },
-                     *           "sellHi": 50.1,
-                     *           "sellLo": 50,
-                     *           "sellerCount": 2
-                     *         },
-                     *         {
-                     *           "bench": 49.96,
-                     *           "bestBuy": {
-                     *             "id": "beta",
-                     *             "seller": "Beta Bank",
-                     *             "sellerAr": "بنك بيتا"
-                     *           },
-                     *           "bestSell": {
-                     *             "id": "alpha",
-                     *             "seller": "Alpha Bank",
-                     *             "sellerAr": "بنك ألفا"
-                     *           },
-                     *           "buyHi": 49.8,
-                     *           "buyLo": 49.7,
-                     *           "date": "2026-11-19",
-                     *           "global": 49.95,
-                     *           "official": {
-                     *             "buy": 49.9,
-                     *             "sell": 50.01
-                     *           },
-                     *           "sellHi": 50.1,
-                     *           "sellLo": 49.9,
-                     *           "sellerCount": 2
-                     *         }
-                     *       ],
-                     *       "from": "2026-11-17",
-                     *       "schemaVersion": 1,
-                     *       "to": "2026-11-19"
-                     *     }
-                     */
                     "application/json": components["schemas"]["History"];
                 };
             };
@@ -4158,15 +2782,9 @@ export interface operations {
     headAssetHistory: {
         parameters: {
             query?: {
-                /**
-                 * @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400.
-                 * @example 2026-11-17
-                 */
+                /** @description The first Cairo date to include (YYYY-MM-DD). A date that does not exist, or one after to, gives 400. */
                 from?: components["parameters"]["From"];
-                /**
-                 * @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400.
-                 * @example 2026-11-19
-                 */
+                /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
                 to?: components["parameters"]["To"];
             };
             header?: {
@@ -4178,17 +2796,11 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path: {
-                /**
-                 * @description An asset's slug or id, in any letter case, as ?asset= takes it.
-                 * @example us-dollar
-                 */
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
                 asset: components["parameters"]["AssetPath"];
             };
             cookie?: never;
@@ -4241,10 +2853,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -4275,16 +2884,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "info": {
-                     *         "title": "Price Feed API",
-                     *         "version": "1.0"
-                     *       },
-                     *       "openapi": "3.1.0",
-                     *       "paths": {}
-                     *     }
-                     */
                     "application/json": {
                         components?: Record<string, never>;
                         info: Record<string, never>;
@@ -4316,10 +2915,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -4373,10 +2969,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -4407,75 +3000,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "generatedAt": "2026-11-19T11:30:00.000Z",
-                     *       "sources": [
-                     *         {
-                     *           "assets": [
-                     *             "OMR-EGP",
-                     *             "USD-EGP",
-                     *             "XAU24K-EGP"
-                     *           ],
-                     *           "enabled": true,
-                     *           "id": "s1",
-                     *           "kind": "aggregator",
-                     *           "lastFailure": null,
-                     *           "lastRunAt": null,
-                     *           "lastSuccessAt": null,
-                     *           "name": "s1"
-                     *         },
-                     *         {
-                     *           "assets": [
-                     *             "USD-EGP"
-                     *           ],
-                     *           "enabled": true,
-                     *           "id": "s2",
-                     *           "kind": "aggregator",
-                     *           "lastFailure": null,
-                     *           "lastRunAt": null,
-                     *           "lastSuccessAt": null,
-                     *           "name": "s2"
-                     *         },
-                     *         {
-                     *           "assets": [],
-                     *           "enabled": true,
-                     *           "id": "s3",
-                     *           "kind": "aggregator",
-                     *           "lastFailure": null,
-                     *           "lastRunAt": null,
-                     *           "lastSuccessAt": null,
-                     *           "name": "s3"
-                     *         },
-                     *         {
-                     *           "assets": [
-                     *             "CNY-EGP",
-                     *             "USD-EGP"
-                     *           ],
-                     *           "enabled": true,
-                     *           "id": "cbe",
-                     *           "kind": "aggregator",
-                     *           "lastFailure": null,
-                     *           "lastRunAt": null,
-                     *           "lastSuccessAt": null,
-                     *           "name": "cbe"
-                     *         },
-                     *         {
-                     *           "assets": [
-                     *             "CNY-EGP",
-                     *             "USD-EGP"
-                     *           ],
-                     *           "enabled": true,
-                     *           "id": "glob",
-                     *           "kind": "aggregator",
-                     *           "lastFailure": null,
-                     *           "lastRunAt": null,
-                     *           "lastSuccessAt": null,
-                     *           "name": "glob"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["SourceHealth"];
                 };
             };
@@ -4501,10 +3025,7 @@ export interface operations {
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
                 "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -4550,10 +3071,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
@@ -4582,26 +3100,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "action": null,
-                     *       "assets": {
-                     *         "chinese-yuan": "fresh",
-                     *         "gold-24k": "fresh",
-                     *         "omani-riyal": "fresh",
-                     *         "us-dollar": "fresh"
-                     *       },
-                     *       "buildAgeSeconds": 0,
-                     *       "buildMaxAgeSeconds": 7200,
-                     *       "buildTooOld": false,
-                     *       "checkedAt": "2026-11-19T11:30:00.000Z",
-                     *       "generatedAt": "2026-11-19T11:30:00.000Z",
-                     *       "rateLimiting": "enforced",
-                     *       "staleAssets": [],
-                     *       "staleSince": {},
-                     *       "status": "ready"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
@@ -4640,10 +3138,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.
-                 * @example https://app.example/contact
-                 */
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
                 "X-Contact"?: components["parameters"]["XContact"];
             };
             path?: never;
