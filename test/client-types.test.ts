@@ -38,7 +38,9 @@ describe("the client package", () => {
     const { stdout } = await run("npm", ["pack", "--dry-run", "--json"], { cwd: CLIENT });
     const [packed] = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
     expect(packed!.name).toBe("@price-feed/client");
-    expect(packed!.files.map((f) => f.path)).toEqual(expect.arrayContaining(["README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/openapi.d.ts"]));
+    expect(packed!.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(["README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/openapi.d.ts"]),
+    );
     expect(packed!.files.every((f) => /^(dist\/|README\.md$|package\.json$)/.test(f.path))).toBe(true);
   }, 60_000);
 });
