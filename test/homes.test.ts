@@ -10,7 +10,8 @@ import { buildIndex } from "../src/feed/index-doc.js";
 import { IndexDoc } from "../src/schema/documents.js";
 import { Feed } from "../src/schema/outputs.js";
 import { catalog, site } from "./helpers/dataset.js";
-import { builtSite } from "./helpers/site.js";
+import { builtSite, depsFor } from "./helpers/site.js";
+import { handle } from "../src/edge/handler.js";
 
 let out: string;
 beforeAll(async () => {
@@ -61,4 +62,21 @@ describe("every feed document names the variant files, and the build writes each
       expect(variant.assets.map((x) => x.slug)).toEqual(feed.assets.filter((a) => a.category === c).map((a) => a.slug));
     }
   });
+});
+
+test("an answer the edge composes (two assets) names the variant files too: on the mirror, they are the way", async () => {
+  const res = await handle(new Request("http://x/api/v1/feed.json?asset=us-dollar,GOLD-24K"), depsFor(out));
+  expect(res.status).toBe(200);
+  const feed = Feed.parse(await res.json());
+  expect(feed._self).toBe("/api/v1/feed.json?asset=us-dollar,GOLD-24K");
+  expect(feed._variants.asset).toBe("/api/v1/feed/asset/{slug}.json");
+});
+
+test("the docs page's quick start gives the mirror's file of its example", async () => {
+  const html = await fs.readFile(path.join(out, "docs/index.html"), "utf8");
+  const quick = /<h2 id="quick-start">.*?curl -s '[^']*\?asset=([\w-]+)'.*?<p>(On <a href="#mirror">.*?)<\/p>/s.exec(
+    html,
+  );
+  expect(quick?.[2]).toContain(`<code>/api/v1/feed/asset/${quick?.[1]}.json</code>`);
+  expect(html).toContain('<p id="mirror">');
 });
