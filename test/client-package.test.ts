@@ -78,6 +78,18 @@ describe("polite: ETags, one request per max-age", () => {
     expect(c.requests).toEqual({ primary: 2, mirror: 0 });
   });
 
+  test("without conditional requests (a browser's own HTTP cache does them) no ETag is sent: a 200 each max-age", async () => {
+    const down = await countingServer((_, res) => res.writeHead(500).end());
+    others.push(down);
+    const manual = new ManualTimers(BUILT_AT);
+    const plain = client(manual, { primary: down.url, mirror: mirror.base, conditional: false });
+    const polite = client(manual, { primary: down.url, mirror: mirror.base });
+    for (const c of [plain, polite]) await c.feed({ category: ["currencies"] });
+    manual.advance(600_000 + 60_000); // past the mirror's max-age and the primary's back-off
+    expect((await plain.feed({ category: ["currencies"] })).fromCache).toBe(false);
+    expect((await polite.feed({ category: ["currencies"] })).fromCache).toBe(true); // sirv's 304
+  });
+
   test("a refused request is the server's problem, thrown as it is, and not an outage: the mirror is not asked", async () => {
     const server = await startPrimary();
     const c = client(new ManualTimers(BUILT_AT), { primary: server.url, mirror: mirror.base });

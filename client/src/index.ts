@@ -36,6 +36,12 @@ export interface ClientOptions {
   failureBackoffMs?: number;
   /** The longest Retry-After the client waits out itself when no other home can answer (default 60 s). */
   maxWaitMs?: number;
+  /**
+   * Send If-None-Match with the ETag kept (RFC 9110 §13.1.2). Default: outside a browser (no
+   * `document`). A browser's HTTP cache revalidates by itself, and the header, not CORS-safelisted,
+   * would turn each request to the mirror into a preflight that a static host need not answer.
+   */
+  conditional?: boolean;
   fetch?: typeof globalThis.fetch;
   timers?: Timers;
 }
@@ -181,7 +187,8 @@ export class PriceFeedClient {
     if (stored && stored.freshUntil > this.timers.now())
       return { ok: true, answer: { body: stored.body, home, url, fromCache: true, etag: stored.etag } };
     const headers: Record<string, string> = { Accept: "application/json" };
-    if (stored?.etag) headers["If-None-Match"] = stored.etag;
+    if (stored?.etag && (this.options.conditional ?? !("document" in globalThis)))
+      headers["If-None-Match"] = stored.etag;
     if (home === "primary" && this.options.contact) headers["X-Contact"] = this.options.contact;
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     const abort = new AbortController();
