@@ -15,7 +15,39 @@ import { tempDir } from "./helpers/dataset.js";
 const run = promisify(execFile);
 const CLIENT = path.resolve("client");
 
+/** The ```ts blocks of client/README.md, in order. */
+async function readmeCode(): Promise<string[]> {
+  const text = await fs.readFile(path.join(CLIENT, "README.md"), "utf8");
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
 describe("the client package", () => {
+  test("its README's TypeScript examples, as printed and in order, type-check against the package", async () => {
+    const blocks = await readmeCode();
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const dir = await tempDir("pf-client-readme-");
+    await fs.writeFile(path.join(dir, "readme.mts"), `${blocks.join("\n")}\nexport {};\n`);
+    await fs.writeFile(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        extends: path.join(CLIENT, "tsconfig.build.json"),
+        compilerOptions: {
+          noEmit: true,
+          rootDir: "/",
+          module: "NodeNext",
+          target: "ES2023",
+          // The package's name, as an app imports it, resolved to its sources.
+          paths: { "@price-feed/client": [path.join(CLIENT, "src/index.ts")] },
+          noUnusedLocals: false,
+        },
+        files: ["readme.mts"],
+      }),
+    );
+    await run(path.resolve("node_modules/.bin/tsc"), ["-p", dir]).catch((e: { stdout: string }) => {
+      throw new Error(e.stdout);
+    });
+  }, 60_000);
+
   test("its committed types are what the description generates (npm run generate in client/ rewrites them)", async () => {
     expect(await fs.readFile(CLIENT_TYPES, "utf8")).toBe(await clientTypes());
   });
