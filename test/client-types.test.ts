@@ -1,8 +1,8 @@
 /**
  * The client package (client/) as it is published: its types are what openapi-typescript generates
  * from the description today (scripts/client-types.ts), it compiles with tsc without Node's types
- * (it needs nothing but fetch), and `npm pack` of it holds the compiled code, its declarations and
- * its README, with no runtime dependency.
+ * (it needs nothing but fetch), `npm pack` of it holds the compiled code, its declarations and
+ * its README, with no runtime dependency, and that README's TypeScript examples type-check.
  */
 import { describe, expect, test } from "vitest";
 import { execFile } from "node:child_process";
