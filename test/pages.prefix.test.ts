@@ -20,8 +20,9 @@ let feed: Feed;
 beforeAll(async () => {
   const site = await sampleSite();
   feed = site.feed;
-  // A static server knows nothing of the API's extensionless paths (/api/v1 is index.json).
-  const files = sirv(site.out, { dev: true, extensions: ["html", "json"] });
+  // A plain static host, as the mirror is: a folder's index.html and nothing more, so a page must
+  // link a file (/api/v1/index.json), not a path only the edge function answers (/api/v1).
+  const files = sirv(site.out, { dev: true });
   server = createServer((req, res) => {
     const url = req.url ?? "/";
     if (!url.startsWith(PREFIX)) {

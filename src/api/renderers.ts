@@ -24,6 +24,7 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
+import { homesOf } from "../feed/homes.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
@@ -147,6 +148,7 @@ export const openapiRenderer: Renderer = function* (ctx) {
     description: ctx.input.dataset.site.about,
     license: ctx.input.dataset.site.license,
     contact: ctx.input.dataset.site.contact,
+    homes: homesOf(ctx.input.dataset.site),
     etagExample: etag,
     lastModifiedExample: httpDate(observedAt),
   });

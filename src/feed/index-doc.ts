@@ -13,7 +13,8 @@ import {
 } from "./paths.js";
 import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import type { Catalog } from "../schema/inputs.js";
+import type { Catalog, Site } from "../schema/inputs.js";
+import { homesOf } from "./homes.js";
 
 /**
  * While the service is busy, an anonymous caller gets 1/ANONYMOUS_BUSY_SHARE of the burst
@@ -26,7 +27,7 @@ export const ANONYMOUS_BUSY_SHARE = 4;
 export const anonymousWindow = (window: number): number => Math.max(1, Math.floor(window / ANONYMOUS_BUSY_SHARE));
 import type { IndexDoc } from "../schema/documents.js";
 
-export function buildIndex(catalog: Catalog): IndexDoc {
+export function buildIndex(catalog: Catalog, site: Site): IndexDoc {
   return {
     _self: INDEX_PATH,
     _docs: DOCS_PATH,
@@ -98,5 +99,6 @@ export function buildIndex(catalog: Catalog): IndexDoc {
           "a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
       },
     },
+    homes: homesOf(site),
   };
 }

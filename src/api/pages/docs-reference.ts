@@ -23,6 +23,7 @@ import {
   OPENAPI_PATH,
   READYZ_PATH,
   TERMS_PATH,
+  VARIANT_PATHS,
 } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
@@ -31,6 +32,7 @@ import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
 import { SIDE_WORDS } from "./words.js";
+import { homesOf } from "../../feed/homes.js";
 
 type Schema = Record<string, unknown>;
 /**
@@ -104,6 +106,14 @@ function changelogHtml(c: Changelog): string {
     .join("\n");
 }
 
+/** The homes site.json names (src/feed/homes.ts), said on the docs page; nothing when there is no mirror. */
+function mirrorLine(ds: Dataset): string {
+  const { primary, mirror } = homesOf(ds.site);
+  return mirror
+    ? ` This API's homes: ${primary ? `the primary <code>${esc(primary)}</code> and ` : ""}the mirror <code>${esc(mirror)}</code>.`
+    : "";
+}
+
 /** Everything after the one-minute start: `base` is the deployment's base URL, for the shell examples. */
 export function referenceSections(ds: Dataset, changelog: Changelog, base: string): string {
   const categories = [...new Set(ds.catalog.map((a) => a.category))];
@@ -119,11 +129,13 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
         `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`,
     )
     .join("\n");
+  // The index and /readyz are named, not linked: only the edge function answers them at those
+  // paths, and the same page is also served from a static mirror, under a prefix (docs/pages.md).
   return `<h2 id="endpoints">The URL contract</h2>
 <p>All paths answer <code>GET</code> (and <code>HEAD</code>, and <code>OPTIONS</code> as a CORS preflight) and need no authentication.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Path</th><th scope="col">What it returns</th></tr></thead><tbody>
 <tr><td><a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></td><td>The feed: every asset, or the subset chosen by <code>?category=</code> and <code>?asset=</code>.</td></tr>
-<tr><td><a href="${INDEX_PATH}"><code>${INDEX_PATH}</code></a></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
+<tr><td><code>${INDEX_PATH}</code></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
 <tr><td><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a></td><td>The OpenAPI 3.1 description of every path, field, header and response, usable to generate a client.</td></tr>
 <tr><td><a href="${CHANGELOG_PATH}"><code>${CHANGELOG_PATH}</code></a></td><td>The changelog, one entry per release.</td></tr>
 <tr><td><code>${READYZ_PATH}</code></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
@@ -138,6 +150,7 @@ ${fieldTables()}
 <p><code>?category=</code> takes category slugs, <code>?asset=</code> asset slugs or ids; both take several values separated by commas, in any letter case. With both, an asset must match both (the intersection). Assets come back in catalog order whatever the order asked. An unknown value answers 400 with the accepted values in <code>validCategories</code> or <code>validAssets</code>.</p>
 <pre class="cmd"><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
 curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></pre>
+<p id="mirror">On the mirror (the index's <code>homes</code>: the same files on a static host), the query string is not read: one value is its pre-filtered file, named in every feed's <code>_variants</code>. The examples above are there <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[0]!.slug))}</code> and <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[1]?.slug ?? ds.catalog[0]!.slug))}</code> (or the whole feed, filtered by you), and <code>${VARIANT_PATHS.category.replace("{slug}", esc(categories.at(-1)!))}</code>. The documents' links (<code>_self</code>, <code>_spec</code>) are root-relative: on a host that serves the site under a prefix, put its base URL, prefix included, before them.${mirrorLine(ds)}</p>
 <p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
 <tbody>${assetRows}</tbody></table></div>
