@@ -23,6 +23,7 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
+import { eventsAtomRenderer } from "./events-atom.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
@@ -186,4 +187,5 @@ export const pageRenderer: Renderer = function* (ctx) {
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
 };
 
-export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];
+/** The Atom feeds first: the OpenAPI description quotes one. */
+export const apiRenderers: readonly Renderer[] = [eventsAtomRenderer, openapiRenderer, pageRenderer];
