@@ -23,7 +23,10 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
-import { eventsAtomRenderer } from "./events-atom.js";
+import { atomFeed, eventsAtomRenderer } from "./events-atom.js";
+import { eventNames } from "./pages/events.js";
+import type { EventsExamples } from "./openapi-parts.js";
+import type { Events } from "../schema/events.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
@@ -93,6 +96,7 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
+    events: eventsExamples(ctx),
   };
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
@@ -128,6 +132,13 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
     },
     days: { ...days, days: days.days.slice(-3) },
   };
+}
+
+/** The newest events of the build, as JSON and as the Atom feed of those events. */
+function eventsExamples(ctx: RenderContext): EventsExamples {
+  const all = parsed<Events>(ctx, files.events);
+  const events = { ...all, events: all.events.slice(0, 2) };
+  return { events, atom: atomFeed(events, eventNames(ctx), ctx.input.dataset.site.license) };
 }
 
 /** A date without data, between two dates with data when the archive has a gap, else before its first. */
