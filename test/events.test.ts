@@ -331,7 +331,7 @@ describe("served like the feed", () => {
     );
     for (const f of ["api/v1/events.json", "api/v1/events.atom"]) {
       expect(m.files[f]!.etag).toBe(prev.files[f]!.etag);
-      expect(m.files[f]!.lastModified).toBe(new Date(HOURS.at(-2)!.at).toISOString());
+      expect(m.files[f]!.lastModified, f).toBe(new Date(HOURS.at(-2)!.at).toISOString());
     }
   });
 });

@@ -91,8 +91,9 @@ export const Events = z
       .int()
       .min(1)
       .meta({ description: "Events are kept this many days after the build that saw them." }),
-    since: IsoInstant.meta({
-      description: "When the record of events began: before it, and more than retentionDays ago, nothing is listed.",
+    since: IsoInstant.nullable().meta({
+      description:
+        "When the record of events began (the first build that kept one); null when this build starts it. Nothing earlier, nor older than retentionDays, is listed.",
     }),
     generatedAt: IsoInstant.meta({ description: "When this body was built. Not part of the ETag." }),
     events: z.array(Event).meta({ description: "Newest first; within a build, in catalog order, then sources." }),
