@@ -52,9 +52,9 @@ export function atomFeed(doc: Events, names: EventNames, license: string): strin
   const about = slug === null ? null : names.asset(slug);
   const home = slug === null ? "/" : assetPagePath(slug);
   const title = about ? `Price Feed: what changed — ${about.name}` : "Price Feed: what changed";
-  // The feed changes when an entry does: its newest entry's instant, or when the record began (or,
-  // for the build that begins it, the build instant, which the ETag leaves out as the feed's does).
-  const updated = doc.events[0]?.at ?? doc.since ?? doc.generatedAt;
+  // The feed changes when an entry does: its newest entry's instant; with no entry, the build
+  // instant, which the ETag then leaves out, as the JSON's leaves out generatedAt.
+  const updated = doc.events[0]?.at ?? doc.generatedAt;
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
 <id>${atomId(self)}</id>
@@ -83,8 +83,8 @@ export const eventsAtomRenderer: Renderer = function* (ctx: RenderContext): Gene
   for (const [json, path] of paths) {
     const doc = JSON.parse(ctx.text(json)) as Events;
     const body = atomFeed(doc, names, license);
-    // Only a feed whose `updated` is the build instant (no entry, no record before) leaves it out.
-    const instant = doc.events.length === 0 && doc.since === null;
+    // Only a feed whose `updated` is the build instant (no entry) leaves it out.
+    const instant = doc.events.length === 0;
     yield {
       path,
       body,

@@ -10,17 +10,8 @@ import type { Events, EventsState } from "../schema/events.js";
 import { documentHeader } from "./header.js";
 import { files, urlOf } from "./paths.js";
 
-/**
- * One events document: all events (`slug` null) or one asset's. `since` is when the record this
- * build went on from began, null when it starts one: the document then does not change with --now.
- */
-export function eventsDoc(
-  ds: Dataset,
-  state: EventsState,
-  since: string | null,
-  slug: string | null,
-  generatedAt: string,
-): Events {
+/** One events document: all events (`slug` null) or one asset's. */
+export function eventsDoc(ds: Dataset, state: EventsState, slug: string | null, generatedAt: string): Events {
   const path = slug === null ? files.events : files.assetEvents(slug);
   const atom = slug === null ? files.eventsAtom : files.assetEventsAtom(slug);
   return {
@@ -28,19 +19,13 @@ export function eventsDoc(
     _atom: urlOf(atom),
     asset: slug,
     retentionDays: EVENTS_RETENTION_DAYS,
-    since,
     generatedAt,
     events: slug === null ? state.events : state.events.filter((e) => e.asset === slug),
   };
 }
 
 /** Every events document of a build: the whole list, then each asset's in catalog order. */
-export function* eventsDocs(
-  ds: Dataset,
-  feed: Feed,
-  state: EventsState,
-  since: string | null,
-): Generator<[string, Events]> {
-  yield [files.events, eventsDoc(ds, state, since, null, feed.generatedAt)];
-  for (const a of feed.assets) yield [files.assetEvents(a.slug), eventsDoc(ds, state, since, a.slug, feed.generatedAt)];
+export function* eventsDocs(ds: Dataset, feed: Feed, state: EventsState): Generator<[string, Events]> {
+  yield [files.events, eventsDoc(ds, state, null, feed.generatedAt)];
+  for (const a of feed.assets) yield [files.assetEvents(a.slug), eventsDoc(ds, state, a.slug, feed.generatedAt)];
 }

@@ -18,7 +18,7 @@ import type {
 } from "../schema/events.js";
 
 /** No record yet: the first build records its summary and derives nothing (§12: nothing to compare with). */
-export const NO_EVENTS: EventsState = { since: null, summary: null, events: [] };
+export const NO_EVENTS: EventsState = { summary: null, events: [] };
 
 const SIDES = ["sell", "buy"] as const;
 
@@ -109,5 +109,5 @@ export function nextEvents(prev: EventsState, cur: BuildSummary, nowMs: number):
     const t = Date.parse(e.at);
     return t >= oldest && t <= nowMs && !ids.has(e.id);
   });
-  return { since: prev.since ?? isoUtc(nowMs), summary: cur, events: [...fresh, ...kept] };
+  return { summary: cur, events: [...fresh, ...kept] };
 }

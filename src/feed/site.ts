@@ -231,7 +231,7 @@ export async function composeSite(
     jsonFile(files.index, buildIndex(ds.catalog)),
     jsonFile(files.changelog, input.changelog),
     jsonFile(files.sources, sources),
-    ...[...eventsDocs(ds, feed, events, input.events?.since ?? null)].map(([path, doc]) => jsonFile(path, doc)),
+    ...[...eventsDocs(ds, feed, events)].map(([path, doc]) => jsonFile(path, doc)),
   ]);
   const ctx: RenderContext = {
     feed,

@@ -91,10 +91,6 @@ export const Events = z
       .int()
       .min(1)
       .meta({ description: "Events are kept this many days after the build that saw them." }),
-    since: IsoInstant.nullable().meta({
-      description:
-        "When the record of events began (the first build that kept one); null when this build starts it. Nothing earlier, nor older than retentionDays, is listed.",
-    }),
     generatedAt: IsoInstant.meta({ description: "When this body was built. Not part of the ETag." }),
     events: z.array(Event).meta({ description: "Newest first; within a build, in catalog order, then sources." }),
   })
@@ -121,12 +117,8 @@ export const BuildSummary = z.strictObject({
 });
 export type BuildSummary = z.infer<typeof BuildSummary>;
 
-/**
- * data/state/events.json: the summary of the last published build, the events still kept, and when
- * the record began (the Atom feeds' `updated` while they have no entry).
- */
+/** data/state/events.json: the summary of the last published build and the events still kept. */
 export const EventsState = z.strictObject({
-  since: IsoInstant.nullable(),
   summary: BuildSummary.nullable(),
   events: z.array(Event),
 });
