@@ -13,7 +13,9 @@ import { handle } from "../src/edge/handler.js";
 import { runBuild } from "../src/jobs/build.js";
 import { atomId } from "../src/api/events-atom.js";
 import { nextEvents, summarize, NO_EVENTS } from "../src/feed/events.js";
-import { EVENTS_RETENTION_DAYS } from "../src/core/methodology.js";
+import { EVENTS_ON_PAGES, EVENTS_RETENTION_DAYS } from "../src/core/methodology.js";
+import { eventSentence } from "../src/api/pages/events.js";
+import { parse } from "node-html-parser";
 import type { Events, EventsState } from "../src/schema/events.js";
 import type { Manifest, SourceRuns } from "../src/schema/documents.js";
 import { depsFor } from "./helpers/site.js";
@@ -331,5 +333,54 @@ describe("served like the feed", () => {
       expect(m.files[f]!.etag).toBe(prev.files[f]!.etag);
       expect(m.files[f]!.lastModified, f).toBe(new Date(HOURS.at(-2)!.at).toISOString());
     }
+  });
+});
+
+describe("on the pages: What changed, in both languages", () => {
+  const section = async (file: string) => {
+    const html = parse(await fs.readFile(path.join(out, file), "utf8"));
+    return html.querySelector("section.events")!;
+  };
+  test.each([
+    { file: "index.html", lang: "en" as const, slug: null },
+    { file: "ar/index.html", lang: "ar" as const, slug: null },
+    { file: "assets/us-dollar/index.html", lang: "en" as const, slug: "us-dollar" },
+    { file: "ar/assets/us-dollar/index.html", lang: "ar" as const, slug: "us-dollar" },
+  ])("$file: the latest events, newest first, in plain words", async ({ file, lang, slug }) => {
+    const s = await section(file);
+    expect(s.querySelector("h2")!.text).toBe(lang === "ar" ? "ما الذي تغيّر" : "What changed");
+    const events = docs.at(-1)!.events.filter((e) => slug === null || e.asset === slug);
+    const items = s.querySelectorAll("li").map((li) => li.text);
+    expect(items).toHaveLength(Math.min(EVENTS_ON_PAGES, events.length));
+    const feed = published.at(-1)!.feed;
+    const names = {
+      asset: (x: string) => feed.assets.find((a) => a.slug === x),
+      source: (x: string) => (x === "s1" ? "s1" : undefined),
+    };
+    items.forEach((text, i) => expect(text).toContain(eventSentence(events[i]!, names, lang)));
+    if (lang === "ar") expect(items.join("")).toMatch(/[\u0600-\u06FF]/);
+    const atom = slug === null ? "/api/v1/events.atom" : `/api/v1/events/asset/${slug}.atom`;
+    expect(s.querySelector(`a[type="application/atom+xml"]`)!.getAttribute("href")).toBe(atom);
+  });
+
+  test("the words of each kind say who, what and from what to what", () => {
+    const all = docs.at(-1)!.events;
+    const feed = published.at(-1)!.feed;
+    const names = { asset: (x: string) => feed.assets.find((a) => a.slug === x), source: (x: string) => x };
+    const say = (kind: string, lang: "en" | "ar") =>
+      eventSentence(
+        all.findLast((e) => e.kind === kind && e.side !== "buy")!,
+        names,
+        lang,
+      );
+    expect(say("best-seller", "en")).toBe(
+      "US Dollar, when you buy: the best price is now at Beta Bank (49.50), was at Alpha Bank (49.90)",
+    );
+    expect(say("best-seller", "ar")).toContain("بنك بيتا");
+    expect(say("official-rate", "en")).toBe(
+      "US Dollar: the Central Bank of Egypt's official rate is now buy 50.40 · sell 50.50, was buy 49.90 · sell 50.01",
+    );
+    expect(say("source", "en")).toBe("s1 started failing: HTTP 503 from the rate page");
+    expect(say("source", "ar")).toContain("HTTP 503 from the rate page");
   });
 });
