@@ -20,22 +20,25 @@ import type { Events, EventsState } from "../src/schema/events.js";
 import type { Manifest, SourceRuns } from "../src/schema/documents.js";
 import { depsFor } from "./helpers/site.js";
 import { tempDir, writeDataset } from "./helpers/dataset.js";
-import { smallRows, TODAY } from "./helpers/rows.js";
+import { smallRows, TODAY, usdQuote } from "./helpers/rows.js";
 import { changeOf, changesBetween, type Published } from "./helpers/events-diff.js";
 
 const read = async <T>(dir: string, f: string) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as T;
 const append = (data: string, folder: string, date: string, rows: object[]) =>
   fs.appendFile(path.join(data, folder, `${date}.ndjson`), rows.map((r) => `${JSON.stringify(r)}\n`).join(""));
-const usd = (source: string, seller: string, buy: number, sell: number, observedAt: string) => ({
-  source,
-  seller,
-  asset: "USD-EGP",
-  buy,
-  sell,
-  observedAt,
-});
-const runs = (data: string, r: SourceRuns) =>
-  fs.writeFile(path.join(data, "state", "sources.json"), `${JSON.stringify(r)}\n`);
+/** data/state/sources.json as ingest leaves it: s1 last ran at `ranAt`, last succeeded at `succeededAt`, failed once. */
+const s1Ran = (data: string, ranAt: string, succeededAt: string) => {
+  const runs: SourceRuns = {
+    sources: {
+      s1: {
+        lastRunAt: ranAt,
+        lastSuccessAt: succeededAt,
+        lastFailure: { at: `${MONDAY}T10:55:00Z`, reason: "HTTP 503 from the rate page" },
+      },
+    },
+  };
+  return fs.writeFile(path.join(data, "state", "sources.json"), `${JSON.stringify(runs)}\n`);
+};
 
 /** One scripted hour: what changes in data/ before the build, and the kind of event it is meant to cause. */
 interface Hour {
@@ -50,7 +53,7 @@ const HOURS: Hour[] = [
   {
     // beta undercuts alpha's 49.9: the best sell moves to beta.
     at: `${TODAY}T12:30:00Z`,
-    change: (d) => append(d, "quotes", TODAY, [usd("s1", "beta", 49.2, 49.5, `${TODAY}T12:20:00Z`)]),
+    change: (d) => append(d, "quotes", TODAY, [usdQuote("s1", "beta", 49.2, 49.5, `${TODAY}T12:20:00Z`)]),
     causes: { kind: "best-seller", asset: "us-dollar", side: "sell" },
   },
   {
@@ -58,8 +61,8 @@ const HOURS: Hour[] = [
     at: `${TODAY}T13:30:00Z`,
     change: (d) =>
       append(d, "quotes", TODAY, [
-        usd("s1", "alpha", 49.7, 50.9, `${TODAY}T13:20:00Z`),
-        usd("s1", "beta", 49.8, 50.8, `${TODAY}T13:20:00Z`),
+        usdQuote("s1", "alpha", 49.7, 50.9, `${TODAY}T13:20:00Z`),
+        usdQuote("s1", "beta", 49.8, 50.8, `${TODAY}T13:20:00Z`),
       ]),
     causes: { kind: "verdict", asset: "us-dollar", side: "sell" },
   },
@@ -74,7 +77,7 @@ const HOURS: Hour[] = [
   {
     // A third source corroborates the dollar.
     at: `${TODAY}T14:50:00Z`,
-    change: (d) => append(d, "quotes", TODAY, [usd("s3", "beta", 49.8, 50.8, `${TODAY}T14:40:00Z`)]),
+    change: (d) => append(d, "quotes", TODAY, [usdQuote("s3", "beta", 49.8, 50.8, `${TODAY}T14:40:00Z`)]),
     causes: { kind: "confidence", asset: "us-dollar" },
   },
   // Monday noon in Cairo: nothing new since Thursday, past 8 trading hours.
@@ -85,32 +88,15 @@ const HOURS: Hour[] = [
     change: async (d) => {
       await fs.writeFile(
         path.join(d, "quotes", `${MONDAY}.ndjson`),
-        `${JSON.stringify(usd("s1", "alpha", 49.7, 50.9, `${MONDAY}T10:50:00Z`))}\n`,
+        `${JSON.stringify(usdQuote("s1", "alpha", 49.7, 50.9, `${MONDAY}T10:50:00Z`))}\n`,
       );
-      await runs(d, {
-        sources: {
-          s1: {
-            lastRunAt: `${MONDAY}T10:55:00Z`,
-            lastSuccessAt: `${MONDAY}T10:50:00Z`,
-            lastFailure: { at: `${MONDAY}T10:55:00Z`, reason: "HTTP 503 from the rate page" },
-          },
-        },
-      });
+      await s1Ran(d, `${MONDAY}T10:55:00Z`, `${MONDAY}T10:50:00Z`);
     },
     causes: { kind: "source", source: "s1" },
   },
   {
     at: `${MONDAY}T12:00:00Z`,
-    change: (d) =>
-      runs(d, {
-        sources: {
-          s1: {
-            lastRunAt: `${MONDAY}T11:55:00Z`,
-            lastSuccessAt: `${MONDAY}T11:55:00Z`,
-            lastFailure: { at: `${MONDAY}T10:55:00Z`, reason: "HTTP 503 from the rate page" },
-          },
-        },
-      }),
+    change: (d) => s1Ran(d, `${MONDAY}T11:55:00Z`, `${MONDAY}T11:55:00Z`),
     causes: { kind: "source", source: "s1" },
   },
   // Nothing changes: the build adds no event.

@@ -325,17 +325,11 @@ describe("what changed: served, let through and described (docs/methodology.md Â
     "/api/v1/events/asset/us-dollar.json",
     "/api/v1/events/asset/gold-24k.atom",
   ])("%s by GET and HEAD, then 304 on its ETag", async (url) => {
+    await bothWays(url);
     for (const method of ["GET", "HEAD"]) {
-      const r = await exchange(method, url);
-      expect({ method, url, status: r.status, request: r.request, response: r.response }).toEqual({
+      const again = await exchange(method, url, { "If-None-Match": (await exchange(method, url)).etag! });
+      expect({ method, status: again.status, request: again.request, response: again.response }).toEqual({
         method,
-        url,
-        status: 200,
-        request: [],
-        response: [],
-      });
-      const again = await exchange(method, url, { "If-None-Match": r.etag! });
-      expect({ status: again.status, request: again.request, response: again.response }).toEqual({
         status: 304,
         request: [],
         response: [],

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { DateString, Side } from "./inputs.js";
+import { ArchiveHeader } from "./archive.js";
 import { BestSeller, ConfidenceLevel, FreshnessState, IsoInstant, Verdict } from "./outputs.js";
 
 export const EventKind = z.enum(["best-seller", "verdict", "official-rate", "freshness", "confidence", "source"]).meta({
@@ -76,16 +77,10 @@ export type Event = z.infer<typeof Event>;
 
 export const Events = z
   .strictObject({
-    _about: z.string(),
-    _disclaimer: z.string(),
-    _license: z.string(),
-    _self: z.string(),
-    _docs: z.string(),
-    _spec: z.string(),
-    _changelog: z.string(),
-    _terms: z.string(),
+    // The links and licence of every API document (src/feed/header.ts), as the archive's.
+    ...ArchiveHeader,
+    _self: z.string().meta({ description: "Path of this document.", examples: ["/api/v1/events.json"] }),
     _atom: z.string().meta({ description: "Path of the same events as an Atom feed (RFC 4287)." }),
-    schemaVersion: z.literal(1),
     asset: z.string().nullable().meta({ description: "The asset's slug for an asset's events; null for all events." }),
     retentionDays: z
       .int()
