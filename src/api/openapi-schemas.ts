@@ -37,7 +37,6 @@ export const PUBLIC_SCHEMAS = [
   "FreshnessEvent",
   "ConfidenceEvent",
   "SourceEvent",
-  "OfficialRate",
   "SourceState",
   "Problem",
   "Index",

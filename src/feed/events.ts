@@ -13,7 +13,7 @@ import type {
   Event,
   EventKind,
   EventsState,
-  OfficialRate,
+  OfficialRateValue,
   SourceState,
 } from "../schema/events.js";
 
@@ -47,7 +47,7 @@ export function summarize(feed: Feed, sources: SourceHealth): BuildSummary {
   return { assets, sources: states };
 }
 
-const sameOfficial = (a: OfficialRate | null, b: OfficialRate | null) =>
+const sameOfficial = (a: OfficialRateValue | null, b: OfficialRateValue | null) =>
   a === null || b === null ? a === b : a.buy === b.buy && a.sell === b.sell;
 
 /** `20261119T100000Z`: the build instant in an id, without the characters a file name or URL minds. */

@@ -6,8 +6,15 @@
  */
 import { z } from "zod";
 import { DateString, Side } from "./inputs.js";
-import { ArchiveHeader } from "./archive.js";
-import { BestSeller, ConfidenceLevel, FreshnessState, IsoInstant, Verdict } from "./outputs.js";
+import {
+  BestSeller,
+  ConfidenceLevel,
+  FreshnessState,
+  IsoInstant,
+  OfficialRate,
+  Verdict,
+  documentLinks,
+} from "./outputs.js";
 
 export const EventKind = z.enum(["best-seller", "verdict", "official-rate", "freshness", "confidence", "source"]).meta({
   description:
@@ -15,10 +22,8 @@ export const EventKind = z.enum(["best-seller", "verdict", "official-rate", "fre
 });
 export type EventKind = z.infer<typeof EventKind>;
 
-export const OfficialRate = z
-  .strictObject({ buy: z.number().nullable(), sell: z.number().nullable() })
-  .meta({ id: "OfficialRate", description: "The central bank's official buy and sell rates, EGP per unit." });
-export type OfficialRate = z.infer<typeof OfficialRate>;
+/** The official rate as an event gives it (outputs.ts OfficialRate, the feed's `benchmark`). */
+export type OfficialRateValue = z.infer<typeof OfficialRate>;
 
 export const SourceState = z
   .strictObject({
@@ -77,9 +82,9 @@ export type Event = z.infer<typeof Event>;
 
 export const Events = z
   .strictObject({
-    // The links and licence of every API document (src/feed/header.ts), as the archive's.
-    ...ArchiveHeader,
-    _self: z.string().meta({ description: "Path of this document.", examples: ["/api/v1/events.json"] }),
+    // The links and licence of every API document (src/feed/header.ts), as the feed's and the archive's.
+    ...documentLinks("/api/v1/events.json"),
+    schemaVersion: z.literal(1).meta({ description: "Body schema version, as the feed's." }),
     _atom: z.string().meta({ description: "Path of the same events as an Atom feed (RFC 4287)." }),
     asset: z.string().nullable().meta({ description: "The asset's slug for an asset's events; null for all events." }),
     retentionDays: z

@@ -7,7 +7,7 @@ import type { RenderContext } from "../../feed/site.js";
 import { EVENTS_ATOM_PATH, EVENTS_PATH, files, urlOf, type PageLang } from "../../feed/paths.js";
 import { EVENTS_ON_PAGES } from "../../core/methodology.js";
 import type { ConfidenceLevel, FreshnessState } from "../../schema/outputs.js";
-import type { Event, Events, OfficialRate } from "../../schema/events.js";
+import type { Event, Events, OfficialRateValue } from "../../schema/events.js";
 import { esc } from "./html.js";
 import { cairoClock, longDate, price, westernDigits } from "./format.js";
 import { sideLabel, verdictLabel } from "./words.js";
@@ -75,7 +75,7 @@ export function eventSentence(e: Event, names: EventNames, lang: PageLang): stri
         `${subject}: الآن «${verdictLabel(e.after, lang)}»، وكان «${verdictLabel(e.before, lang)}»`,
       ]);
     case "official-rate": {
-      const rate = (r: OfficialRate | null) =>
+      const rate = (r: OfficialRateValue | null) =>
         r
           ? say(lang, [`buy ${p(r.buy)} · sell ${p(r.sell)}`, `شراء ${p(r.buy)} · بيع ${p(r.sell)}`])
           : say(lang, ["none in force", "لا يوجد سعر سارٍ"]);
