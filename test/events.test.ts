@@ -349,6 +349,14 @@ describe("on the pages: What changed, in both languages", () => {
     expect(s.querySelector(`a[type="application/atom+xml"]`)!.getAttribute("href")).toBe(atom);
   });
 
+  test("the docs page: a section with the paths, and the rulebook's §12 on how events are made", async () => {
+    const docsPage = parse(await fs.readFile(path.join(out, "docs/index.html"), "utf8"));
+    const section = docsPage.querySelector("#what-changed")!.nextElementSibling!.text;
+    expect(section).toContain("/api/v1/events.json");
+    expect(section).toContain("/api/v1/events.atom");
+    expect(docsPage.querySelector("#methodology-12-what-changed-events")!.text).toBe("12. What changed (events)");
+  });
+
   test("the words of each kind say who, what and from what to what", () => {
     const all = docs.at(-1)!.events;
     const feed = published.at(-1)!.feed;
