@@ -40,7 +40,7 @@ function entry(e: Event, names: EventNames): string {
 <category term="${e.kind}"/>
 ${link("alternate", "text/html", pageOf(e), "en")}
 ${link("alternate", "text/html", localized(pageOf(e), "ar"), "ar")}
-<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p lang="en">${esc(en)}.</p><p lang="ar" dir="rtl">${esc(ar)}.</p></div></content>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p xml:lang="en" lang="en">${esc(en)}.</p><p xml:lang="ar" lang="ar" dir="rtl">${esc(ar)}.</p></div></content>
 </entry>`;
 }
 
