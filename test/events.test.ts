@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import FeedParser from "feedparser";
 import { handle } from "../src/edge/handler.js";
 import { runBuild } from "../src/jobs/build.js";
-import { atomId } from "../src/api/events-atom.js";
+import { atomFeed, atomId } from "../src/api/events-atom.js";
 import { nextEvents, summarize, NO_EVENTS } from "../src/feed/events.js";
 import { EVENTS_ON_PAGES, EVENTS_RETENTION_DAYS } from "../src/core/methodology.js";
 import { eventSentence } from "../src/api/pages/events.js";
@@ -229,9 +229,9 @@ interface Parsed {
   meta: FeedParser.Meta;
   items: FeedParser.Item[];
 }
-function parseFeed(xml: string): Promise<Parsed> {
+function parseFeed(xml: string, feedurl: string | undefined = "https://feed.test/api/v1/events.atom"): Promise<Parsed> {
   return new Promise((resolve, reject) => {
-    const parser = new FeedParser({ feedurl: "https://feed.test/api/v1/events.atom" });
+    const parser = new FeedParser(feedurl ? { feedurl } : {});
     const items: FeedParser.Item[] = [];
     parser.on("error", reject);
     parser.on("readable", () => {
@@ -268,6 +268,17 @@ describe("Atom (RFC 4287), read by a feed parser", () => {
     expect(usd.items.map((x) => x.guid)).toEqual(
       events.filter((e) => e.asset === "us-dollar").map((e) => atomId(e.id)),
     );
+  });
+
+  test("with the site's address (site.json baseUrl), xml:base resolves the links for any reader", async () => {
+    const doc = docs.at(-1)!;
+    const feed = published.at(-1)!.feed;
+    const names = { asset: (x: string) => feed.assets.find((a) => a.slug === x), source: (x: string) => x };
+    const xml = atomFeed(doc, names, "CC BY 4.0", "https://prices.example.org");
+    const { meta, items } = await parseFeed(xml, undefined);
+    expect(meta.xmlurl).toBe("https://prices.example.org/api/v1/events.atom");
+    expect(items[0]!.link).toMatch(/^https:\/\/prices\.example\.org\/(ar\/)?(assets\/[a-z-]+|sources)\/$/);
+    expect(items.map((i) => i.guid)).toEqual(doc.events.map((e) => atomId(e.id)));
   });
 
   test("ids never repeat; the feed's own id, title, author and self link are there", async () => {

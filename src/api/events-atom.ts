@@ -15,8 +15,9 @@ export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 
 /**
  * The namespace of the feeds' and entries' name-based UUIDs (RFC 9562 §5.5): an atom:id must be an
- * absolute IRI that never changes (RFC 4287 §4.2.6), and the site publishes no origin of its own to
- * build a URL from, so each id is `urn:uuid:` of a UUID made from the path or the event's id.
+ * absolute IRI that never changes (RFC 4287 §4.2.6). A site need not say its address (site.json
+ * `baseUrl` is optional) and may move, so each id is `urn:uuid:` of a UUID made from the path or the
+ * event's id, not a URL.
  */
 export const EVENTS_UUID_NAMESPACE = "011c2ab6-8655-483e-8089-880f25f66399";
 
@@ -45,7 +46,7 @@ ${link("alternate", "text/html", localized(pageOf(e), "ar"), "ar")}
 }
 
 /** One Atom feed document from the events document of the same path. */
-export function atomFeed(doc: Events, names: EventNames, license: string): string {
+export function atomFeed(doc: Events, names: EventNames, license: string, baseUrl?: string): string {
   const slug = doc.asset;
   const file = slug === null ? files.eventsAtom : files.assetEventsAtom(slug);
   const self = urlOf(file);
@@ -55,8 +56,11 @@ export function atomFeed(doc: Events, names: EventNames, license: string): strin
   // The feed changes when an entry does: its newest entry's instant; with no entry, the build
   // instant, which the ETag then leaves out, as the JSON's leaves out generatedAt.
   const updated = doc.events[0]?.at ?? doc.generatedAt;
+  // The links are paths: with the site's address known, xml:base resolves them for any reader
+  // (RFC 4287 §2); without it, a reader resolves them against the feed's own URL.
+  const base = baseUrl ? ` xml:base="${esc(baseUrl.replace(/\/?$/, "/"))}"` : "";
   return `<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
+<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en"${base}>
 <id>${atomId(self)}</id>
 <title type="text">${esc(title)}</title>
 <subtitle type="text">${esc(`Every change the hourly builds saw in the last ${doc.retentionDays} days, newest first.`)}</subtitle>
@@ -75,14 +79,14 @@ ${doc.events.map((e) => entry(e, names)).join("\n")}
 /** Every Atom feed of the build, after the JSON documents they are made from. */
 export const eventsAtomRenderer: Renderer = function* (ctx: RenderContext): Generator<SiteFile> {
   const names = eventNames(ctx);
-  const license = ctx.input.dataset.site.license;
+  const { license, baseUrl } = ctx.input.dataset.site;
   const paths = [
     [files.events, files.eventsAtom],
     ...ctx.feed.assets.map((a) => [files.assetEvents(a.slug), files.assetEventsAtom(a.slug)]),
   ] as const;
   for (const [json, path] of paths) {
     const doc = JSON.parse(ctx.text(json)) as Events;
-    const body = atomFeed(doc, names, license);
+    const body = atomFeed(doc, names, license, baseUrl);
     // Only a feed whose `updated` is the build instant (no entry) leaves it out.
     const instant = doc.events.length === 0;
     yield {

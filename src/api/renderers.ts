@@ -138,7 +138,8 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
 function eventsExamples(ctx: RenderContext): EventsExamples {
   const all = parsed<Events>(ctx, files.events);
   const events = { ...all, events: all.events.slice(0, 2) };
-  return { events, atom: atomFeed(events, eventNames(ctx), ctx.input.dataset.site.license) };
+  const { license, baseUrl } = ctx.input.dataset.site;
+  return { events, atom: atomFeed(events, eventNames(ctx), license, baseUrl) };
 }
 
 /** A date without data, between two dates with data when the archive has a gap, else before its first. */
