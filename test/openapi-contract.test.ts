@@ -247,8 +247,9 @@ describe("the rest of what is served is described", () => {
     expect(String(pf["description"])).toContain("/docs/#problem-precondition-failed");
   });
 
-  test("info.contact: the site's contact when it has one, else the docs page of the serving host", async () => {
+  test("info.contact and servers: the site's contact and homes when it names them, else the serving host", async () => {
     expect((site.doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
+    expect(site.doc["servers"]).toEqual([{ url: "/", description: "The host that served this description." }]);
     const read = async (f: string) => JSON.parse(await fs.readFile(path.join(site.out, f), "utf8")) as never;
     const ex: OpenApiExamples = {
       feed: await read("api/v1/feed/asset/us-dollar.json"),
@@ -264,10 +265,15 @@ describe("the rest of what is served is described", () => {
       description: "d",
       license: "l",
       contact,
+      homes: { primary: "https://prices.example.org", mirror: "https://owner.github.io/price-feed" },
       etagExample: '"x"',
       lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
     });
     expect((built["info"] as Json)["contact"]).toEqual(contact);
+    // Both homes, the mirror with its prefix: a server URL followed by a path is the file there.
+    const urls = (built["servers"] as Array<{ url: string; description: string }>).map((x) => x.url);
+    expect(urls).toEqual(["/", "https://prices.example.org", "https://owner.github.io/price-feed"]);
+    expect((built["servers"] as Array<{ description: string }>)[2]!.description).toMatch(/static files.*pre-filtered/);
   });
 });
 

@@ -61,6 +61,8 @@ export interface About {
   license: string;
   /** The site's contact (site.json `contact`); without it, the docs page of the host that serves the description. */
   contact?: Contact | undefined;
+  /** The homes site.json names (src/feed/homes.ts): the description's `servers` list them. */
+  homes?: { primary: string | null; mirror: string | null } | undefined;
   /** Header examples from this build. */
   etagExample: string;
   lastModifiedExample: string;
@@ -266,4 +268,27 @@ export function jsonDocument(
       },
     },
   };
+}
+
+/**
+ * The host that served the description first (a relative URL: OpenAPI 3.1 §4.8.5), then the homes
+ * site.json names (docs/deployment.md "The second home"): the primary, and the mirror, whose base
+ * URL keeps its path prefix, so that a server URL followed by a path is a file there.
+ */
+export function servers(homes: About["homes"]): Json[] {
+  return [
+    { url: "/", description: "The host that served this description." },
+    ...(homes?.primary
+      ? [{ url: homes.primary, description: "The primary home: every path, with filters, limits and problems." }]
+      : []),
+    ...(homes?.mirror
+      ? [
+          {
+            url: homes.mirror,
+            description:
+              "The mirror: the same build as static files. It reads no query string: use the pre-filtered files instead of ?category= and ?asset=, and /api/v1/index.json for the index.",
+          },
+        ]
+      : []),
+  ];
 }

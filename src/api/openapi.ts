@@ -28,6 +28,7 @@ import {
   responses,
   type About,
   type Json,
+  servers,
   type OpenApiExamples,
 } from "./openapi-parts.js";
 import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
@@ -178,7 +179,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       contact: about.contact ?? { name: "Price Feed API documentation", url: DOCS_PATH },
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
-    servers: [{ url: "/", description: "The host that served this description." }],
+    servers: servers(about.homes),
     security: [],
     tags: [
       { name: "Feed", description: "The prices." },

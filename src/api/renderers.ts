@@ -27,6 +27,7 @@ import { atomFeed, eventsAtomRenderer } from "./events-atom.js";
 import { eventNames } from "./pages/events.js";
 import type { EventsExamples } from "./openapi-parts.js";
 import type { Events } from "../schema/events.js";
+import { homesOf } from "../feed/homes.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
@@ -158,6 +159,7 @@ export const openapiRenderer: Renderer = function* (ctx) {
     description: ctx.input.dataset.site.about,
     license: ctx.input.dataset.site.license,
     contact: ctx.input.dataset.site.contact,
+    homes: homesOf(ctx.input.dataset.site),
     etagExample: etag,
     lastModifiedExample: httpDate(observedAt),
   });

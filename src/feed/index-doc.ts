@@ -16,7 +16,8 @@ import {
 } from "./paths.js";
 import { EVENTS_RETENTION_DAYS, LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import type { Catalog } from "../schema/inputs.js";
+import type { Catalog, Site } from "../schema/inputs.js";
+import { homesOf } from "./homes.js";
 
 /**
  * While the service is busy, an anonymous caller gets 1/ANONYMOUS_BUSY_SHARE of the burst
@@ -29,7 +30,7 @@ export const ANONYMOUS_BUSY_SHARE = 4;
 export const anonymousWindow = (window: number): number => Math.max(1, Math.floor(window / ANONYMOUS_BUSY_SHARE));
 import type { IndexDoc } from "../schema/documents.js";
 
-export function buildIndex(catalog: Catalog): IndexDoc {
+export function buildIndex(catalog: Catalog, site: Site): IndexDoc {
   return {
     _self: INDEX_PATH,
     _docs: DOCS_PATH,
@@ -125,5 +126,6 @@ export function buildIndex(catalog: Catalog): IndexDoc {
           "a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
       },
     },
+    homes: homesOf(site),
   };
 }

@@ -59,6 +59,19 @@ export function localized(path: string, lang: PageLang): string {
   return lang === "ar" ? `${AR_PREFIX}${path}` : path;
 }
 
+/**
+ * The pre-filtered feed files as path templates (`{slug}` the lower-case slug), what a host that
+ * serves the files only (the mirror, docs/deployment.md "The second home") answers instead of
+ * `?category=`/`?asset=` with one value: the feed names them in `_variants`, the index in `homes`.
+ */
+export const VARIANT_PATHS = {
+  category: `/${files.category("{slug}")}`,
+  asset: `/${files.asset("{slug}")}`,
+} as const;
+
+/** Where a host that serves the files only has the index: the file itself (`/api/v1` is the edge's route). */
+export const INDEX_FILE_PATH = `/${files.index}`;
+
 /** The public URL path of a file of the output folder. */
 export function urlOf(file: string): string {
   if (file === files.index) return INDEX_PATH;

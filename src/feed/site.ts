@@ -3,7 +3,7 @@
  * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
  */
 import { canonical, composeWithAssets, webHashing, withoutGeneratedAt, type Hashing } from "../core/canonical.js";
-import { FEED_PATH, files, urlOf } from "./paths.js";
+import { FEED_PATH, VARIANT_PATHS, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
@@ -101,6 +101,8 @@ export interface Site {
 export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
   return {
     ...documentHeader(ds.site, self),
+    // Where a static host (the mirror) has what the edge would filter: the query is not read there.
+    _variants: { ...VARIANT_PATHS },
     seriesWindowDays: SERIES_WINDOW_DAYS,
     generatedAt,
   };
@@ -228,7 +230,7 @@ export async function composeSite(
   const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
   const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
   await finish([
-    jsonFile(files.index, buildIndex(ds.catalog)),
+    jsonFile(files.index, buildIndex(ds.catalog, ds.site)),
     jsonFile(files.changelog, input.changelog),
     jsonFile(files.sources, sources),
     ...[...eventsDocs(ds, feed, events)].map(([path, doc]) => jsonFile(path, doc)),

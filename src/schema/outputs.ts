@@ -263,6 +263,15 @@ export function documentLinks(selfExample: string) {
 export const Feed = z
   .strictObject({
     ...documentLinks("/api/v1/feed.json?category=metals"),
+    _variants: z
+      .strictObject({
+        category: z.string().meta({ examples: ["/api/v1/feed/category/{slug}.json"] }),
+        asset: z.string().meta({ examples: ["/api/v1/feed/asset/{slug}.json"] }),
+      })
+      .meta({
+        description:
+          "Path templates of the pre-filtered files, {slug} the lower-case slug. A host that serves the files only (the mirror) does not read the query string: there, ?category=metals is the category file of metals, ?asset=us-dollar the asset file of us-dollar, and several values are the whole feed filtered by the client. Like _self, the paths are root-relative: on a host that serves the site under a prefix, put its base URL before them.",
+      }),
     schemaVersion: z
       .literal(1)
       .meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),

@@ -26,6 +26,7 @@ import {
   OPENAPI_PATH,
   READYZ_PATH,
   TERMS_PATH,
+  VARIANT_PATHS,
 } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
@@ -34,6 +35,7 @@ import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
 import { VERDICT_LABELS } from "./words.js";
+import { homesOf } from "../../feed/homes.js";
 
 type Schema = Record<string, unknown>;
 /**
@@ -107,6 +109,14 @@ function changelogHtml(c: Changelog): string {
     .join("\n");
 }
 
+/** The homes site.json names (src/feed/homes.ts), said on the docs page; nothing when there is no mirror. */
+function mirrorLine(ds: Dataset): string {
+  const { primary, mirror } = homesOf(ds.site);
+  return mirror
+    ? ` This API's homes: ${primary ? `the primary <code>${esc(primary)}</code> and ` : ""}the mirror <code>${esc(mirror)}</code>.`
+    : "";
+}
+
 /** Everything after the one-minute start: `base` is the deployment's base URL, for the shell examples. */
 export function referenceSections(ds: Dataset, changelog: Changelog, base: string): string {
   const categories = [...new Set(ds.catalog.map((a) => a.category))];
@@ -145,6 +155,7 @@ ${fieldTables()}
 <p><code>?category=</code> takes category slugs, <code>?asset=</code> asset slugs or ids; both take several values separated by commas, in any letter case. With both, an asset must match both (the intersection). Assets come back in catalog order whatever the order asked. An unknown value answers 400 with the accepted values in <code>validCategories</code> or <code>validAssets</code>.</p>
 <pre class="cmd"><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
 curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></pre>
+<p id="mirror">On the mirror (the index's <code>homes</code>: the same files on a static host), the query string is not read: one value is its pre-filtered file, named in every feed's <code>_variants</code>. The examples above are there <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[0]!.slug))}</code> and <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[1]?.slug ?? ds.catalog[0]!.slug))}</code> (or the whole feed, filtered by you), and <code>${VARIANT_PATHS.category.replace("{slug}", esc(categories.at(-1)!))}</code>. The documents' links (<code>_self</code>, <code>_spec</code>) are root-relative: on a host that serves the site under a prefix, put its base URL, prefix included, before them.${mirrorLine(ds)}</p>
 <p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
 <tbody>${assetRows}</tbody></table></div>

@@ -80,6 +80,7 @@ function startSection(ctx: RenderContext, base: string): string {
   return `<h2 id="quick-start">Start in one minute</h2>
 <p>No key, no sign-up, open CORS. Ask for one asset:</p>
 <pre class="cmd"><code>curl -s '${esc(url)}'</code></pre>
+<p>On <a href="#mirror">the mirror</a>, which reads no query string, the same answer is the file <code>/${esc(files.asset(a.slug))}</code>.</p>
 <p>The answer, as this build serves it (cut here to the last two days of its <code>series</code> and the first two rows of its seller table):</p>
 <pre class="answer"><code>${realAnswer(ctx, a)}</code></pre>
 <p>The same from JavaScript, in a browser or in Node 18+:</p>
