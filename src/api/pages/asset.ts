@@ -10,6 +10,7 @@ import { arabic, english, esc, nameIn, page } from "./html.js";
 import { price, westernDigits } from "./format.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
 import { sellerTable } from "./sellers.js";
+import { eventsSection } from "./events.js";
 import {
   confidenceWords,
   freshnessWords,
@@ -91,6 +92,7 @@ ${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : `<p class="muted">$
 <p class="status"><strong>${esc(freshnessWords(a, lang))}</strong> · ${esc(lastUpdated(a, feed, lang))} · ${esc(confidenceWords(a, lang))}</p>
 <div class="sides">${a.market === "reference" ? referenceBox(a, lang) : `${sideBox(a, "sell", lang)}${sideBox(a, "buy", lang)}`}${references(a, lang)}</div>
 ${sellers}
+${eventsSection(ctx, lang, a.slug)}
 <section aria-labelledby="${chartId}">
 <h2 id="${chartId}">${ar ? `آخر ${a.series.length} يوم تداول` : `The last ${a.series.length} trading days`}</h2>
 ${a.series.length ? `${seriesChart(a, chartId, "wide", lang)}${seriesChart(a, chartId, "narrow", lang)}${chartLegend(a, lang)}${chartTable(a, lang)}` : `<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}

@@ -7,6 +7,7 @@ import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction, Feed } from "../../schema/outputs.js";
 import { FEED_PATH, assetPagePath, localized, type PageLang } from "../../feed/paths.js";
 import { esc, nameIn, otherName, page } from "./html.js";
+import { eventsSection } from "./events.js";
 import { AR_SELLERS, arCount, cairoClock, count, price } from "./format.js";
 import {
   buildDay,
@@ -55,7 +56,8 @@ function item(a: Asset, feed: Feed, lang: PageLang): string {
 </li>`;
 }
 
-export function renderHome({ feed, input }: RenderContext, lang: PageLang): string {
+export function renderHome(ctx: RenderContext, lang: PageLang): string {
+  const { feed, input } = ctx;
   const ar = lang === "ar";
   const categories = [...new Set(feed.assets.map((a) => a.category))];
   const sections = categories
@@ -76,6 +78,7 @@ export function renderHome({ feed, input }: RenderContext, lang: PageLang): stri
 <p class="note">When you buy: the lowest price a seller asks. When you sell: the highest price a seller pays. Prices are in Egyptian pounds per unit (per gram for gold). The verdict compares with the days before; it never forecasts.</p>`;
   const body = `${intro}
 ${sections}
+${eventsSection(ctx, lang)}
 <p class="note">${ar ? "البيانات نفسها بصيغة JSON للمطورين:" : "The same data as JSON, for developers:"} <a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></p>`;
   return page({
     lang,
