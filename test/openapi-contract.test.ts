@@ -113,7 +113,7 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
   const type = res.headers.get("content-type")?.split(";")[0] ?? "";
   const media = content?.[type];
   if (!media) return [...errors, `content type ${type} is not documented`];
-  const value: unknown = type === "text/csv" ? body : JSON.parse(body);
+  const value: unknown = type === "text/csv" || type === "application/atom+xml" ? body : JSON.parse(body);
   return [...errors, ...site.check(media.schema, value).map((e) => `body: ${e}`)];
 }
 
@@ -321,5 +321,33 @@ describe("the archive's paths: served, let through and described (docs/methodolo
       request: [],
       response: [],
     });
+  });
+});
+
+describe("what changed: served, let through and described (docs/methodology.md §12)", () => {
+  test.each([
+    "/api/v1/events.json",
+    "/api/v1/events.atom",
+    "/api/v1/events/asset/us-dollar.json",
+    "/api/v1/events/asset/gold-24k.atom",
+  ])("%s by GET and HEAD, then 304 on its ETag", async (url) => {
+    await bothWays(url);
+    for (const method of ["GET", "HEAD"]) {
+      const again = await exchange(method, url, { "If-None-Match": (await exchange(method, url)).etag! });
+      expect({ method, status: again.status, request: again.request, response: again.response }).toEqual({
+        method,
+        status: 304,
+        request: [],
+        response: [],
+      });
+    }
+  });
+
+  test("an asset the build has no file for: 404, refused by the description's slug list too", async () => {
+    const url = "/api/v1/events/asset/bitcoin.json";
+    expect(checkRequest("GET", url).errors).not.toEqual([]);
+    const res = await handle(new Request(`http://feed.test${url}`), depsFor(site.out, { counters: new MemoryStore() }));
+    expect(res.status).toBe(404);
+    expect(await checkResponse(checkRequest("GET", url).operation, "GET", res)).toEqual([]);
   });
 });

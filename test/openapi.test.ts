@@ -34,6 +34,10 @@ describe("the OpenAPI description", () => {
       "/api/v1/changelog.json",
       "/api/v1/days.json",
       "/api/v1/days/{date}.json",
+      "/api/v1/events.atom",
+      "/api/v1/events.json",
+      "/api/v1/events/asset/{slug}.atom",
+      "/api/v1/events/asset/{slug}.json",
       "/api/v1/feed.json",
       "/api/v1/feed/asset/{slug}.json",
       "/api/v1/feed/category/{slug}.json",
@@ -148,7 +152,9 @@ describe("every file the build writes validates against the description (ajv, dr
                 ? "Day"
                 : file.startsWith("api/v1/history/") && file.endsWith(".json")
                   ? "History"
-                  : null;
+                  : file.startsWith("api/v1/events") && file.endsWith(".json")
+                    ? "Events"
+                    : null;
 
   test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];

@@ -124,6 +124,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed: every event, as Atom
+         * @description The changes the hourly builds saw in the last 30 days, newest first, each with a stable id, the Cairo date and the UTC instant of the build that saw it, and the values before and after: another seller giving a side's best, a side's verdict, the official rate, freshness turning stale or back, the confidence level, a source starting to fail or recovering. Derived by comparing each published build with the one before (docs/methodology.md §12): a rebuild with the same inputs gives the same events, and a build that changes nothing adds none. A static file with a strong ETag: poll it with If-None-Match.
+         */
+        get: operations["getEventsAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * What changed: every event, as Atom (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headEventsAtom"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed: every event
+         * @description The changes the hourly builds saw in the last 30 days, newest first, each with a stable id, the Cairo date and the UTC instant of the build that saw it, and the values before and after: another seller giving a side's best, a side's verdict, the official rate, freshness turning stale or back, the confidence level, a source starting to fail or recovering. Derived by comparing each published build with the one before (docs/methodology.md §12): a rebuild with the same inputs gives the same events, and a build that changes nothing adds none. A static file with a strong ETag: poll it with If-None-Match.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * What changed: every event (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headEvents"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/asset/{slug}.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed: one asset's events, as Atom
+         * @description The changes the hourly builds saw in the last 30 days, newest first, each with a stable id, the Cairo date and the UTC instant of the build that saw it, and the values before and after: another seller giving a side's best, a side's verdict, the official rate, freshness turning stale or back, the confidence level. The file of one asset (its slug, lower case, as the index lists it): the same events as the whole list has for it. Derived by comparing each published build with the one before (docs/methodology.md §12): a rebuild with the same inputs gives the same events, and a build that changes nothing adds none. A static file with a strong ETag: poll it with If-None-Match.
+         */
+        get: operations["getAssetEventsAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * What changed: one asset's events, as Atom (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headAssetEventsAtom"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/asset/{slug}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed: one asset's events
+         * @description The changes the hourly builds saw in the last 30 days, newest first, each with a stable id, the Cairo date and the UTC instant of the build that saw it, and the values before and after: another seller giving a side's best, a side's verdict, the official rate, freshness turning stale or back, the confidence level. The file of one asset (its slug, lower case, as the index lists it): the same events as the whole list has for it. Derived by comparing each published build with the one before (docs/methodology.md §12): a rebuild with the same inputs gives the same events, and a build that changes nothing adds none. A static file with a strong ETag: poll it with If-None-Match.
+         */
+        get: operations["getAssetEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * What changed: one asset's events (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headAssetEvents"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/feed.json": {
         parameters: {
             query?: never;
@@ -501,6 +597,33 @@ export interface components {
             /** @description Its rate for this side, EGP per unit, rounded to the asset's decimals. */
             value: number | null;
         };
+        /** @description Another seller now gives a side's best: before and after say who and at what price (null: nobody quotes the side). */
+        BestSellerEvent: {
+            /** @description As this build publishes it. */
+            after: components["schemas"]["BestSeller"] | null;
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /** @description As the previous build published it. */
+            before: components["schemas"]["BestSeller"] | null;
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "best-seller";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
+        };
         /** @description One entry per release of the API, newest first. */
         Changelog: {
             versions: {
@@ -512,6 +635,39 @@ export interface components {
                 summary: string;
                 version: string;
             }[];
+        };
+        /** @description The asset's confidence level changed. */
+        ConfidenceEvent: {
+            /**
+             * @description As this build publishes it.
+             * @enum {string}
+             */
+            after: "high" | "medium" | "low" | "none";
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /**
+             * @description As the previous build published it.
+             * @enum {string}
+             */
+            before: "high" | "medium" | "low" | "none";
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "confidence";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
         };
         /** @description The whole market as it closed on one date. */
         Day: {
@@ -701,6 +857,60 @@ export interface components {
              */
             verdict: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
         };
+        /** @description One change between two consecutive published builds. */
+        Event: components["schemas"]["BestSellerEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["OfficialRateEvent"] | components["schemas"]["FreshnessEvent"] | components["schemas"]["ConfidenceEvent"] | components["schemas"]["SourceEvent"];
+        /** @description What changed in the last retentionDays days, newest first. */
+        Events: {
+            /** @description What the feed is. */
+            _about: string;
+            /** @description Path of the same events as an Atom feed (RFC 4287). */
+            _atom: string;
+            /**
+             * @description Path of the changelog.
+             * @example /api/v1/changelog.json
+             */
+            _changelog: string;
+            /** @description Information only, not financial advice. */
+            _disclaimer: string;
+            /**
+             * @description Path of the human documentation.
+             * @example /docs/
+             */
+            _docs: string;
+            /** @description Licence of the data and attribution. */
+            _license: string;
+            /**
+             * @description Path and query of the exact request that produced this body.
+             * @example /api/v1/events.json
+             */
+            _self: string;
+            /**
+             * @description Path of the OpenAPI description.
+             * @example /api/v1/openapi.json
+             */
+            _spec: string;
+            /**
+             * @description Path of the terms page.
+             * @example /terms/
+             */
+            _terms: string;
+            /** @description The asset's slug for an asset's events; null for all events. */
+            asset: string | null;
+            /** @description Newest first; within a build, in catalog order, then sources. */
+            events: components["schemas"]["Event"][];
+            /**
+             * Format: date-time
+             * @description When this body was built. Not part of the ETag.
+             */
+            generatedAt: string;
+            /** @description Events are kept this many days after the build that saw them. */
+            retentionDays: number;
+            /**
+             * @description Body schema version, as the feed's.
+             * @constant
+             */
+            schemaVersion: 1;
+        };
         /** @description The whole answer of the feed: every asset, or the subset the filters chose. */
         Feed: {
             /** @description What the feed is. */
@@ -755,6 +965,39 @@ export interface components {
             schemaVersion: 1;
             /** @description Length of the history window in series (30). */
             seriesWindowDays: number;
+        };
+        /** @description The asset turned stale, or stopped being stale. */
+        FreshnessEvent: {
+            /**
+             * @description As this build publishes it.
+             * @enum {string}
+             */
+            after: "fresh" | "closed" | "delayed" | "stale";
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /**
+             * @description As the previous build published it.
+             * @enum {string}
+             */
+            before: "fresh" | "closed" | "delayed" | "stale";
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "freshness";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
         };
         /** @description One asset's archive: every day the feed has seen. */
         History: {
@@ -869,6 +1112,43 @@ export interface components {
             schemaVersion: 1;
             /** @constant */
             version: "v1";
+        };
+        /** @description The central bank's rate in force changed (null: none in force). */
+        OfficialRateEvent: {
+            /** @description As this build publishes it. */
+            after: {
+                /** @description Official buy rate. */
+                buy: number | null;
+                /** @description Official sell rate. */
+                sell: number | null;
+            } | null;
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /** @description As the previous build published it. */
+            before: {
+                /** @description Official buy rate. */
+                buy: number | null;
+                /** @description Official sell rate. */
+                sell: number | null;
+            } | null;
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "official-rate";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
         };
         /** @description This side at the previous close and today's change from it. */
         Previous: {
@@ -1033,6 +1313,33 @@ export interface components {
                 volatilityPct: number | null;
             } | null;
         };
+        /** @description A source started failing, or recovered. */
+        SourceEvent: {
+            /** @description As this build publishes it. */
+            after: components["schemas"]["SourceState"];
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /** @description As the previous build published it. */
+            before: components["schemas"]["SourceState"];
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "source";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
+        };
         /** @description Which sources fed which assets, when each last succeeded and why it last failed. */
         SourceHealth: {
             /**
@@ -1041,6 +1348,16 @@ export interface components {
              */
             generatedAt: string;
             sources: components["schemas"]["SourceStatus"][];
+        };
+        /** @description Whether a source's latest run failed, and why. */
+        SourceState: {
+            /** @description While failing: why, as ingest reported it; else null. */
+            reason: string | null;
+            /**
+             * @description failing: the source's latest run failed (its last failure is newer than its last success).
+             * @enum {string}
+             */
+            state: "ok" | "failing";
         };
         /** @description One source: what it feeds, when it last succeeded, why it last failed. */
         SourceStatus: {
@@ -1066,6 +1383,39 @@ export interface components {
             lastRunAt: string | null;
             lastSuccessAt: string | null;
             name: string;
+        };
+        /** @description A side's verdict changed. */
+        VerdictEvent: {
+            /**
+             * @description As this build publishes it.
+             * @enum {string}
+             */
+            after: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /**
+             * @description As the previous build published it.
+             * @enum {string}
+             */
+            before: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "verdict";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
         };
     };
     responses: {
@@ -2230,6 +2580,458 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequestHead"];
             404: components["responses"]["NoSuchDayHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as an Atom feed. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as an Atom feed. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events; _atom is the same list as Atom. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events; _atom is the same list as Atom. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getAssetEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as an Atom feed. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headAssetEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as an Atom feed. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getAssetEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events; _atom is the same list as Atom. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headAssetEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events; _atom is the same list as Atom. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
             405: components["responses"]["MethodNotAllowedHead"];
             412: components["responses"]["PreconditionFailedHead"];
             414: components["responses"]["UriTooLongHead"];

@@ -4,6 +4,7 @@
  * document's operation. openapi.ts assembles the paths from them.
  */
 import type { Day, Days, History } from "../schema/archive.js";
+import type { Events } from "../schema/events.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
@@ -27,6 +28,8 @@ export interface OpenApiExamples {
   problems: Partial<Record<ProblemSlug, Problem>>;
   /** The archive's examples (src/api/openapi-archive.ts). */
   archive: ArchiveExamples;
+  /** What changed, cut down from the build's events (src/api/openapi-events.ts); without it, no example. */
+  events?: EventsExamples;
 }
 
 /** What the archive's description quotes, cut down from the build's files (src/api/openapi-archive.ts). */
@@ -38,6 +41,12 @@ export interface ArchiveExamples {
   /** A day with one of its assets. */
   day: Day | null;
   days: Days;
+}
+
+/** What the events' description quotes: the events document cut to its newest, and the same as Atom. */
+export interface EventsExamples {
+  events: Events;
+  atom: string;
 }
 
 /** The Contact Object of `info` (OpenAPI 3.1 §4.8.3): who answers for this deployment. */

@@ -34,6 +34,7 @@ import {
 import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
 import { ASSET_FILE_PATH, CATEGORY_FILE_PATH, feedFile } from "./openapi-feed-files.js";
 import { archiveParameters, archivePaths, archiveResponses } from "./openapi-archive.js";
+import { eventsPaths } from "./openapi-events.js";
 
 export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
 
@@ -159,6 +160,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       },
     },
     ...archivePaths(ex.archive),
+    ...eventsPaths(ex.events),
   };
   // Every path answers HEAD as its GET does, without the body.
   for (const item of Object.values(paths)) item["head"] = headOf(item["get"] as Json, reusable);
@@ -183,6 +185,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       { name: "Feed", description: "The prices." },
       { name: "API", description: "What the API says about itself." },
       { name: "Archive", description: "Every day the feed has seen, by asset and by day." },
+      { name: "Events", description: "What changed from one hourly build to the next, as JSON and Atom." },
       { name: "Operations", description: "Checks for monitors." },
     ],
     paths,

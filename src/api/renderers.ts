@@ -24,6 +24,10 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
+import { atomFeed, eventsAtomRenderer } from "./events-atom.js";
+import { eventNames } from "./pages/events.js";
+import type { EventsExamples } from "./openapi-parts.js";
+import type { Events } from "../schema/events.js";
 import { homesOf } from "../feed/homes.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
@@ -95,6 +99,7 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
+    events: eventsExamples(ctx),
   };
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
@@ -130,6 +135,14 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
     },
     days: { ...days, days: days.days.slice(-3) },
   };
+}
+
+/** The newest events of the build, as JSON and as the Atom feed of those events. */
+function eventsExamples(ctx: RenderContext): EventsExamples {
+  const all = parsed<Events>(ctx, files.events);
+  const events = { ...all, events: all.events.slice(0, 2) };
+  const { license, baseUrl } = ctx.input.dataset.site;
+  return { events, atom: atomFeed(events, eventNames(ctx), license, baseUrl) };
 }
 
 /** A date without data, between two dates with data when the archive has a gap, else before its first. */
@@ -191,4 +204,5 @@ export const pageRenderer: Renderer = function* (ctx) {
   yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
 };
 
-export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];
+/** The Atom feeds first: the OpenAPI description quotes one. */
+export const apiRenderers: readonly Renderer[] = [eventsAtomRenderer, openapiRenderer, pageRenderer];

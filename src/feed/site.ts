@@ -15,6 +15,9 @@ import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } fro
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles, type CompactedDays, type KeptFile } from "./archive.js";
+import { NO_EVENTS, nextEvents, summarize } from "./events.js";
+import { eventsDocs } from "./events-doc.js";
+import type { EventsState } from "../schema/events.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -52,6 +55,8 @@ export interface SiteInput {
    * must hold every day's closes (a dataset loaded in full, or made in memory).
    */
   compacted?: CompactedDays;
+  /** data/state/events.json: the previous build's summary and the events kept (docs/methodology.md §12). */
+  events?: EventsState;
 }
 
 /**
@@ -64,7 +69,7 @@ export interface RenderContext {
   input: SiteInput;
   /**
    * The text of a file made before: the feed, its variants, the index, the changelog, the sources
-   * document, then earlier renderers' files. Throws for a path not made yet.
+   * document, the events' JSON documents, then earlier renderers' files. Throws for a path not made yet.
    */
   text(path: string): string;
   /** The ETag of a file made before, as the manifest gives it. */
@@ -89,6 +94,8 @@ export interface Site {
   state: PublishedState;
   report: BuildReport;
   feed: Feed;
+  /** The record of events after this build, for the next (data/state/events.json). */
+  events: EventsState;
 }
 
 export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
@@ -220,10 +227,13 @@ export async function composeSite(
     })(),
     input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );
+  const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
+  const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
   await finish([
     jsonFile(files.index, buildIndex(ds.catalog, ds.site)),
     jsonFile(files.changelog, input.changelog),
-    jsonFile(files.sources, buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt)),
+    jsonFile(files.sources, sources),
+    ...[...eventsDocs(ds, feed, events)].map(([path, doc]) => jsonFile(path, doc)),
   ]);
   const ctx: RenderContext = {
     feed,
@@ -243,6 +253,7 @@ export async function composeSite(
     state,
     report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed),
     feed,
+    events,
   };
 }
 

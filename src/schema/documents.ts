@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Category, DateString, Side } from "./inputs.js";
 import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 import { Day, Days, History } from "./archive.js";
+import { Events } from "./events.js";
 import { Homes } from "./homes.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
@@ -278,5 +279,15 @@ export type SourceHealth = z.infer<typeof SourceHealth>;
  * The published JSON documents the build checks before publishing, by name (src/feed/validate.ts),
  * and compiles to plain checks at bundle time (scripts/output-checks.ts).
  */
-export const CHECKED_DOCUMENTS = { Feed, IndexDoc, Changelog, SourceHealth, Manifest, History, Day, Days } as const;
+export const CHECKED_DOCUMENTS = {
+  Feed,
+  IndexDoc,
+  Changelog,
+  SourceHealth,
+  Manifest,
+  History,
+  Day,
+  Days,
+  Events,
+} as const;
 export type CheckedDocument = keyof typeof CHECKED_DOCUMENTS;

@@ -15,6 +15,7 @@ import { changeMark } from "./change.js";
 import { converter } from "./converter.js";
 import { periodCharts } from "./periods.js";
 import { goldNote } from "./gold.js";
+import { eventsSection } from "./events.js";
 import {
   confidenceWords,
   freshnessWords,
@@ -100,6 +101,7 @@ ${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : `<p class="muted">$
 ${goldNote([a], lang)}
 ${sellers}
 ${converter(a, lang)}
+${eventsSection(ctx, lang, a.slug)}
 ${periodCharts(ctx, a, lang)}
 <p class="note">${
     ar

@@ -19,6 +19,9 @@ import {
   DAYS_PREFIX,
   FEED_PATH,
   HISTORY_PREFIX,
+  EVENTS_ASSET_PREFIX,
+  EVENTS_ATOM_PATH,
+  EVENTS_PATH,
   INDEX_PATH,
   OPENAPI_PATH,
   READYZ_PATH,
@@ -163,6 +166,11 @@ curl -s '${esc(base)}${HISTORY_PREFIX}${esc(ds.catalog[0]!.slug)}.csv?from=2026-
 <p>By day: <code>${DAYS_PREFIX}{date}.json</code> is the whole market as it closed on that Cairo date, each asset's archive entry and every seller's close, sorted as the feed's <code>sellers</code>; <code>${DAYS_PATH}</code> lists the dates there are, with their day of the week. A date without data answers 404 <a href="#problem-no-such-day"><code>no-such-day</code></a> naming the nearest <code>earlier</code> and <code>later</code> dates. A day before today is written once and changes only when its inputs do; today's entries are provisional until the day ends.</p>
 <pre class="cmd"><code>curl -s '${esc(base)}${DAYS_PATH}'
 curl -s '${esc(base)}${DAYS_PREFIX}2026-11-19.json'</code></pre>
+
+<h2 id="what-changed">What changed</h2>
+<p>Each hourly build compares what it publishes with the build before and keeps what changed as events (the rulebook's §12): another seller giving a side's best, a side's verdict, the official rate, an asset turning stale or back, its confidence level, a source starting to fail or recovering. <code>${EVENTS_PATH}</code> lists the last ${M.EVENTS_RETENTION_DAYS} days' events, newest first, each with a stable <code>id</code>, the build's Cairo <code>date</code> and UTC <code>at</code>, the <code>asset</code> or <code>source</code>, the <code>kind</code> and the values <code>before</code> and <code>after</code>; <code>${EVENTS_ATOM_PATH}</code> is the same as an Atom feed for feed readers, and <code>${EVENTS_ASSET_PREFIX}{slug}.json</code> and <code>.atom</code> hold one asset's. Poll them with <code>If-None-Match</code>: an hour without a change keeps the ETag.</p>
+<pre class="cmd"><code>curl -s '${esc(base)}${EVENTS_PATH}'
+curl -s '${esc(base)}${EVENTS_ASSET_PREFIX}${esc(ds.catalog[0]!.slug)}.atom'</code></pre>
 
 <h2 id="conditional-requests">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code> and a <code>Last-Modified</code>. The ETag hashes the body without <code>generatedAt</code>, so an hourly rebuild of unchanged data keeps it. Send it back as <code>If-None-Match</code> and an unchanged feed answers <code>304 Not Modified</code> with no body (a 304 costs a request of your allowance, but no bandwidth). <code>If-None-Match</code> takes precedence over <code>If-Modified-Since</code> (RFC 9110 §13.2.2). Answers may be cached for ${CACHE_MAX_AGE_SECONDS} seconds (<code>Cache-Control: public, max-age=${CACHE_MAX_AGE_SECONDS}</code>); errors are <code>no-store</code>.</p>

@@ -12,6 +12,7 @@ import { goldNote } from "./gold.js";
 import { changeMark } from "./change.js";
 import { headlineOf, pageOrder } from "./lineup.js";
 import { categoryTitle, freshnessWords, shortVerdict, simulatedBanner, sideLabel } from "./words.js";
+import { eventsSection } from "./events.js";
 
 /**
  * One side of an asset, a cell: the best price and its move, who offers it, and the verdict only
@@ -65,7 +66,8 @@ ${goldNote(listed, lang)}
     .join("\n");
 }
 
-export function renderHome({ feed, input }: RenderContext, lang: PageLang): string {
+export function renderHome(ctx: RenderContext, lang: PageLang): string {
+  const { feed, input } = ctx;
   const ar = lang === "ar";
   const ordered = pageOrder(feed.assets);
   const isHeadline = headlineOf(ordered);
@@ -84,7 +86,8 @@ ${sections(rest, lang, "more-")}
 <p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close.</p>`;
   const body = `${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-")}
-${more}`;
+${more}
+${eventsSection(ctx, lang)}`;
   return page({
     lang,
     path: "/",
