@@ -197,20 +197,24 @@ describe("the numbers a reader acts on", () => {
 });
 
 describe("the phone home page", () => {
-  test("at 390 px the headline assets fit within 1,600 px, the rest one tap away, in both languages; light and dark", async () => {
+  test("at 390 px the headline assets and the tap to the rest end within 1,600 px, in both languages; light and dark", async () => {
     const heights: Record<string, number> = {};
     for (const scheme of ["light", "dark"] as const) {
       const t = await site.tab(390, { colorScheme: scheme });
       for (const lang of LANGS) {
         await t.visit(at(lang, "/"));
+        // The seven headline assets and the tap to the rest end at the bottom of the <summary>; what
+        // follows (What changed, the footer) is below the two screens the issue sets.
         const m = await t.page.evaluate(() => ({
           height: document.scrollingElement!.scrollHeight,
+          headline: document.querySelector("details.more > summary")!.getBoundingClientRect().bottom + scrollY,
           shown: [...document.querySelectorAll("table.market tbody tr")].filter((tr) => tr.checkVisibility()).length,
           folded: document.querySelectorAll("details.more:not([open]) table.market tbody tr").length,
           background: getComputedStyle(document.body).backgroundColor,
         }));
-        heights[`${lang}-${scheme}`] = m.height;
-        expect(m.height, `${lang} ${scheme}`).toBeLessThanOrEqual(1600);
+        heights[`${lang}-${scheme}`] = Math.round(m.headline);
+        heights[`${lang}-${scheme}-page`] = m.height;
+        expect(m.headline, `${lang} ${scheme}`).toBeLessThanOrEqual(1600);
         expect(m.shown).toBe(7);
         expect(m.shown + m.folded).toBe(site.feed.assets.length);
         // The dark palette when the system asks for it: a dark background, not the light one.
@@ -221,6 +225,6 @@ describe("the phone home page", () => {
       }
       await t.close();
     }
-    console.log("phone home page heights at 390 px:", heights);
+    console.log("phone home page at 390 px, bottom of the headline block and (-page) whole page:", heights);
   }, 60_000);
 });
