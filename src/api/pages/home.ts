@@ -1,7 +1,9 @@
 /**
- * The home page (/ and /ar/): a short list of the assets, each with the best price on each side,
- * who offers it and the day's verdict in a few words, linking to the asset's own page for every
- * seller, the references and the chart. The same numbers as /api/v1/feed.json of the same build.
+ * The home page (/ and /ar/): one table per category, a row per asset with the best price on each
+ * side, its move since the previous close and who offers it (the verdict only when it says
+ * something), each linking to the asset's own page. The seven headline assets come first and the
+ * rest are one tap away (lineup.ts); the What changed section (events.ts) follows. The same numbers as
+ * /api/v1/feed.json of the same build.
  */
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
