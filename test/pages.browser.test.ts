@@ -1,12 +1,13 @@
 /**
  * The pages in a real browser: Debian's Chromium, driven by playwright-core, loads every human page
- * of the simulated market (home, every asset, terms, in English and Arabic, and the docs) from the
+ * of the simulated market (home, every asset, sources, terms and the docs, in English and Arabic) from the
  * local server over loopback, at a desktop width (1280 px) and at phone widths (390 and 360 px):
  * no sideways scrolling, no console error, lang and computed direction right, no broken link or
  * anchor, and every seller of the feed on its asset page with the feed's values. Each page is saved
- * as a screenshot in .screenshots/ (git-ignored) at each width, to be looked at. A page on another
- * loopback origin then reads the feed cross-origin, and revalidates it with a 304. (axe-core's
- * accessibility checks of the same pages are pages.axe.browser.test.ts, which runs beside this one.)
+ * as a screenshot under /tmp/price-feed-screenshots/ (SHOTS_DIR) at each width, to be looked at. A
+ * page on another loopback origin then reads the feed cross-origin, and revalidates it with a 304.
+ * (axe-core's checks of the same pages are pages.axe.browser.test.ts; the numbers and labels,
+ * pages.numbers.browser.test.ts.)
  */
 import { beforeAll, describe, expect, test } from "vitest";
 import { createServer, type Server } from "node:http";
