@@ -47,7 +47,7 @@ function total(n: number, v: number, decimals: number): string {
 }
 
 interface AssetRead {
-  sides: Record<"sell" | "buy", { big: string; chg: string | null } | null>;
+  sides: Record<"sell" | "buy", { big: string; chg: string | null; since: string | null } | null>;
   sellers: Array<Record<"sell" | "buy", { v: string; chg: string | null }>>;
   convert: string[][];
 }
@@ -56,7 +56,13 @@ const readAsset = (page: Page): Promise<AssetRead> =>
     const text = (el: Element | null | undefined) => el?.textContent ?? null;
     const side = (s: string) => {
       const box = document.querySelector(`section.side[aria-labelledby="side-${s}"]`);
-      return box ? { big: text(box.querySelector(".big"))!, chg: text(box.querySelector(".moved .chg")) } : null;
+      return box
+        ? {
+            big: text(box.querySelector(".big"))!,
+            chg: text(box.querySelector(".moved .chg")),
+            since: text(box.querySelector(".moved .since")),
+          }
+        : null;
     };
     const cell = (td: Element) => ({
       v: (td.childNodes[0]?.textContent ?? "").trim(),
@@ -89,9 +95,14 @@ describe("the numbers a reader acts on", () => {
             const d = a.directions[side];
             const box = read.sides[side];
             if (box?.big !== p(d.best?.value)) failures.push(`${where} ${side}: ${box?.big} ≠ ${p(d.best?.value)}`);
-            if (d.previous)
+            if (d.previous) {
               checkMove(`${where} ${side} move`, box?.chg ?? null, d.previous.change, a.decimals, failures);
-            else if (box?.chg) failures.push(`${where} ${side}: a move without previous`);
+              // The percentage and the previous close's value are the feed's too.
+              const pct = `(${Math.abs(d.previous.changePct).toFixed(2)}%)`;
+              if (d.previous.change !== 0 && !box?.chg?.includes(pct)) failures.push(`${where} ${side}: no ${pct}`);
+              if (!box?.since?.includes(`(${p(d.previous.value)})`))
+                failures.push(`${where} ${side}: previous close ${p(d.previous.value)} not in "${box?.since}"`);
+            } else if (box?.chg) failures.push(`${where} ${side}: a move without previous`);
           }
           a.sellers.forEach((s, i) => {
             for (const side of ["sell", "buy"] as const) {
