@@ -25,6 +25,9 @@ h1 bdi,h3 bdi{font-weight:400;color:var(--muted)}
 .muted,.note{color:var(--muted)}.note{font-size:.9rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 code{overflow-wrap:anywhere;direction:ltr;unicode-bidi:isolate}
+/* In Arabic text a broken code span puts its halves on two lines in the wrong order ("?" at one
+   line's end, "category=" at the next one's start): inline code there stays whole. */
+[dir=rtl] :not(pre)>code{white-space:nowrap;overflow-wrap:normal}
 pre{background:var(--soft);border:1px solid var(--line);padding:.75rem;overflow-x:auto;direction:ltr;text-align:left}
 pre code{overflow-wrap:normal}
 pre.cmd{white-space:pre-wrap}pre.answer{max-height:26rem;overflow:auto}pre.cmd code{overflow-wrap:anywhere;direction:ltr;unicode-bidi:isolate}
