@@ -147,12 +147,14 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     `<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`,
   );
 
-  const xOf = new Map(s.map((e) => [e.date, x(e.date)]));
+  // Made only when the layers are drawn: the second language's page takes them from drawnOnce.
+  let xOf: Map<string, number> | undefined;
+  const xAt = (date: string) => (xOf ??= new Map(s.map((e) => [e.date, x(e.date)]))).get(date)!;
   const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
     runs(s, lo, hi)
       .map((run) => {
-        const upper: Pt[] = run.map((e) => [xOf.get(e.date)!, y(e[hi] as number)]);
-        const lower: Pt[] = run.map((e): Pt => [xOf.get(e.date)!, y(e[lo] as number)]);
+        const upper: Pt[] = run.map((e) => [xAt(e.date), y(e[hi] as number)]);
+        const lower: Pt[] = run.map((e): Pt => [xAt(e.date), y(e[lo] as number)]);
         if (run.length === 1) {
           upper.push([upper[0]![0] + 4, upper[0]![1]]);
           lower.push([lower[0]![0] + 4, lower[0]![1]]);
@@ -176,8 +178,8 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
           runs(s, "bench", "bench")
             .map((run) =>
               run.length === 1
-                ? `<circle class="bench" cx="${r1(xOf.get(run[0]!.date)!)}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
-                : `<polyline class="bench" points="${pts(run.map((e) => [xOf.get(e.date)!, y(e.bench!)]))}"/>`,
+                ? `<circle class="bench" cx="${r1(xAt(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
+                : `<polyline class="bench" points="${pts(run.map((e) => [xAt(e.date), y(e.bench!)]))}"/>`,
             )
             .join(""),
         );
