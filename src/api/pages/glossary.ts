@@ -6,7 +6,7 @@
 import type { PageLang } from "../../feed/paths.js";
 import type { Verdict } from "../../schema/outputs.js";
 import { esc } from "./html.js";
-import { SIDE_WORDS, VERDICT_WORDS } from "./words.js";
+import { SIDE_WORDS, VERDICT_WORDS, shortVerdict } from "./words.js";
 
 const VERDICTS: readonly Verdict[] = ["favorable", "ordinary", "weak", "mixed", "calibrating"];
 
@@ -38,7 +38,10 @@ export function glossary(lang: PageLang): string {
     ],
     ...(["sell", "buy"] as const).flatMap((side) =>
       VERDICTS.map((v): [string, string, string] => [
-        VERDICT_WORDS[side][v][i],
+        // The home page's few words for the two verdicts it shows, beside the full ones.
+        v === "favorable" || v === "weak"
+          ? `${VERDICT_WORDS[side][v][i]} (${ar ? "في الرئيسية" : "home page"}: ${shortVerdict(v, side, lang)})`
+          : VERDICT_WORDS[side][v][i],
         code(`directions.${side}.verdict = "${v}"`),
         ar ? "وصف لليوم مقارنةً بالأيام السابقة، وليس توقعًا." : "Today against the days before; never a forecast.",
       ]),
