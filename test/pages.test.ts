@@ -18,6 +18,7 @@ import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
 import { changeAmount, changeMark } from "../src/api/pages/change.js";
 import { weeklyRanges } from "../src/api/pages/periods.js";
+import { SIDE_WORDS, VERDICT_WORDS } from "../src/api/pages/words.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -385,6 +386,28 @@ describe("what moved, gold, the converter and the charts by period (the simulate
       { date: "2026-11-19", sellLo: 49, sellHi: 52, buyLo: 46, buyHi: 49.5, bench: 49.2 },
       { date: "2026-11-22", sellLo: 52, sellHi: 53, buyLo: 49, buyHi: 50, bench: null },
     ]);
+  });
+
+  test("the glossary on both docs pages names each side's label and each verdict's words with its API field", async () => {
+    for (const [file, i] of [
+      ["docs/index.html", 0],
+      ["ar/docs/index.html", 1],
+    ] as const) {
+      const html = await read(file);
+      const glossary = html.slice(html.indexOf('id="glossary"'));
+      const rows = [...glossary.matchAll(/<tr><th scope="row">([^<]*)<\/th><td dir="ltr">([\s\S]*?)<\/td>/g)].map(
+        (m) => [m[1]!.replace(/&quot;/g, '"'), text(m[2]!)] as const,
+      );
+      const field = (label: string) => rows.find(([l]) => l.startsWith(label))?.[1];
+      expect(field(SIDE_WORDS.sell[i]), file).toContain("directions.sell");
+      expect(field(SIDE_WORDS.buy[i]), file).toContain("directions.buy");
+      for (const side of ["sell", "buy"] as const)
+        for (const [v, words] of Object.entries(VERDICT_WORDS[side]))
+          expect(
+            rows.some(([l, f]) => l.startsWith(words[i]) && f.includes(`directions.${side}.verdict = "${v}"`)),
+            `${file} ${side} ${v}`,
+          ).toBe(true);
+    }
   });
 
   test("source names in Arabic where they have one; og: tags on every page", async () => {
