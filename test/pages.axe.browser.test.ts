@@ -33,12 +33,12 @@ async function violations(page: Page): Promise<string[]> {
   });
   const where = new URL(page.url()).pathname;
   return result.violations.map(
-      (v) =>
-        `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(" "))
-          .join(", ")}`,
-    );
+    (v) =>
+      `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(", ")}`,
+  );
 }
 
 /** One page of each kind, in both languages, for axe: the asset pages differ by data, not by markup. */
