@@ -357,7 +357,9 @@ describe("on the pages: What changed, in both languages", () => {
     items.forEach((text, i) => expect(text).toContain(eventSentence(events[i]!, names, lang)));
     if (lang === "ar") expect(items.join("")).toMatch(/[\u0600-\u06FF]/);
     const atom = slug === null ? "/api/v1/events.atom" : `/api/v1/events/asset/${slug}.atom`;
-    expect(s.querySelector(`a[type="application/atom+xml"]`)!.getAttribute("href")).toBe(atom);
+    // Page links are relative to the page (docs/pages.md, any base path): resolved from the page's path.
+    const href = s.querySelector(`a[type="application/atom+xml"]`)!.getAttribute("href")!;
+    expect(new URL(href, `https://site.test/${file.replace(/index\.html$/, "")}`).pathname).toBe(atom);
   });
 
   test("the docs page: a section with the paths, and the rulebook's §12 on how events are made", async () => {
@@ -379,11 +381,11 @@ describe("on the pages: What changed, in both languages", () => {
         lang,
       );
     expect(say("best-seller", "en")).toBe(
-      "US Dollar, when you buy: the best price is now at Beta Bank (49.50), was at Alpha Bank (49.90)",
+      "US Dollar, you buy at: the best price is now at Beta Bank (49.50), was at Alpha Bank (49.90)",
     );
     expect(say("best-seller", "ar")).toContain("بنك بيتا");
     expect(say("official-rate", "en")).toBe(
-      "US Dollar: the Central Bank of Egypt's official rate is now buy 50.40 · sell 50.50, was buy 49.90 · sell 50.01",
+      "US Dollar: the Central Bank of Egypt's official rate is now: you buy at 50.50 · you sell at 50.40; was: you buy at 50.01 · you sell at 49.90",
     );
     expect(say("source", "en")).toBe("s1 started failing: HTTP 503 from the rate page");
     expect(say("source", "ar")).toContain("HTTP 503 from the rate page");

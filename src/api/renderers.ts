@@ -8,6 +8,7 @@ import { canonical } from "../core/canonical.js";
 import { flat } from "../core/flat.js";
 import {
   API,
+  DOCS_PATH,
   FEED_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
@@ -33,6 +34,7 @@ import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
 import { addDays } from "../core/cairo.js";
 import { renderDocs } from "./pages/docs.js";
+import { renderArabicDocs } from "./pages/docs-ar.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
 import { renderSources } from "./pages/sources.js";
@@ -199,6 +201,7 @@ export const pageRenderer: Renderer = function* (ctx) {
   // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
   const docs = renderDocs(ctx);
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
+  yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
 };
 
 /** The Atom feeds first: the OpenAPI description quotes one. */

@@ -34,7 +34,7 @@ import { componentSchemas } from "../openapi.js";
 import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
-import { VERDICT_LABELS } from "./words.js";
+import { SIDE_WORDS } from "./words.js";
 import { homesOf } from "../../feed/homes.js";
 
 type Schema = Record<string, unknown>;
@@ -132,23 +132,21 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
         `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`,
     )
     .join("\n");
+  // The index and /readyz are named, not linked: only the edge function answers them at those
+  // paths, and the same page is also served from a static mirror, under a prefix (docs/pages.md).
   return `<h2 id="endpoints">The URL contract</h2>
 <p>All paths answer <code>GET</code> (and <code>HEAD</code>, and <code>OPTIONS</code> as a CORS preflight) and need no authentication.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Path</th><th scope="col">What it returns</th></tr></thead><tbody>
 <tr><td><a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></td><td>The feed: every asset, or the subset chosen by <code>?category=</code> and <code>?asset=</code>.</td></tr>
-<tr><td><a href="${INDEX_PATH}"><code>${INDEX_PATH}</code></a></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
+<tr><td><code>${INDEX_PATH}</code></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
 <tr><td><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a></td><td>The OpenAPI 3.1 description of every path, field, header and response, usable to generate a client.</td></tr>
 <tr><td><a href="${CHANGELOG_PATH}"><code>${CHANGELOG_PATH}</code></a></td><td>The changelog, one entry per release.</td></tr>
-<tr><td><a href="${READYZ_PATH}"><code>${READYZ_PATH}</code></a></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
+<tr><td><code>${READYZ_PATH}</code></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
 </tbody></table></div>
 <p>Every feed carries links: <code>_self</code> (the exact request), <code>_docs</code> (this page), <code>_spec</code>, <code>_changelog</code> and <code>_terms</code> (<a href="${TERMS_PATH}">the terms</a>).</p>
 
 <h2 id="fields">Fields</h2>
-<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(
-    VERDICT_LABELS,
-  )
-    .map((l) => `“${esc(l)}”`)
-    .join(", ")}).</p>
+<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better (the pages say “${SIDE_WORDS.sell[0]}”). <strong>Buy</strong> is what a customer receives from the seller: higher is better (“${SIDE_WORDS.buy[0]}”). Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words; this site says each as what it means for the reader's side (the <a href="#glossary">glossary</a> lists them).</p>
 ${fieldTables()}
 
 <h2 id="filters">Filters</h2>

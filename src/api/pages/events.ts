@@ -69,19 +69,23 @@ export function eventSentence(e: Event, names: EventNames, lang: PageLang): stri
         `${subject}: أفضل سعر الآن لدى ${at(e.after)}، وكان لدى ${at(e.before)}`,
       ]);
     }
-    case "verdict":
+    case "verdict": {
+      // A verdict is said from the reader's side (words.ts VERDICT_WORDS); events of a side carry it.
+      const side = e.side ?? "sell";
       return say(lang, [
-        `${subject}: now “${verdictLabel(e.after, lang)}”, was “${verdictLabel(e.before, lang)}”`,
-        `${subject}: الآن «${verdictLabel(e.after, lang)}»، وكان «${verdictLabel(e.before, lang)}»`,
+        `${subject}: now “${verdictLabel(e.after, side, lang)}”, was “${verdictLabel(e.before, side, lang)}”`,
+        `${subject}: الآن «${verdictLabel(e.after, side, lang)}»، وكان «${verdictLabel(e.before, side, lang)}»`,
       ]);
+    }
     case "official-rate": {
       const rate = (r: OfficialRateValue | null) =>
         r
-          ? say(lang, [`buy ${p(r.buy)} · sell ${p(r.sell)}`, `شراء ${p(r.buy)} · بيع ${p(r.sell)}`])
+          ? // The customer's words for the two sides, as everywhere on the pages (words.ts SIDE_WORDS).
+            `${sideLabel("sell", lang).toLowerCase()} ${p(r.sell)} · ${sideLabel("buy", lang).toLowerCase()} ${p(r.buy)}`
           : say(lang, ["none in force", "لا يوجد سعر سارٍ"]);
       return say(lang, [
-        `${subject}: the Central Bank of Egypt's official rate is now ${rate(e.after)}, was ${rate(e.before)}`,
-        `${subject}: السعر الرسمي للبنك المركزي المصري الآن ${rate(e.after)}، وكان ${rate(e.before)}`,
+        `${subject}: the Central Bank of Egypt's official rate is now: ${rate(e.after)}; was: ${rate(e.before)}`,
+        `${subject}: السعر الرسمي للبنك المركزي المصري الآن: ${rate(e.after)}؛ وكان: ${rate(e.before)}`,
       ]);
     }
     case "freshness":
