@@ -1,48 +1,16 @@
 /**
- * A small typed client of the price feed. Its types come from the published OpenAPI description:
+ * Using the client package (client/, published as @price-feed/client) from an app: the feed of a
+ * category, printed one asset a line, then asked again, which the package answers from its copy
+ * (within the answer's max-age it sends nothing; after it, a conditional request that costs a 304).
  *
- *   npx openapi-typescript http://127.0.0.1:8888/api/v1/openapi.json -o examples/price-feed.d.ts
  *   npx tsx examples/client.ts http://127.0.0.1:8888 metals
+ *   npx tsx examples/client.ts https://prices.example.org currencies https://owner.github.io/price-feed
  *
- * It polls politely: it keeps the ETag and sends it back, so an unchanged feed costs a 304.
- * (npm test generates the types from a fresh build, compiles this file against them with tsc and
- * runs it against the local server.)
+ * The third argument is the mirror: while the primary fails, the package reads the mirror's files.
+ * (npm test type-checks this file with tsc under examples/tsconfig.json and runs it against the
+ * local server: test/client.e2e.test.ts.) In an app, import from "@price-feed/client" instead.
  */
-import type { components, paths } from "./price-feed.js";
-
-type Feed = paths["/api/v1/feed.json"]["get"]["responses"]["200"]["content"]["application/json"];
-type Problem = components["schemas"]["Problem"];
-type Query = NonNullable<paths["/api/v1/feed.json"]["get"]["parameters"]["query"]>;
-type Asset = components["schemas"]["Asset"];
-type Category = NonNullable<Query["category"]>[number];
-
-export class PriceFeed {
-  private etag: string | null = null;
-  private last: Feed | null = null;
-
-  constructor(
-    private readonly base: string,
-    private readonly contact = "price-feed example client (https://github.com/price-feed)",
-  ) {}
-
-  /** The feed, filtered; reuses the previous copy when the server answers 304. */
-  async feed(query: Query = {}): Promise<{ feed: Feed; fromCache: boolean }> {
-    const url = new URL("/api/v1/feed.json", this.base);
-    if (query.category?.length) url.searchParams.set("category", query.category.join(","));
-    if (query.asset?.length) url.searchParams.set("asset", query.asset.join(","));
-    const headers: Record<string, string> = { "X-Contact": this.contact };
-    if (this.etag) headers["If-None-Match"] = this.etag;
-    const res = await fetch(url, { headers });
-    if (res.status === 304 && this.last) return { feed: this.last, fromCache: true };
-    if (!res.ok) {
-      const problem = (await res.json()) as Problem;
-      throw new Error(`${problem.status} ${problem.title}: ${problem.detail}`);
-    }
-    this.etag = res.headers.get("ETag");
-    this.last = (await res.json()) as Feed;
-    return { feed: this.last, fromCache: false };
-  }
-}
+import { PriceFeedClient, PriceFeedProblem, type Asset } from "../client/src/index.js";
 
 function line(a: Asset): string {
   const sell = a.directions.sell;
@@ -50,18 +18,24 @@ function line(a: Asset): string {
   return `${a.id} sell ${sell.best?.value ?? "-"} (${sell.verdict}) buy ${buy.best?.value ?? "-"} (${buy.verdict}) ${a.freshness.state}`;
 }
 
-async function main(base: string, category: string | undefined): Promise<void> {
-  const client = new PriceFeed(base);
-  // An unknown category is the server's to refuse: its 400 lists validCategories, shown by feed().
-  const query: Query = category ? { category: [category as Category] } : {};
-  const first = await client.feed(query);
-  for (const a of first.feed.assets) console.log(line(a));
-  const again = await client.feed(query);
-  console.log(again.fromCache ? "second request: 304, copy reused" : "second request: 200, data changed");
+async function main(primary: string, category: string | undefined, mirror: string | undefined): Promise<void> {
+  const client = new PriceFeedClient({
+    primary,
+    mirror,
+    contact: "price-feed example client (https://github.com/price-feed)",
+  });
+  // An unknown category is the server's to refuse: its 400 lists validCategories (PriceFeedProblem).
+  const filter = category ? { category: [category] } : {};
+  const first = await client.feed(filter);
+  for (const a of first.body.assets) console.log(line(a));
+  if (first.home === "mirror") console.log(`(from the mirror: ${first.url})`);
+  const again = await client.feed(filter);
+  const sent = client.requests.primary + client.requests.mirror;
+  console.log(`second call: ${again.fromCache ? "copy reused" : "data changed"}, ${sent} request sent in all`);
 }
 
-const [base = "http://127.0.0.1:8888", category] = process.argv.slice(2);
-main(base, category).catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
+const [primary = "http://127.0.0.1:8888", category, mirror] = process.argv.slice(2);
+main(primary, category, mirror).catch((e: unknown) => {
+  console.error(e instanceof PriceFeedProblem || e instanceof Error ? e.message : e);
   process.exitCode = 1;
 });

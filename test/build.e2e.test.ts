@@ -264,9 +264,14 @@ describe("reproducibility, ETags and Last-Modified", () => {
       `assets/${s}/index.html`,
     ]);
     // The archive moves with it: gold's history and today's by-day file, no other (docs/methodology.md §5.5).
+    // So do the events, with gold's change (§12): the whole list and gold's own, JSON and Atom.
     expect(changed).toEqual(
       [
         "api/v1/days/2026-11-19.json",
+        "api/v1/events.atom",
+        "api/v1/events.json",
+        "api/v1/events/asset/gold-24k.atom",
+        "api/v1/events/asset/gold-24k.json",
         "api/v1/history/gold-24k.csv",
         "api/v1/history/gold-24k.json",
         "api/v1/feed.json",

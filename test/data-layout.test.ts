@@ -45,6 +45,7 @@ describe("joinPath is node:path's posix join", () => {
       summaries: "data/summaries",
       state: "data/state/published.json",
       sourceRuns: "data/state/sources.json",
+      events: "data/state/events.json",
       closedDays: "data/state/closed-days",
       archive: "data/state/archive",
     });

@@ -18,6 +18,7 @@ import { DataError } from "../src/core/errors.js";
 import { BuildReport } from "../src/schema/documents.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { Quote } from "../src/schema/inputs.js";
+import { usdQuote } from "./helpers/rows.js";
 import { catalog, tempDir, writeDataset } from "./helpers/dataset.js";
 import { globalSource, ingestHarness } from "./helpers/ingest.js";
 
@@ -276,14 +277,7 @@ describe("a time-format list tries every entry, and the schema refuses a format 
 });
 
 describe("two prices of one source for one seller, asset and instant (item 5)", () => {
-  const q = (source: string, seller: string, buy: number, sell: number, observedAt: string): Quote => ({
-    source,
-    seller,
-    asset: "USD-EGP",
-    buy,
-    sell,
-    observedAt,
-  });
+  const q = usdQuote;
   const earlier = q("s1", "alpha", 47.7, 47.85, "2026-11-19T07:00:00Z");
   const one = q("s1", "alpha", 47.6, 47.8, "2026-11-19T08:00:00Z");
   const other = q("s1", "alpha", 47.9, 48.05, "2026-11-19T08:00:00Z");

@@ -113,7 +113,7 @@ async function checkResponse(operation: Json, method: string, res: Response): Pr
   const type = res.headers.get("content-type")?.split(";")[0] ?? "";
   const media = content?.[type];
   if (!media) return [...errors, `content type ${type} is not documented`];
-  const value: unknown = type === "text/csv" ? body : JSON.parse(body);
+  const value: unknown = type === "text/csv" || type === "application/atom+xml" ? body : JSON.parse(body);
   return [...errors, ...site.check(media.schema, value).map((e) => `body: ${e}`)];
 }
 
@@ -247,8 +247,9 @@ describe("the rest of what is served is described", () => {
     expect(String(pf["description"])).toContain("/docs/#problem-precondition-failed");
   });
 
-  test("info.contact: the site's contact when it has one, else the docs page of the serving host", async () => {
+  test("info.contact and servers: the site's contact and homes when it names them, else the serving host", async () => {
     expect((site.doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
+    expect(site.doc["servers"]).toEqual([{ url: "/", description: "The host that served this description." }]);
     const read = async (f: string) => JSON.parse(await fs.readFile(path.join(site.out, f), "utf8")) as never;
     const ex: OpenApiExamples = {
       feed: await read("api/v1/feed/asset/us-dollar.json"),
@@ -264,10 +265,15 @@ describe("the rest of what is served is described", () => {
       description: "d",
       license: "l",
       contact,
+      homes: { primary: "https://prices.example.org", mirror: "https://owner.github.io/price-feed" },
       etagExample: '"x"',
       lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
     });
     expect((built["info"] as Json)["contact"]).toEqual(contact);
+    // Both homes, the mirror with its prefix: a server URL followed by a path is the file there.
+    const urls = (built["servers"] as Array<{ url: string; description: string }>).map((x) => x.url);
+    expect(urls).toEqual(["/", "https://prices.example.org", "https://owner.github.io/price-feed"]);
+    expect((built["servers"] as Array<{ description: string }>)[2]!.description).toMatch(/static files.*pre-filtered/);
   });
 });
 
@@ -315,5 +321,33 @@ describe("the archive's paths: served, let through and described (docs/methodolo
       request: [],
       response: [],
     });
+  });
+});
+
+describe("what changed: served, let through and described (docs/methodology.md §12)", () => {
+  test.each([
+    "/api/v1/events.json",
+    "/api/v1/events.atom",
+    "/api/v1/events/asset/us-dollar.json",
+    "/api/v1/events/asset/gold-24k.atom",
+  ])("%s by GET and HEAD, then 304 on its ETag", async (url) => {
+    await bothWays(url);
+    for (const method of ["GET", "HEAD"]) {
+      const again = await exchange(method, url, { "If-None-Match": (await exchange(method, url)).etag! });
+      expect({ method, status: again.status, request: again.request, response: again.response }).toEqual({
+        method,
+        status: 304,
+        request: [],
+        response: [],
+      });
+    }
+  });
+
+  test("an asset the build has no file for: 404, refused by the description's slug list too", async () => {
+    const url = "/api/v1/events/asset/bitcoin.json";
+    expect(checkRequest("GET", url).errors).not.toEqual([]);
+    const res = await handle(new Request(`http://feed.test${url}`), depsFor(site.out, { counters: new MemoryStore() }));
+    expect(res.status).toBe(404);
+    expect(await checkResponse(checkRequest("GET", url).operation, "GET", res)).toEqual([]);
   });
 });

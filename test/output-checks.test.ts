@@ -31,10 +31,15 @@ beforeAll(async () => {
   checks = ((await import(module)) as { compiledOutputs: Record<CheckedDocument, OutputCheck> }).compiledOutputs;
   const out = path.join(dir, "public");
   const nowMs = parseInstant("2026-11-19T12:30:00Z")!;
-  await runBuild({ dataDir: path.resolve("data"), outDir: out, nowMs, saveState: false, force: true });
+  // On a copy of data/ that an earlier build recorded its summary in, so that this build's events
+  // documents hold events of several kinds (docs/methodology.md §12).
+  const data = path.join(dir, "data");
+  await fs.cp(path.resolve("data"), data, { recursive: true });
+  await runBuild({ dataDir: data, outDir: path.join(dir, "earlier"), nowMs: parseInstant("2026-11-16T12:30:00Z")! });
+  await runBuild({ dataDir: data, outDir: out, nowMs, saveState: false, force: true });
   for (const [file, body] of await snapshot(out)) {
     const kind = schemaFor(file);
-    if (kind === null || kind === "html" || kind === "openapi" || kind === "csv") continue;
+    if (kind === null || kind === "html" || kind === "openapi" || kind === "csv" || kind === "atom") continue;
     docs.push({ kind, file, value: JSON.parse(body) as Json });
   }
 });
@@ -123,6 +128,8 @@ describe("output documents' compiled checks (scripts/output-checks.ts)", () => {
   test("a real build's documents of every kind pass both the compiled check and zod", () => {
     const kinds = new Set(docs.map((d) => d.kind));
     expect([...kinds].sort()).toEqual(Object.keys(CHECKED_DOCUMENTS).sort());
+    const events = docs.find((d) => d.file === "api/v1/events.json")!.value as { events: Array<{ kind: string }> };
+    expect(new Set(events.events.map((e) => e.kind)).size).toBeGreaterThan(2);
     for (const d of docs) {
       expect(checks[d.kind](d.value), d.file).toBe(true);
       expect(zodSays(d.kind, d.value), d.file).toBe(true);

@@ -1,12 +1,13 @@
 /**
  * The pages in a real browser: Debian's Chromium, driven by playwright-core, loads every human page
- * of the simulated market (home, every asset, terms, in English and Arabic, and the docs) from the
+ * of the simulated market (home, every asset, sources, terms and the docs, in English and Arabic) from the
  * local server over loopback, at a desktop width (1280 px) and at phone widths (390 and 360 px):
  * no sideways scrolling, no console error, lang and computed direction right, no broken link or
  * anchor, and every seller of the feed on its asset page with the feed's values. Each page is saved
- * as a screenshot in .screenshots/ (git-ignored) at each width, to be looked at. A page on another
- * loopback origin then reads the feed cross-origin, and revalidates it with a 304. (axe-core's
- * accessibility checks of the same pages are pages.axe.browser.test.ts, which runs beside this one.)
+ * as a screenshot under /tmp/price-feed-screenshots/ (SHOTS_DIR) at each width, to be looked at. A
+ * page on another loopback origin then reads the feed cross-origin, and revalidates it with a 304.
+ * (axe-core's checks of the same pages are pages.axe.browser.test.ts; the numbers and labels,
+ * pages.numbers.browser.test.ts.)
  */
 import { beforeAll, describe, expect, test } from "vitest";
 import { createServer, type Server } from "node:http";
@@ -17,7 +18,8 @@ import type { Page } from "playwright-core";
 import { cairoClock, printed } from "./helpers/pages.js";
 import { HEIGHT, WIDTHS, pagesInBrowser } from "./helpers/browser.js";
 
-const SHOTS = path.resolve(".screenshots");
+/** Screenshots go outside the repository, to be looked at (SHOTS_DIR to put them elsewhere). */
+const SHOTS = path.resolve(process.env["SHOTS_DIR"] ?? "/tmp/price-feed-screenshots");
 /** Screenshots stop here: the docs run to tens of thousands of pixels on a phone. */
 const SHOT_MAX_HEIGHT = 8000;
 
@@ -96,7 +98,8 @@ type SellerRow = { name: string; buy: string; sell: string; time: string; best: 
 
 /**
  * An asset page as read in the browser: its seller table (the name cell's own text, then each cell's
- * first text), how many best cells say so in words, and the references' text.
+ * first text; "You buy at", the feed's sell, comes first), how many best cells say so in words, and
+ * the references' text.
  */
 async function readAssetPage(page: Page): Promise<{ rows: SellerRow[]; bestMarks: number; refs: string | null }> {
   return page.evaluate(() => ({
@@ -105,10 +108,13 @@ async function readAssetPage(page: Page): Promise<{ rows: SellerRow[]; bestMarks
       const first = (td: Element | undefined) => (td?.childNodes[0]?.textContent ?? "").trim();
       return {
         name: first(tr.querySelector("th")!),
-        buy: first(tds[1]),
-        sell: first(tds[2]),
-        time: first(tds[3]),
-        best: tds.filter((td) => td.classList.contains("best")).map((td) => (td === tds[1] ? "buy" : "sell")),
+        sell: first(tds[1]),
+        buy: first(tds[2]),
+        time: first(tds[3]?.querySelector("time") ?? tds[3]),
+        best: tds
+          .filter((td) => td.classList.contains("best"))
+          .map((td) => (td === tds[1] ? "sell" : "buy"))
+          .sort(),
       };
     }),
     bestMarks: document.querySelectorAll("td.best .best-mark").length,
@@ -155,9 +161,11 @@ describe("the asset pages and the home page", () => {
     for (const lang of ["en", "ar"] as const) {
       await t.visit(lang === "ar" ? "/ar/" : "/");
       for (const a of site.feed.assets) {
-        const item = page.locator(`li.asset#${a.slug}`);
-        expect(await item.locator("h3 a").getAttribute("href")).toBe(`${lang === "ar" ? "/ar" : ""}/assets/${a.slug}/`);
-        const text = (await item.textContent())!;
+        const row = page.locator(`table.market tr#${a.slug}`);
+        expect(await row.locator("th a").evaluate((el) => (el as HTMLAnchorElement).href)).toBe(
+          `${site.server.url}${lang === "ar" ? "/ar" : ""}/assets/${a.slug}/`,
+        );
+        const text = (await row.textContent())!;
         for (const side of ["sell", "buy"] as const) {
           const best = a.directions[side].best?.value;
           if (a.market !== "reference" && best != null)
@@ -190,7 +198,7 @@ describe("the docs", () => {
       "7. Freshness",
       "8. Confidence",
       "Licensed sellers",
-      "ملخص بالعربية",
+      "Words on the pages",
     ];
     for (const heading of headings)
       expect(await page.getByRole("heading", { name: heading, exact: true }).count(), heading).toBeGreaterThan(0);
@@ -207,7 +215,13 @@ describe("the docs", () => {
       expect(text).toContain(field);
     expect(await page.locator("#methodology #methodology-6-the-verdict").count()).toBe(1);
     expect(await page.locator("tr#problem-unknown-category").count()).toBe(1);
-    expect(await page.locator("#arabic-summary").evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+    // The Arabic docs: right to left, and code left to right, so `?asset=` never reads `=asset?`.
+    await t.visit("/ar/docs/");
+    expect(await page.locator("main").evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+    for (const dir of await page
+      .locator("main pre, main code")
+      .evaluateAll((els) => els.map((el) => getComputedStyle(el).direction)))
+      expect(dir).toBe("ltr");
     await t.close();
   }, 60_000);
 });

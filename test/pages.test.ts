@@ -15,6 +15,10 @@ import fc from "fast-check";
 import type { Feed } from "../src/schema/outputs.js";
 import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
+import { sampleSite } from "./helpers/pages.js";
+import { changeAmount, changeMark } from "../src/api/pages/change.js";
+import { weeklyRanges } from "../src/api/pages/periods.js";
+import { SIDE_WORDS, VERDICT_WORDS } from "../src/api/pages/words.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -134,7 +138,7 @@ describe("the pages in plain words", () => {
   test("'today' is said on the build's own Cairo date only; on Friday the pages name Thursday and say the market is closed", async () => {
     const thu = text(await thursday.read("assets/us-dollar/index.html"));
     expect(thu).toContain("Today's prices");
-    expect(thu).toMatch(/Last updated today at 16:30 Cairo time/);
+    expect(thu).toMatch(/Last updated today, Thursday 19 November at 16:30 Cairo time/);
     const usd = friday.feed.assets.find((a) => a.slug === "us-dollar")!;
     expect(usd.asOf).toBe(TODAY);
     expect(usd.freshness.state).toBe("closed");
@@ -156,13 +160,14 @@ describe("the pages in plain words", () => {
   test("Arabic pages are lang=ar dir=rtl with Western digits throughout, and link their English twin by hreflang", async () => {
     const ar = await thursday.read("ar/assets/gold-24k/index.html");
     expect(ar).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
-    expect(ar).toContain('<link rel="alternate" hreflang="en" href="/assets/gold-24k/">');
+    // Links are relative to the page, so the site works under any base path.
+    expect(ar).toContain('<link rel="alternate" hreflang="en" href="../../../assets/gold-24k/">');
     expect(ar).toContain('hreflang="en" lang="en" rel="alternate">English</a>');
     expect(text(ar)).not.toMatch(/[\u0660-\u0669]/); // the catalog's "ذهب عيار ٢٤" is shown as "ذهب عيار 24"
     expect(text(ar)).toContain("ذهب عيار 24");
     const en = await thursday.read("assets/gold-24k/index.html");
     expect(en).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
-    expect(en).toContain('<link rel="alternate" hreflang="ar" href="/ar/assets/gold-24k/">');
+    expect(en).toContain('<link rel="alternate" hreflang="ar" href="../../ar/assets/gold-24k/">');
   });
 
   test("gold has thousands separators, and its legend has no official line because none is drawn", async () => {
@@ -225,7 +230,13 @@ describe("the docs start a developer in one minute", () => {
     // Its wide tables scroll in their own box, focusable by keyboard on the page.
     const rendered = renderMethodology(md).replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">');
     expect(html).toContain(`<section id="methodology" aria-label="How the numbers are made">\n${rendered}`);
-    expect(html).toContain('<section id="arabic-summary" lang="ar" dir="rtl"');
+    // The Arabic docs are a page of their own, code set left to right.
+    const ar = await thursday.read("ar/docs/index.html");
+    expect(ar).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
+    expect(ar).toContain(
+      `<pre tabindex="0" class="cmd" dir="ltr"><code>curl -s 'http://127.0.0.1:8888/api/v1/feed.json?asset=us-dollar'</code></pre>`,
+    );
+    expect(html).toContain('<a href="../ar/docs/" hreflang="ar" lang="ar">التوثيق بالعربية</a>');
   });
 });
 
@@ -250,13 +261,164 @@ describe("the sources page", () => {
     const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
     // 10:07 UTC is 12:07 in Cairo; the reason is escaped, never markup.
     expect(row(en, "s1").trim()).toBe(
-      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat 19 Nov 12:07 —",
+      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 —",
     );
     expect(en).toContain("HTTP 503 &lt;busy&gt;");
-    expect(row(en, "s2")).toContain("never yet");
-    expect(row(en, "s3")).toContain("never yet");
+    // s2 ran and never succeeded; s3 has no run on record for this build.
+    expect(row(en, "s2")).toContain("never succeeded");
+    expect(row(en, "s3")).toContain("not recorded in this build");
+    expect(row(en, "s3")).not.toContain("never succeeded");
     expect(ar).toContain('dir="rtl"');
-    expect(row(ar, "s2")).toContain("لم يحدث بعد");
+    expect(row(ar, "s2")).toContain("لم ينجح أبدًا");
+    expect(row(ar, "s3")).toContain("غير مسجّل في هذا البناء");
     expect(row(ar, "s2")).toContain("HTTP 503 <busy>");
+  });
+});
+
+describe("what moved, gold, the converter and the charts by period (the simulated market)", () => {
+  let sample: Awaited<ReturnType<typeof sampleSite>>;
+  const read = (p: string) => fs.readFile(path.join(sample.out, p), "utf8");
+  beforeAll(async () => {
+    sample = await sampleSite();
+  }, 60_000);
+
+  test("a move is said in piastres under a pound for a currency, in pounds otherwise, with an arrow and a sign", () => {
+    expect(changeAmount(0.33, 2, "en")).toBe("33 piastres");
+    expect(changeAmount(-0.01, 2, "en")).toBe("1 piastre");
+    expect(changeAmount(1.25, 2, "en")).toBe("1.25 EGP");
+    expect(changeAmount(-13, 0, "en")).toBe("13 EGP");
+    expect(changeAmount(0.33, 2, "ar")).toBe("33 قرشًا");
+    expect(changeAmount(0.05, 2, "ar")).toBe("5 قروش");
+    expect(changeAmount(0.02, 2, "ar")).toBe("2 قرش");
+    expect(changeAmount(13, 0, "ar")).toBe("13 جنيهًا");
+    expect(changeAmount(1.25, 2, "ar")).toBe("1.25 جنيه");
+    expect(text(changeMark(0.33, 2, "en", 0.69)).trim()).toBe("▲ +33 piastres (0.69%)");
+    expect(text(changeMark(-15, 0, "en")).trim()).toBe("▼ −15 EGP");
+    expect(text(changeMark(0, 2, "ar")).trim()).toBe("= دون تغيير");
+    expect(changeMark(-15, 0, "en")).toContain('class="chg down"');
+  });
+
+  test("21 karat leads gold on the home page and in the list of every price; the headline assets come first", async () => {
+    for (const file of ["index.html", "ar/index.html"]) {
+      const html = await read(file);
+      const rows = [...html.matchAll(/<tr id="([a-z0-9-]+)">/g)].map((m) => m[1]);
+      expect(rows.indexOf("gold-21k"), file).toBeLessThan(rows.indexOf("gold-24k"));
+      const [shown, folded] = html.split('<details class="more">');
+      const ids = (h: string) => [...h!.matchAll(/<tr id="([a-z0-9-]+)">/g)].map((m) => m[1]);
+      expect(ids(shown!)).toEqual([
+        "us-dollar",
+        "euro",
+        "pound-sterling",
+        "saudi-riyal",
+        "kuwaiti-dinar",
+        "gold-21k",
+        "gold-24k",
+      ]);
+      expect(ids(folded!).indexOf("gold-18k")).toBeLessThan(ids(folded!).indexOf("gold-pound"));
+    }
+    const metals = sample.feed.assets.filter((a) => a.category === "metals").map((a) => a.slug);
+    expect(metals[0]).toBe("gold-24k"); // the catalog's order; the pages reorder it
+  });
+
+  test("gold says workmanship and the stamp come on top, and what a gold pound is", async () => {
+    expect(text(await read("index.html"))).toMatch(/workmanship \( ?مصنعية ?\) and the stamp come on top/);
+    expect(text(await read("ar/index.html"))).toContain("المصنعية والدمغة تُضافان عليه");
+    expect(text(await read("assets/gold-pound/index.html"))).toContain(
+      "A gold pound is a coin of 8 grams of 21 karat gold.",
+    );
+    expect(text(await read("ar/assets/gold-pound/index.html"))).toContain(
+      "الجنيه الذهب عملة وزنها 8 جرامات من عيار 21.",
+    );
+    expect(text(await read("assets/us-dollar/index.html"))).not.toContain("workmanship");
+  });
+
+  test("the converter: common amounts at each side's best and the official mid, worked out at build time", async () => {
+    const usd = sample.feed.assets.find((a) => a.slug === "us-dollar")!;
+    const t = text(await read("assets/us-dollar/index.html"));
+    const best = usd.directions.sell.best!.value!;
+    expect(t).toContain(`500 USD ${price(Math.round(500 * best * 100) / 100, 0, "en")}`);
+    const gold = text(await read("ar/assets/gold-21k/index.html"));
+    for (const g of ["1 جرام", "5 جرام", "10 جرام"]) expect(gold).toContain(g);
+    expect(await read("assets/us-dollar/index.html")).not.toMatch(/<script/);
+  });
+
+  test("charts by week, month, 3 months and year from the archive, each with its table; the month open; the CSV linked", async () => {
+    const html = await read("assets/us-dollar/index.html");
+    const periods = [...html.matchAll(/<details id="chart-([a-z0-9-]+)"( open)?>/g)].map((m) => `${m[1]}${m[2] ?? ""}`);
+    expect(periods).toEqual(["week", "month open", "3-months", "year"]);
+    const history = JSON.parse(await read("api/v1/history/us-dollar.json")) as { entries: Array<{ date: string }> };
+    const usd = sample.feed.assets.find((a) => a.slug === "us-dollar")!;
+    const from = (days: number) => new Date(Date.parse(usd.asOf) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const within = (days: number) => history.entries.filter((e) => e.date >= from(days) && e.date <= usd.asOf).length;
+    const desc = (id: string) =>
+      html.match(new RegExp(`<desc id="chart-${id}-h-wide-desc">(\\d+) (trading days|weeks)`))!;
+    expect(desc("month").slice(1)).toEqual([String(within(30)), "trading days"]);
+    expect(desc("3-months").slice(1)).toEqual([String(within(91)), "trading days"]);
+    // A year is drawn from weekly ranges: one entry a week, Thursday the last working day.
+    const weeks = new Set(
+      history.entries.map((e) => Math.ceil((Date.parse(e.date) - Date.parse("2026-01-01")) / 86_400_000 / 7)),
+    );
+    expect(desc("year").slice(1)).toEqual([String(weeks.size), "weeks"]);
+    expect(html).toContain("The chart's numbers as a table, a row a week (the week's best)");
+    expect(html.match(/<details id="chart-week"[\s\S]*?<\/details>\n<\/details>/)![0]).toContain(
+      "The chart's numbers as a table",
+    );
+    expect(html).toContain('href="../../api/v1/history/us-dollar.csv"');
+  });
+
+  test("a week's range keeps its best on each side: the lowest asked, the highest paid", () => {
+    const e = (date: string, sellLo: number, buyHi: number, bench: number | null = null) => ({
+      date,
+      sellLo,
+      sellHi: sellLo + 1,
+      buyLo: buyHi - 1,
+      buyHi,
+      bench,
+    });
+    // Sunday 15 to Thursday 19 November 2026 is one week; Sunday 22 starts the next.
+    const weeks = weeklyRanges([
+      e("2026-11-15", 50, 48, 49),
+      e("2026-11-17", 49, 49.5),
+      e("2026-11-19", 51, 47, 49.2),
+      e("2026-11-22", 52, 50),
+    ]);
+    expect(weeks).toEqual([
+      { date: "2026-11-19", sellLo: 49, sellHi: 52, buyLo: 46, buyHi: 49.5, bench: 49.2 },
+      { date: "2026-11-22", sellLo: 52, sellHi: 53, buyLo: 49, buyHi: 50, bench: null },
+    ]);
+  });
+
+  test("the glossary on both docs pages names each side's label and each verdict's words with its API field", async () => {
+    for (const [file, i] of [
+      ["docs/index.html", 0],
+      ["ar/docs/index.html", 1],
+    ] as const) {
+      const html = await read(file);
+      const glossary = html.slice(html.indexOf('id="glossary"'));
+      const rows = [...glossary.matchAll(/<tr><th scope="row">([^<]*)<\/th><td dir="ltr">([\s\S]*?)<\/td>/g)].map(
+        (m) => [m[1]!.replace(/&quot;/g, '"'), text(m[2]!)] as const,
+      );
+      const field = (label: string) => rows.find(([l]) => l.startsWith(label))?.[1];
+      expect(field(SIDE_WORDS.sell[i]), file).toContain("directions.sell");
+      expect(field(SIDE_WORDS.buy[i]), file).toContain("directions.buy");
+      for (const side of ["sell", "buy"] as const)
+        for (const [v, words] of Object.entries(VERDICT_WORDS[side]))
+          expect(
+            rows.some(([l, f]) => l.startsWith(words[i]) && f.includes(`directions.${side}.verdict = "${v}"`)),
+            `${file} ${side} ${v}`,
+          ).toBe(true);
+    }
+  });
+
+  test("source names in Arabic where they have one; og: tags on every page", async () => {
+    const ar = text(await read("ar/sources/index.html"));
+    expect(ar).toContain("صفحات أسعار البنوك وشركات الصرافة (محاكاة)");
+    expect(ar).not.toContain("Banks' and exchange houses' own rate pages");
+    expect(text(await read("ar/assets/us-dollar/index.html"))).toContain("رصدها");
+    for (const file of ["index.html", "ar/assets/gold-21k/index.html", "ar/docs/index.html"]) {
+      const html = await read(file);
+      expect(html, file).toContain('<meta property="og:title" content="');
+      expect(html, file).toContain('<meta property="og:locale" content="');
+    }
   });
 });

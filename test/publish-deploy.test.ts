@@ -10,16 +10,26 @@ import { promisify } from "node:util";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tempDir } from "./helpers/dataset.js";
-import { ROOT, WORKFLOW, cloneAs, git, readWorkflow, seededOrigin, type Step } from "./helpers/workflow.js";
+import {
+  ROOT,
+  WORKFLOW,
+  cloneAs,
+  git,
+  readWorkflow,
+  seededOrigin,
+  type Step,
+  type Workflow,
+} from "./helpers/workflow.js";
 
 const run = promisify(execFile);
 const NOW = "2026-11-21T09:10:00Z";
 
 let steps: Step[];
 let text: string;
+let workflow: Workflow;
 
 beforeAll(async () => {
-  ({ text, steps } = await readWorkflow());
+  ({ text, steps, workflow } = await readWorkflow());
 });
 
 const step = (name: string) => {
@@ -77,7 +87,8 @@ describe("the workflow publishes what it built, once an hour", () => {
     expect(at("Build and validate")).toBeLessThan(at("Commit data/"));
     expect(at("Commit data/")).toBeLessThan(at("Publish: bundle the edge function"));
     expect(at("Publish: bundle the edge function")).toBeLessThan(at("Publish (Netlify deploy)"));
-    expect(names.at(-1)).toBe("Publish (Netlify deploy)");
+    // After the primary's deploy, only the upload of that same folder for the mirror.
+    expect(names.slice(at("Publish (Netlify deploy)") + 1)).toEqual(["Mirror: upload the checked site"]);
     // Nothing asks Netlify to build: no build hook, no `netlify deploy` that builds, no --trigger.
     expect(text).not.toMatch(/BUILD_HOOK|api\.netlify\.com\/build_hooks|--trigger/);
     // One build per run: the job's own, at its instant.
@@ -139,6 +150,33 @@ describe("the workflow publishes what it built, once an hour", () => {
       "public",
     ]);
     expect(args.slice(7)).toEqual(["--message", expect.stringContaining(`build at ${NOW}`)]);
+  });
+});
+
+describe("the second home: the same build on GitHub Pages, after the primary's (issue 27)", () => {
+  const MIRROR_ON = "vars.PRICE_FEED_MIRROR == 'github-pages'";
+
+  test("the publish job uploads the very public/ it built, checked and deployed, as its last step", () => {
+    const upload = step("Mirror: upload the checked site");
+    expect(upload.uses).toMatch(/^actions\/upload-pages-artifact@v\d+$/);
+    expect(upload.with).toMatchObject({ path: "public" });
+    expect(upload.if).toBe(MIRROR_ON);
+    expect(steps.at(-1)).toBe(upload);
+    // No step between the build and the upload writes public/ again: one build, deployed twice.
+    const after = steps.slice(steps.findIndex((s) => s.name === "Build and validate") + 1);
+    for (const s of after) expect(s.run ?? "").not.toMatch(/price-feed build|npm run build|--out\b|rm -rf public/);
+  });
+
+  test("the mirror job needs the publish job, checks out and builds nothing, and deploys the artifact to Pages", () => {
+    const mirror = workflow.jobs.mirror!;
+    expect(mirror.needs).toBe("publish");
+    expect(mirror.if).toBe(MIRROR_ON);
+    expect(mirror.permissions).toEqual({ pages: "write", "id-token": "write" });
+    expect(mirror.environment?.name).toBe("github-pages");
+    expect(mirror.steps.map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/deploy-pages@v\d+$/)]);
+    expect(mirror.steps.some((s) => s.run !== undefined)).toBe(false);
+    // The workflow's other jobs are these two: nothing else publishes.
+    expect(Object.keys(workflow.jobs)).toEqual(["publish", "mirror"]);
   });
 });
 

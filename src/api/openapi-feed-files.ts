@@ -2,12 +2,12 @@
  * The pre-filtered feed files in the OpenAPI description: one per asset and one per category, the
  * very files that `?asset=` or `?category=` with one value is served from.
  */
-import { FEED_PATH, files } from "../feed/paths.js";
+import { FEED_PATH, VARIANT_PATHS } from "../feed/paths.js";
 import { CONDITIONAL, DOCUMENT_ERRORS, headerRefs, ref, type Json } from "./openapi-parts.js";
 
 /** The public paths of the pre-filtered feed files, their slug a path template. */
-export const ASSET_FILE_PATH = `/${files.asset("{slug}")}`;
-export const CATEGORY_FILE_PATH = `/${files.category("{slug}")}`;
+export const ASSET_FILE_PATH = VARIANT_PATHS.asset;
+export const CATEGORY_FILE_PATH = VARIANT_PATHS.category;
 
 /** A pre-filtered feed file: the very file that `?asset=` or `?category=` with one value is served from. */
 export function feedFile(operationId: string, what: string, param: string, example: unknown): Json {

@@ -4,6 +4,7 @@
  * document's operation. openapi.ts assembles the paths from them.
  */
 import type { Day, Days, History } from "../schema/archive.js";
+import type { Events } from "../schema/events.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
@@ -27,6 +28,8 @@ export interface OpenApiExamples {
   problems: Partial<Record<ProblemSlug, Problem>>;
   /** The archive's examples (src/api/openapi-archive.ts). */
   archive: ArchiveExamples;
+  /** What changed, cut down from the build's events (src/api/openapi-events.ts); without it, no example. */
+  events?: EventsExamples;
 }
 
 /** What the archive's description quotes, cut down from the build's files (src/api/openapi-archive.ts). */
@@ -38,6 +41,12 @@ export interface ArchiveExamples {
   /** A day with one of its assets. */
   day: Day | null;
   days: Days;
+}
+
+/** What the events' description quotes: the events document cut to its newest, and the same as Atom. */
+export interface EventsExamples {
+  events: Events;
+  atom: string;
 }
 
 /** The Contact Object of `info` (OpenAPI 3.1 §4.8.3): who answers for this deployment. */
@@ -52,6 +61,8 @@ export interface About {
   license: string;
   /** The site's contact (site.json `contact`); without it, the docs page of the host that serves the description. */
   contact?: Contact | undefined;
+  /** The homes site.json names (src/feed/homes.ts): the description's `servers` list them. */
+  homes?: { primary: string | null; mirror: string | null } | undefined;
   /** Header examples from this build. */
   etagExample: string;
   lastModifiedExample: string;
@@ -257,4 +268,27 @@ export function jsonDocument(
       },
     },
   };
+}
+
+/**
+ * The host that served the description first (a relative URL: OpenAPI 3.1 §4.8.5), then the homes
+ * site.json names (docs/deployment.md "The second home"): the primary, and the mirror, whose base
+ * URL keeps its path prefix, so that a server URL followed by a path is a file there.
+ */
+export function servers(homes: About["homes"]): Json[] {
+  return [
+    { url: "/", description: "The host that served this description." },
+    ...(homes?.primary
+      ? [{ url: homes.primary, description: "The primary home: every path, with filters, limits and problems." }]
+      : []),
+    ...(homes?.mirror
+      ? [
+          {
+            url: homes.mirror,
+            description:
+              "The mirror: the same build as static files. It reads no query string: use the pre-filtered files instead of ?category= and ?asset=, and /api/v1/index.json for the index.",
+          },
+        ]
+      : []),
+  ];
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import * as documents from "../schema/documents.js";
 import * as outputs from "../schema/outputs.js";
 import * as archive from "../schema/archive.js";
+import * as events from "../schema/events.js";
 import type { Json } from "./openapi-parts.js";
 import { precomputed } from "./precomputed.js";
 
@@ -28,6 +29,15 @@ export const PUBLIC_SCHEMAS = [
   "DayAsset",
   "DaySellerRow",
   "Days",
+  "Events",
+  "Event",
+  "BestSellerEvent",
+  "VerdictEvent",
+  "OfficialRateEvent",
+  "FreshnessEvent",
+  "ConfidenceEvent",
+  "SourceEvent",
+  "SourceState",
   "Problem",
   "Index",
   "Changelog",
@@ -52,6 +62,7 @@ export function schemasFromZod(): Record<string, Json> {
   // Importing outputs registers every schema with an id in zod's global registry.
   void outputs;
   void archive;
+  void events;
   void documents;
   const all = z.toJSONSchema(z.globalRegistry, {
     target: "draft-2020-12",

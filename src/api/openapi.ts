@@ -28,11 +28,13 @@ import {
   responses,
   type About,
   type Json,
+  servers,
   type OpenApiExamples,
 } from "./openapi-parts.js";
 import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
 import { ASSET_FILE_PATH, CATEGORY_FILE_PATH, feedFile } from "./openapi-feed-files.js";
 import { archiveParameters, archivePaths, archiveResponses } from "./openapi-archive.js";
+import { eventsPaths } from "./openapi-events.js";
 
 export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
 
@@ -158,6 +160,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       },
     },
     ...archivePaths(ex.archive),
+    ...eventsPaths(ex.events),
   };
   // Every path answers HEAD as its GET does, without the body.
   for (const item of Object.values(paths)) item["head"] = headOf(item["get"] as Json, reusable);
@@ -176,12 +179,13 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       contact: about.contact ?? { name: "Price Feed API documentation", url: DOCS_PATH },
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
-    servers: [{ url: "/", description: "The host that served this description." }],
+    servers: servers(about.homes),
     security: [],
     tags: [
       { name: "Feed", description: "The prices." },
       { name: "API", description: "What the API says about itself." },
       { name: "Archive", description: "Every day the feed has seen, by asset and by day." },
+      { name: "Events", description: "What changed from one hourly build to the next, as JSON and Atom." },
       { name: "Operations", description: "Checks for monitors." },
     ],
     paths,

@@ -8,6 +8,7 @@ import { canonical } from "../core/canonical.js";
 import { flat } from "../core/flat.js";
 import {
   API,
+  DOCS_PATH,
   FEED_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
@@ -23,11 +24,17 @@ import { selectAssets } from "../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { buildOpenApi } from "./openapi.js";
+import { atomFeed, eventsAtomRenderer } from "./events-atom.js";
+import { eventNames } from "./pages/events.js";
+import type { EventsExamples } from "./openapi-parts.js";
+import type { Events } from "../schema/events.js";
+import { homesOf } from "../feed/homes.js";
 import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
 import type { Day, Days, History } from "../schema/archive.js";
 import { historyCsv } from "../feed/archive-csv.js";
 import { addDays } from "../core/cairo.js";
 import { renderDocs } from "./pages/docs.js";
+import { renderArabicDocs } from "./pages/docs-ar.js";
 import { renderHome } from "./pages/home.js";
 import { renderTerms } from "./pages/terms.js";
 import { renderSources } from "./pages/sources.js";
@@ -92,6 +99,7 @@ function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; obse
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
+    events: eventsExamples(ctx),
   };
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
@@ -129,6 +137,14 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
   };
 }
 
+/** The newest events of the build, as JSON and as the Atom feed of those events. */
+function eventsExamples(ctx: RenderContext): EventsExamples {
+  const all = parsed<Events>(ctx, files.events);
+  const events = { ...all, events: all.events.slice(0, 2) };
+  const { license, baseUrl } = ctx.input.dataset.site;
+  return { events, atom: atomFeed(events, eventNames(ctx), license, baseUrl) };
+}
+
 /** A date without data, between two dates with data when the archive has a gap, else before its first. */
 function noSuchDayExample(ctx: RenderContext): Problem {
   const dates = parsed<Days>(ctx, files.days).days.map((d) => d.date);
@@ -145,6 +161,7 @@ export const openapiRenderer: Renderer = function* (ctx) {
     description: ctx.input.dataset.site.about,
     license: ctx.input.dataset.site.license,
     contact: ctx.input.dataset.site.contact,
+    homes: homesOf(ctx.input.dataset.site),
     etagExample: etag,
     lastModifiedExample: httpDate(observedAt),
   });
@@ -184,6 +201,8 @@ export const pageRenderer: Renderer = function* (ctx) {
   // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
   const docs = renderDocs(ctx);
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
+  yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
 };
 
-export const apiRenderers: readonly Renderer[] = [openapiRenderer, pageRenderer];
+/** The Atom feeds first: the OpenAPI description quotes one. */
+export const apiRenderers: readonly Renderer[] = [eventsAtomRenderer, openapiRenderer, pageRenderer];

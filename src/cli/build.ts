@@ -2,6 +2,7 @@
 import { remakingArchive } from "./heap.js";
 import type { Command } from "commander";
 import { nowOption } from "./options.js";
+import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
 
 export function buildCommand(program: Command): void {
   program
@@ -13,7 +14,7 @@ export function buildCommand(program: Command): void {
     .option("--force", "publish even over a site built at a later --now (a rollback)", false)
     .option(
       "--no-state",
-      "read <data>/state/ (the ETags and Last-Modified last published, the raw days already closed) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
+      "read <data>/state/ (the ETags and Last-Modified last published, the raw days already closed, the events) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
       const { runBuild } = await import("../jobs/build.js"); // loaded only when the command runs: a fast start
@@ -34,7 +35,9 @@ export function buildCommand(program: Command): void {
           (closedDaysUsed
             ? `\nclosed raw days: ${closedDaysUsed} taken as an earlier build closed them (${o.data}/state/closed-days)`
             : "") +
-          `\narchive: ${r.compactedDays} compacted days, ${archiveDaysKept} kept as published (their inputs unchanged)`,
+          `\narchive: ${r.compactedDays} compacted days, ${archiveDaysKept} kept as published (their inputs unchanged)` +
+          `\nevents: ${site.events.events.filter((e) => e.at === r.generatedAt).length} new, ${site.events.events.length} in the last ${EVENTS_RETENTION_DAYS} days` +
+          (o.state ? "" : ` (--no-state: ${o.data}/state/events.json left as it was)`),
       );
       for (const d of r.disagreements.slice(-5))
         console.log(

@@ -11,6 +11,7 @@
  *   summaries/                   <YYYY-MM-DD>.json   what a build reads of a history day (a cache)
  *   state/published.json         the ETags and Last-Modified last published
  *   state/sources.json           each source's last run, success and failure
+ *   state/events.json            what the last build published, summarized, and the events kept
  *   state/closed-days/           raw days already closed by a build (a cache)
  *   state/archive/               what the archive keeps of each compacted day (a cache)
  */
@@ -70,6 +71,8 @@ export interface DataPaths {
   state: string;
   /** state/sources.json */
   sourceRuns: string;
+  /** state/events.json (docs/methodology.md §12) */
+  events: string;
   /** state/closed-days/ */
   closedDays: string;
   /** state/archive/ */
@@ -91,6 +94,7 @@ export function dataPaths(dir: string): DataPaths {
     summaries: joinPath(dir, FOLDERS.summaries),
     state: joinPath(state, "published.json"),
     sourceRuns: joinPath(state, "sources.json"),
+    events: joinPath(state, "events.json"),
     closedDays: joinPath(state, "closed-days"),
     archive: joinPath(state, "archive"),
   };

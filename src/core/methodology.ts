@@ -1,5 +1,5 @@
 /**
- * Every constant of docs/methodology.md (§12 lists them), in one place, under the same names.
+ * Every constant of docs/methodology.md (§13 lists them), in one place, under the same names.
  * Changing one of these changes what the published numbers mean: change the changelog with it.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000; // Accepting quotes, rule 4
@@ -32,3 +32,8 @@ export const RAW_RETENTION_DAYS = 7;
  * days after it (a Friday uses Thursday's official rate) for at most this many days.
  */
 export const REFERENCE_MAX_AGE_DAYS = 7;
+
+/** What changed (§12): an event is kept, and published, this many days after the build that saw it. */
+export const EVENTS_RETENTION_DAYS = 30;
+/** What changed (§12): the pages show this many of the latest events. */
+export const EVENTS_ON_PAGES = 5;

@@ -5,15 +5,19 @@ import {
   DAYS_PREFIX,
   HISTORY_PREFIX,
   DOCS_PATH,
+  EVENTS_ASSET_PREFIX,
+  EVENTS_ATOM_PATH,
+  EVENTS_PATH,
   FEED_PATH,
   INDEX_PATH,
   OPENAPI_PATH,
   READYZ_PATH,
   TERMS_PATH,
 } from "./paths.js";
-import { LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
+import { EVENTS_RETENTION_DAYS, LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import type { Catalog } from "../schema/inputs.js";
+import type { Catalog, Site } from "../schema/inputs.js";
+import { homesOf } from "./homes.js";
 
 /**
  * While the service is busy, an anonymous caller gets 1/ANONYMOUS_BUSY_SHARE of the burst
@@ -26,7 +30,7 @@ export const ANONYMOUS_BUSY_SHARE = 4;
 export const anonymousWindow = (window: number): number => Math.max(1, Math.floor(window / ANONYMOUS_BUSY_SHARE));
 import type { IndexDoc } from "../schema/documents.js";
 
-export function buildIndex(catalog: Catalog): IndexDoc {
+export function buildIndex(catalog: Catalog, site: Site): IndexDoc {
   return {
     _self: INDEX_PATH,
     _docs: DOCS_PATH,
@@ -62,6 +66,30 @@ export function buildIndex(catalog: Catalog): IndexDoc {
         parameters: [],
       },
       { method: "GET", path: DAYS_PATH, description: "The dates the archive has.", parameters: [] },
+      {
+        method: "GET",
+        path: EVENTS_PATH,
+        description: `What changed in the last ${EVENTS_RETENTION_DAYS} days, newest first: best sellers, verdicts, official rates, stale assets, failing sources, confidence.`,
+        parameters: [],
+      },
+      {
+        method: "GET",
+        path: EVENTS_ATOM_PATH,
+        description: "The same events as an Atom feed (RFC 4287).",
+        parameters: [],
+      },
+      {
+        method: "GET",
+        path: `${EVENTS_ASSET_PREFIX}{slug}.json`,
+        description: "One asset's events ({slug}: the asset's slug, lower case); .atom for the same as Atom.",
+        parameters: [],
+      },
+      {
+        method: "GET",
+        path: `${EVENTS_ASSET_PREFIX}{slug}.atom`,
+        description: "One asset's events as an Atom feed.",
+        parameters: [],
+      },
       { method: "GET", path: INDEX_PATH, description: "This index.", parameters: [] },
       {
         method: "GET",
@@ -98,5 +126,6 @@ export function buildIndex(catalog: Catalog): IndexDoc {
           "a caller that puts a URL or an e-mail address in X-Contact or in User-Agent keeps the full window.",
       },
     },
+    homes: homesOf(site),
   };
 }

@@ -9,6 +9,10 @@ export const DAYS_PATH = `${API}/days.json`;
 /** The archive's paths by asset and by day (`{asset}` a slug or an id in any case; `{date}` YYYY-MM-DD). */
 export const HISTORY_PREFIX = `${API}/history/`;
 export const DAYS_PREFIX = `${API}/days/`;
+/** What changed (docs/methodology.md §12): every event, and one asset's, as JSON and as Atom. */
+export const EVENTS_PATH = `${API}/events.json`;
+export const EVENTS_ATOM_PATH = `${API}/events.atom`;
+export const EVENTS_ASSET_PREFIX = `${API}/events/asset/`;
 export const DOCS_PATH = "/docs/";
 export const TERMS_PATH = "/terms/";
 /** The human page of source health. */
@@ -32,6 +36,11 @@ export const files = {
   historyCsv: (slug: string) => `api/v1/history/${slug}.csv`,
   day: (date: string) => `api/v1/days/${date}.json`,
   days: "api/v1/days.json",
+  /** What changed (docs/methodology.md §12): all events and one asset's, as JSON and Atom (RFC 4287). */
+  events: "api/v1/events.json",
+  eventsAtom: "api/v1/events.atom",
+  assetEvents: (slug: string) => `api/v1/events/asset/${slug}.json`,
+  assetEventsAtom: (slug: string) => `api/v1/events/asset/${slug}.atom`,
   docs: "docs/index.html",
   terms: "terms/index.html",
   home: "index.html",
@@ -49,6 +58,19 @@ export const assetPagePath = (slug: string) => `/assets/${slug}/`;
 export function localized(path: string, lang: PageLang): string {
   return lang === "ar" ? `${AR_PREFIX}${path}` : path;
 }
+
+/**
+ * The pre-filtered feed files as path templates (`{slug}` the lower-case slug), what a host that
+ * serves the files only (the mirror, docs/deployment.md "The second home") answers instead of
+ * `?category=`/`?asset=` with one value: the feed names them in `_variants`, the index in `homes`.
+ */
+export const VARIANT_PATHS = {
+  category: `/${files.category("{slug}")}`,
+  asset: `/${files.asset("{slug}")}`,
+} as const;
+
+/** Where a host that serves the files only has the index: the file itself (`/api/v1` is the edge's route). */
+export const INDEX_FILE_PATH = `/${files.index}`;
 
 /** The public URL path of a file of the output folder. */
 export function urlOf(file: string): string {

@@ -32,18 +32,27 @@ export interface ItemsWriter {
 /**
  * Writes the file into the sink, hashing the same bytes as they go: its ETag and size, or, when
  * `unchanged` gives the file of the site being replaced with the same ETag, that file (what was
- * written is dropped).
+ * written is dropped). Where the hashing takes no pieces (Web Crypto), the file made whole instead,
+ * to be hashed and put as any other.
  */
 export async function putItems<Kept>(
   f: ItemsFile,
   sink: { openItems(path: string, head: string, tail: string): ItemsWriter },
-  hashing: Required<Hashing>,
+  hashing: Hashing,
   unchanged?: (path: string, etag: string) => Kept | null,
-): Promise<{ etag: string; bytes: number } | { kept: Kept }> {
+): Promise<
+  | { etag: string; bytes: number }
+  | { kept: Kept }
+  | { path: string; body: string; contentType: string; etagInput: () => string }
+> {
+  if (!hashing.pieces) {
+    const body = await itemsBody(f);
+    return { path: f.path, body, contentType: f.contentType, etagInput: () => body };
+  }
   const w = sink.openItems(f.path, f.head, f.tail);
   let out: { etag: string; bytes: number };
   try {
-    out = await writeItems(f, w, hashing);
+    out = await writeItems(f, w, { ...hashing, pieces: hashing.pieces });
   } catch (e) {
     w.drop();
     throw e;
@@ -83,7 +92,7 @@ async function writeItems(
 }
 
 /** The file's body, made whole: where the hashing cannot take pieces (Web Crypto). */
-export async function itemsBody(f: ItemsFile): Promise<string> {
+async function itemsBody(f: ItemsFile): Promise<string> {
   const items: string[] = [];
   for await (const item of f.items) items.push(item);
   return `${f.head}${items.join(",")}${f.tail}`;

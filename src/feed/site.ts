@@ -3,7 +3,7 @@
  * the build instant. Pure apart from hashing; src/io/site-writer.ts puts the result on disk.
  */
 import { canonical, composeWithAssets, webHashing, withoutGeneratedAt, type Hashing } from "../core/canonical.js";
-import { FEED_PATH, files, urlOf } from "./paths.js";
+import { FEED_PATH, VARIANT_PATHS, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
@@ -15,7 +15,10 @@ import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } fro
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles, type CompactedDays, type KeptFile, type PartFile } from "./archive.js";
-import { itemsBody, putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
+import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
+import { NO_EVENTS, nextEvents, summarize } from "./events.js";
+import { eventsDocs } from "./events-doc.js";
+import type { EventsState } from "../schema/events.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -32,10 +35,7 @@ export interface SiteFile {
   etagInput: () => string;
   /** The document to check against the file's schema instead of the body (src/feed/archive.ts historyFiles). */
   check?: string | undefined;
-  /**
-   * A file whose bytes come before `body` (a history file's closed part, src/feed/archive-types.ts
-   * PartFile: copied, never read into the build); then `check` is what is validated.
-   */
+  /** A file whose bytes come before `body` (a history file's part: copied, never read); `check` is then checked. */
   prefix?: PartFile | undefined;
 }
 
@@ -56,6 +56,8 @@ export interface SiteInput {
    * must hold every day's closes (a dataset loaded in full, or made in memory).
    */
   compacted?: CompactedDays;
+  /** data/state/events.json: the previous build's summary and the events kept (docs/methodology.md §12). */
+  events?: EventsState;
 }
 
 /**
@@ -68,7 +70,7 @@ export interface RenderContext {
   input: SiteInput;
   /**
    * The text of a file made before: the feed, its variants, the index, the changelog, the sources
-   * document, then earlier renderers' files. Throws for a path not made yet.
+   * document, the events' JSON documents, then earlier renderers' files. Throws for a path not made yet.
    */
   text(path: string): string;
   /** The ETag of a file made before, as the manifest gives it. */
@@ -95,11 +97,15 @@ export interface Site {
   state: PublishedState;
   report: BuildReport;
   feed: Feed;
+  /** The record of events after this build, for the next (data/state/events.json). */
+  events: EventsState;
 }
 
 export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
   return {
     ...documentHeader(ds.site, self),
+    // Where a static host (the mirror) has what the edge would filter: the query is not read there.
+    _variants: { ...VARIANT_PATHS },
     seriesWindowDays: SERIES_WINDOW_DAYS,
     generatedAt,
   };
@@ -191,17 +197,14 @@ export async function composeSite(
         keep(m.kept);
         continue;
       }
-      let f: SiteFile;
+      let f: SiteFile = m as SiteFile;
       if ("items" in m) {
-        if (hashing.pieces) {
-          const out = await putItems(m, sink, { ...hashing, pieces: hashing.pieces }, unchanged);
-          if ("kept" in out) keep(out.kept);
-          else record(m.path, out.etag, m.contentType, out.bytes);
-          continue;
-        }
-        const body = await itemsBody(m);
-        f = { path: m.path, body, contentType: m.contentType, etagInput: () => body };
-      } else f = m;
+        const out = await putItems(m, sink, hashing, unchanged);
+        if ("kept" in out) keep(out.kept);
+        else if ("etag" in out) record(m.path, out.etag, m.contentType, out.bytes);
+        if (!("body" in out)) continue;
+        f = out; // made whole: the hashing takes no pieces
+      }
       const etag = await hashing.etag(f.etagInput());
       const same = unchanged?.(f.path, etag);
       if (same) {
@@ -234,10 +237,13 @@ export async function composeSite(
     })(),
     input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );
+  const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
+  const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
   await finish([
-    jsonFile(files.index, buildIndex(ds.catalog)),
+    jsonFile(files.index, buildIndex(ds.catalog, ds.site)),
     jsonFile(files.changelog, input.changelog),
-    jsonFile(files.sources, buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt)),
+    jsonFile(files.sources, sources),
+    ...[...eventsDocs(ds, feed, events)].map(([path, doc]) => jsonFile(path, doc)),
   ]);
   const ctx: RenderContext = {
     feed,
@@ -257,6 +263,7 @@ export async function composeSite(
     state,
     report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed),
     feed,
+    events,
   };
 }
 

@@ -10,9 +10,10 @@ import { CHECKED_DOCUMENTS, type CheckedDocument } from "../schema/documents.js"
 import { compiledOutputs } from "../schema/compiled-outputs.js";
 import { MANIFEST_FILE, files } from "./paths.js";
 import { CSV_HEADER } from "./archive-csv.js";
+import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
 
-export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | null {
+export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | "atom" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
   if (path === files.changelog) return "Changelog";
@@ -20,6 +21,8 @@ export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | 
   if (path === files.days) return "Days";
   if (path.startsWith("api/v1/days/")) return "Day";
   if (path.startsWith("api/v1/history/")) return path.endsWith(".csv") ? "csv" : "History";
+  if (path === files.events || (path.startsWith("api/v1/events/") && path.endsWith(".json"))) return "Events";
+  if (path.startsWith("api/v1/events") && path.endsWith(".atom")) return "atom";
   if (path === files.openapi) return "openapi";
   if (path === MANIFEST_FILE) return "Manifest";
   if (path.endsWith(".html")) return "html";
@@ -41,6 +44,14 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
       (l, i) => i > 0 && (i === lines.length - 1 ? l !== "" : !/^\d{4}-\d{2}-\d{2},/.test(l)),
     );
     if (bad >= 0) throw new OutputError(f.path, `line ${bad + 1} is not a day's row ending CRLF`);
+    return;
+  }
+  if (schema === "atom") {
+    // RFC 4287 §4.1.1: an Atom feed document is well-formed XML whose root is atom:feed.
+    const ok = XMLValidator.validate(f.body);
+    if (ok !== true) throw new OutputError(f.path, `not well-formed XML: ${ok.err.msg} (line ${ok.err.line})`);
+    if (!f.body.includes('<feed xmlns="http://www.w3.org/2005/Atom"'))
+      throw new OutputError(f.path, "not an Atom feed document");
     return;
   }
   let value: unknown;

@@ -15,6 +15,7 @@ import { dataPaths } from "../core/data-layout.js";
 import { nodeHashing } from "../io/hash.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
+import { loadEvents, writeEvents } from "../io/events-state.js";
 import { SiteFolder, writeReport } from "../io/site-writer.js";
 import { loadSourceRuns } from "../io/source-runs.js";
 
@@ -62,18 +63,19 @@ async function buildUnlocked(
     saveState: o.saveState !== false,
     remaking: o.remakingArchive,
   });
-  const [dataset, changelog, previous, methodologyHtml, sourceRuns] = await Promise.all([
+  const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
     loadSourceRuns(o.dataDir),
+    loadEvents(o.dataDir),
   ]);
   const folder = await SiteFolder.open(o.outDir);
   let site: Site;
   try {
     site = await composeSite(
-      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, compacted: archiveDays },
+      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, compacted: archiveDays, events },
       folder,
       o.renderers ?? apiRenderers,
       nodeHashing,
@@ -92,6 +94,8 @@ async function buildUnlocked(
       for (const place of [path.dirname(p.state), p.closedDays, p.archive])
         await assertInside(o.dataDir, place, "folder");
       await writeState(o.dataDir, site);
+      // After published.json: the events were derived against the summary this replaces (§12).
+      await writeEvents(o.dataDir, site.events);
       await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
       await archiveDays.save();
     });

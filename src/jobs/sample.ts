@@ -54,6 +54,7 @@ export function sampleSources(cfg: SampleConfig): Sources {
     sources: [...QUOTE_SOURCES, OFFICIAL_SOURCE, GLOBAL_SOURCE].map((s) => ({
       id: s.id,
       name: s.name,
+      nameAr: s.nameAr,
       adapter: "demo",
       kind: s.kind,
       enabled: true,

@@ -125,19 +125,41 @@ export const BASE_SELLERS: RegistrySeller[] = [
  * the global reference follow.
  */
 export const QUOTE_SOURCES = [
-  { id: "bank-sites", name: "Banks' and exchange houses' own rate pages (simulated)", kind: "seller" },
-  { id: "dealers-board", name: "Gold dealers' price board (simulated)", kind: "seller" },
-  { id: "rates-aggregator", name: "Rates aggregator (simulated)", kind: "aggregator" },
-  { id: "market-watch", name: "Market watch aggregator (simulated)", kind: "aggregator" },
+  {
+    id: "bank-sites",
+    name: "Banks' and exchange houses' own rate pages (simulated)",
+    nameAr: "صفحات أسعار البنوك وشركات الصرافة (محاكاة)",
+    kind: "seller",
+  },
+  {
+    id: "dealers-board",
+    name: "Gold dealers' price board (simulated)",
+    nameAr: "لوحة أسعار تجار الذهب (محاكاة)",
+    kind: "seller",
+  },
+  {
+    id: "rates-aggregator",
+    name: "Rates aggregator (simulated)",
+    nameAr: "موقع تجميع الأسعار (محاكاة)",
+    kind: "aggregator",
+  },
+  {
+    id: "market-watch",
+    name: "Market watch aggregator (simulated)",
+    nameAr: "موقع متابعة السوق (محاكاة)",
+    kind: "aggregator",
+  },
 ] as const;
 export const OFFICIAL_SOURCE = {
   id: "cbe-official",
   name: "Central Bank of Egypt official rates (simulated)",
+  nameAr: "الأسعار الرسمية للبنك المركزي المصري (محاكاة)",
   kind: "official",
 } as const;
 export const GLOBAL_SOURCE = {
   id: "global-mid",
   name: "Global mid-market reference (simulated)",
+  nameAr: "السعر العالمي المرجعي (محاكاة)",
   kind: "reference",
 } as const;
 

@@ -5,24 +5,14 @@
  * outputs.ts does for the feed. No node:* imports: the edge runtime loads this module too.
  */
 import { z } from "zod";
-import { Category, DateString, Market } from "./inputs.js";
-import { SellerRow, SeriesEntry } from "./outputs.js";
+import { DateString } from "./inputs.js";
+import { Asset, documentLinks, OfficialRate, SellerRow, SeriesEntry } from "./outputs.js";
 
 const NumOrNull = z.number().nullable();
 
 /** The links every archive document starts with, as the feed's: what it is, its licence, where its description is. */
 export const ArchiveHeader = {
-  _about: z.string().meta({ description: "What the feed is." }),
-  _disclaimer: z.string().meta({ description: "Information only, not financial advice." }),
-  _license: z.string().meta({ description: "Licence of the data and attribution." }),
-  _self: z.string().meta({
-    description: "Path and query of the exact request that produced this body.",
-    examples: ["/api/v1/history/us-dollar.json?from=2026-11-01"],
-  }),
-  _docs: z.string().meta({ description: "Path of the human documentation.", examples: ["/docs/"] }),
-  _spec: z.string().meta({ description: "Path of the OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
-  _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),
-  _terms: z.string().meta({ description: "Path of the terms page.", examples: ["/terms/"] }),
+  ...documentLinks("/api/v1/history/us-dollar.json?from=2026-11-01"),
   schemaVersion: z.literal(1).meta({ description: "Body schema version, as the feed's." }),
 };
 
@@ -46,15 +36,9 @@ export const ArchiveEntry = SeriesEntry.extend({
   bestBuy: ArchiveSeller.nullable().meta({
     description: "Who gave buyHi that day; null for a reference asset or when no seller quoted a buy.",
   }),
-  official: z
-    .strictObject({
-      buy: NumOrNull.meta({ description: "Official buy rate that day." }),
-      sell: NumOrNull.meta({ description: "Official sell rate that day." }),
-    })
-    .nullable()
-    .meta({
-      description: "The central bank's rate of that day, rounded to the asset's decimals; null on a day without one.",
-    }),
+  official: OfficialRate.nullable().meta({
+    description: "The central bank's rate of that day, rounded to the asset's decimals; null on a day without one.",
+  }),
   global: NumOrNull.meta({
     description:
       "The global mid-market reference of that day, rounded to the asset's decimals; null on a day without one.",
@@ -67,19 +51,17 @@ export const ArchiveEntry = SeriesEntry.extend({
 });
 export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
 
-export const ArchiveAsset = z
-  .strictObject({
-    id: z.string().meta({ description: "Machine id <BASE>-<QUOTE>.", examples: ["USD-EGP"] }),
-    slug: z.string().meta({ description: "Lowercase hyphenated slug.", examples: ["us-dollar"] }),
-    name: z.string().meta({ description: "English name." }),
-    nameAr: z.string().meta({ description: "Arabic name." }),
-    category: Category,
-    kind: z.string().meta({ description: "Asset kind.", examples: ["currency", "metal"] }),
-    market: Market,
-    unit: z.string().meta({ description: "Display unit <QUOTE>/<BASE-UNIT>.", examples: ["EGP/USD"] }),
-    decimals: z.int().min(0).meta({ description: "Display decimals; every value is rounded to them." }),
-  })
-  .meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
+export const ArchiveAsset = Asset.pick({
+  id: true,
+  slug: true,
+  name: true,
+  nameAr: true,
+  category: true,
+  kind: true,
+  market: true,
+  unit: true,
+  decimals: true,
+}).meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
 export type ArchiveAsset = z.infer<typeof ArchiveAsset>;
 
 export const History = z

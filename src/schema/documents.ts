@@ -7,6 +7,8 @@ import { z } from "zod";
 import { Category, DateString, Side } from "./inputs.js";
 import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 import { Day, Days, History } from "./archive.js";
+import { Events } from "./events.js";
+import { Homes } from "./homes.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
@@ -178,8 +180,9 @@ export const IndexDoc = z
             "Heavy anonymous traffic is slowed first: while the total rate across all addresses is past the operator's threshold, anonymous callers get this smaller window; callers that identify themselves keep the published one.",
         }),
     }),
+    homes: Homes,
   })
-  .meta({ id: "Index", description: "What /api/v1 offers: endpoints, accepted filter values, limits." });
+  .meta({ id: "Index", description: "What /api/v1 offers: endpoints, accepted filter values, limits, its homes." });
 export type IndexDoc = z.infer<typeof IndexDoc>;
 
 /** Kept in data/state/: what was last published, so Last-Modified survives rebuilds of unchanged data. */
@@ -276,5 +279,15 @@ export type SourceHealth = z.infer<typeof SourceHealth>;
  * The published JSON documents the build checks before publishing, by name (src/feed/validate.ts),
  * and compiles to plain checks at bundle time (scripts/output-checks.ts).
  */
-export const CHECKED_DOCUMENTS = { Feed, IndexDoc, Changelog, SourceHealth, Manifest, History, Day, Days } as const;
+export const CHECKED_DOCUMENTS = {
+  Feed,
+  IndexDoc,
+  Changelog,
+  SourceHealth,
+  Manifest,
+  History,
+  Day,
+  Days,
+  Events,
+} as const;
 export type CheckedDocument = keyof typeof CHECKED_DOCUMENTS;

@@ -108,6 +108,12 @@ export const Site = z.strictObject({
    */
   baseUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
   /**
+   * The second home (docs/deployment.md "The second home"): the base URL, path prefix included, of
+   * the same build served as static files by another provider (`https://owner.github.io/price-feed`).
+   * The index and the OpenAPI description name it beside `baseUrl`. Unset: no mirror is announced.
+   */
+  mirrorUrl: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).optional(),
+  /**
    * Who answers for the deployment, for the people whose programs read the feed: the OpenAPI
    * description's `info.contact`. A page (`url`, e.g. the repository's issues), an `email`, or both,
    * with an optional `name`. Unset: the description points at the docs page of its own host.

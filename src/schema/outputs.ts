@@ -180,6 +180,12 @@ export const ConfidenceLevel = z.enum(["high", "medium", "low", "none"]).meta({
 });
 export type ConfidenceLevel = z.infer<typeof ConfidenceLevel>;
 
+/** The central bank's rate, each side null where it publishes none (a one-sided rate). */
+export const OfficialRate = z.strictObject({
+  buy: NumOrNull.meta({ description: "Official buy rate." }),
+  sell: NumOrNull.meta({ description: "Official sell rate." }),
+});
+
 export const Asset = z
   .strictObject({
     id: z.string().meta({ description: "Machine id <BASE>-<QUOTE>; accepted by ?asset=.", examples: ["USD-EGP"] }),
@@ -215,15 +221,9 @@ export const Asset = z
       })
       .meta({ description: "How many independent sources corroborate the day." }),
     directions: z.strictObject({ sell: Direction, buy: Direction }),
-    benchmark: z
-      .strictObject({
-        buy: NumOrNull.meta({ description: "Official buy rate." }),
-        sell: NumOrNull.meta({ description: "Official sell rate." }),
-      })
-      .nullable()
-      .meta({
-        description: "The central bank's official rate in force on the business date; null when there is none.",
-      }),
+    benchmark: OfficialRate.nullable().meta({
+      description: "The central bank's official rate in force on the business date; null when there is none.",
+    }),
     global: z
       .strictObject({ value: NumOrNull.meta({ description: "Mid-market value, EGP per unit." }) })
       .nullable()
@@ -239,19 +239,39 @@ export const Asset = z
   .meta({ id: "Asset", description: "One tracked currency or metal." });
 export type Asset = z.infer<typeof Asset>;
 
-export const Feed = z
-  .strictObject({
+/**
+ * The members every published document starts with (the specification's Feed header): what it is,
+ * its licence, and the root-relative paths of the request, the docs, the description, the
+ * changelog and the terms. `selfExample` is the document's own `_self` example in the OpenAPI.
+ */
+export function documentLinks(selfExample: string) {
+  return {
     _about: z.string().meta({ description: "What the feed is." }),
     _disclaimer: z.string().meta({ description: "Information only, not financial advice." }),
     _license: z.string().meta({ description: "Licence of the data and attribution." }),
     _self: z.string().meta({
       description: "Path and query of the exact request that produced this body.",
-      examples: ["/api/v1/feed.json?category=metals"],
+      examples: [selfExample],
     }),
     _docs: z.string().meta({ description: "Path of the human documentation.", examples: ["/docs/"] }),
-    _spec: z.string().meta({ description: "Path of this OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
+    _spec: z.string().meta({ description: "Path of the OpenAPI description.", examples: ["/api/v1/openapi.json"] }),
     _changelog: z.string().meta({ description: "Path of the changelog.", examples: ["/api/v1/changelog.json"] }),
     _terms: z.string().meta({ description: "Path of the terms page.", examples: ["/terms/"] }),
+  };
+}
+
+export const Feed = z
+  .strictObject({
+    ...documentLinks("/api/v1/feed.json?category=metals"),
+    _variants: z
+      .strictObject({
+        category: z.string().meta({ examples: ["/api/v1/feed/category/{slug}.json"] }),
+        asset: z.string().meta({ examples: ["/api/v1/feed/asset/{slug}.json"] }),
+      })
+      .meta({
+        description:
+          "Path templates of the pre-filtered files, {slug} the lower-case slug. A host that serves the files only (the mirror) does not read the query string: there, ?category=metals is the category file of metals, ?asset=us-dollar the asset file of us-dollar, and several values are the whole feed filtered by the client. Like _self, the paths are root-relative: on a host that serves the site under a prefix, put its base URL before them.",
+      }),
     schemaVersion: z
       .literal(1)
       .meta({ description: "Body schema version; the URL version (/api/v1) is the primary contract." }),

@@ -8,6 +8,8 @@ export const Url = z.url({ protocol: /^https?$/ });
 export const base = {
   id: Id,
   name: z.string().min(1),
+  /** Its name in Arabic, for the Arabic pages; without it they show the English name. */
+  nameAr: z.string().min(1).optional(),
   enabled: z.boolean().default(true),
   /**
    * Follow redirects to loopback, private, link-local and other non-public addresses (off: such a

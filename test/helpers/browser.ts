@@ -32,7 +32,7 @@ export interface PagesInBrowser {
   /** The server's request lines. */
   readonly logs: string[];
   /** A tab of the given width that records console errors, exceptions and failed requests of each page it loads. */
-  tab(width: number, o?: { bypassCSP?: boolean }): Promise<Tab>;
+  tab(width: number, o?: { bypassCSP?: boolean; colorScheme?: "light" | "dark" }): Promise<Tab>;
 }
 
 /** For a test file: the sample site built and served, and Chromium launched, before its tests; closed after. */
@@ -82,6 +82,7 @@ export function pagesInBrowser(): PagesInBrowser {
       const context = await browser.newContext({
         viewport: { width, height: HEIGHT },
         bypassCSP: o.bypassCSP ?? false,
+        colorScheme: o.colorScheme ?? "light",
       });
       const page = await context.newPage();
       let problems: string[] = [];

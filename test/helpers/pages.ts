@@ -29,12 +29,11 @@ export interface HumanPage {
   name: string;
 }
 
-/** Every human page: home, each asset and terms in both languages, and the docs (English). */
+/** Every human page: home, each asset, sources, terms and the docs, in both languages. */
 export function humanPages(feed: Feed): HumanPage[] {
-  const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/sources/", "/terms/"];
+  const en = ["/", ...feed.assets.map((a) => assetPagePath(a.slug)), "/sources/", "/terms/", "/docs/"];
   const all: Array<[string, PageLang]> = [
     ...en.map((p): [string, PageLang] => [p, "en"]),
-    ["/docs/", "en"],
     ...en.map((p): [string, PageLang] => [localized(p, "ar"), "ar"]),
   ];
   return all.map(([p, lang]) => ({ path: p, lang, name: p.replace(/^\/|\/$/g, "").replace(/\//g, "-") || "home" }));

@@ -6,6 +6,16 @@ import type { Rows } from "./dataset.js";
 export const TODAY = "2026-11-19"; // a Thursday; Cairo is UTC+2
 const at = (date: string, utc: string) => `${date}T${utc}Z`;
 
+/** A quote of the US dollar. */
+export const usdQuote = (source: string, seller: string, buy: number, sell: number, observedAt: string): Quote => ({
+  source,
+  seller,
+  asset: "USD-EGP",
+  buy,
+  sell,
+  observedAt,
+});
+
 /** 15 prior days of USD at a steady level, then today's quotes, bad quotes and references. */
 export function smallRows(): Rows {
   const quotes: Quote[] = [];

@@ -14,6 +14,7 @@ export const ROOT = path.resolve(".");
 export const WORKFLOW = path.join(ROOT, ".github/workflows/publish.yml");
 
 export interface Step {
+  id?: string;
   name?: string;
   run?: string;
   uses?: string;
@@ -22,10 +23,19 @@ export interface Step {
   env?: Record<string, string>;
 }
 
+export interface Job {
+  needs?: string | string[];
+  if?: string;
+  permissions?: Record<string, string>;
+  environment?: { name: string; url?: string };
+  steps: Step[];
+}
+
 export interface Workflow {
   on: Record<string, unknown>;
   concurrency: { group: string; "cancel-in-progress": boolean };
-  jobs: { publish: { steps: Step[] } };
+  permissions: Record<string, string>;
+  jobs: { publish: Job; mirror?: Job };
 }
 
 /** The workflow file: its text, parsed, and the publish job's steps. */

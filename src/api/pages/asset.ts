@@ -1,15 +1,21 @@
 /**
  * One asset's page (/assets/<slug>/ and /ar/assets/<slug>/): the best price on each side with its
- * verdict in plain words, every licensed seller's prices, the official and global references beside
- * them, and the 30-day chart. The numbers are those of the feed of the same build, nothing anew.
+ * move since the previous close and its verdict in plain words, every licensed seller's prices, the
+ * official and global references beside them, what common amounts come to, and the charts by
+ * period. The numbers are those of the feed and the archive of the same build, nothing anew.
  */
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, files, localized, urlOf, type PageLang } from "../../feed/paths.js";
+import type { SourceConfig } from "../../schema/sources.js";
 import { arabic, english, esc, nameIn, page } from "./html.js";
-import { price, westernDigits } from "./format.js";
-import { chartLegend, chartTable, seriesChart } from "./chart.js";
+import { longDate, price, westernDigits } from "./format.js";
 import { sellerTable } from "./sellers.js";
+import { changeMark } from "./change.js";
+import { converter } from "./converter.js";
+import { periodCharts } from "./periods.js";
+import { goldNote } from "./gold.js";
+import { eventsSection } from "./events.js";
 import {
   confidenceWords,
   freshnessWords,
@@ -33,10 +39,13 @@ function sideBox(a: Asset, side: Side, lang: PageLang): string {
   const who = d.best?.seller
     ? `<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${esc(sideHint(side, lang))}</span></p>`
     : "";
+  const moved = d.previous
+    ? `<p class="moved">${changeMark(d.previous.change, a.decimals, lang, d.previous.changePct)} <span class="since">${ar ? `منذ إغلاق ${esc(longDate(d.previous.date, "ar"))} (${price(d.previous.value, a.decimals, lang)})` : `since the close of ${esc(longDate(d.previous.date, "en"))} (${price(d.previous.value, a.decimals, lang)})`}</span></p>`
+    : "";
   const signals = signalSentences(d, lang);
   return `<section class="side" aria-labelledby="${id}">
 <h2 id="${id}">${esc(sideLabel(side, lang))}</h2>
-<p class="big">${price(d.best?.value, a.decimals, lang)}</p>${d.best?.value == null ? `<p class="muted">${ar ? "لا توجد أسعار لهذا الجانب." : "No seller quotes this side."}</p>` : who}
+<p class="big">${price(d.best?.value, a.decimals, lang)}</p>${moved}${d.best?.value == null ? `<p class="muted">${ar ? "لا توجد أسعار لهذا الجانب." : "No seller quotes this side."}</p>` : who}
 <p class="verdict">${esc(verdictSentence(d, side, lang))}</p>
 ${signals.length ? `<ul>${signals.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>` : ""}
 </section>`;
@@ -57,7 +66,7 @@ function references(a: Asset, lang: PageLang): string {
   const ar = lang === "ar";
   const p = (v: number | null | undefined) => price(v, a.decimals, lang);
   const official = a.benchmark
-    ? `${ar ? "شراء" : "buy"} <b>${p(a.benchmark.buy)}</b> · ${ar ? "بيع" : "sell"} <b>${p(a.benchmark.sell)}</b>`
+    ? `${esc(sideLabel("sell", lang))} <b>${p(a.benchmark.sell)}</b> · ${esc(sideLabel("buy", lang))} <b>${p(a.benchmark.buy)}</b>`
     : ar
       ? "لا يوجد سعر رسمي لهذا الأصل"
       : "none for this asset";
@@ -74,12 +83,11 @@ function references(a: Asset, lang: PageLang): string {
 export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): string {
   const { feed, input } = ctx;
   const ar = lang === "ar";
-  const sourceNames = new Map(input.dataset.sources.sources.map((s) => [s.id, s.name]));
+  const sourceNames = sourceNamesIn(input.dataset.sources.sources, lang);
   const nameAr = westernDigits(a.nameAr);
   const title = ar ? nameAr : a.name;
   const twinName = ar ? english(a.name) : arabic(a.nameAr);
   const note = marketNote(a, lang);
-  const chartId = "chart-h";
   const sellers =
     a.market === "reference"
       ? ""
@@ -90,12 +98,11 @@ ${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : `<p class="muted">$
 <p class="lead">${esc(pricesOf(a, feed, lang))} · ${esc(unitWords(a, lang))}${note ? ` · ${esc(note)}` : ""}</p>
 <p class="status"><strong>${esc(freshnessWords(a, lang))}</strong> · ${esc(lastUpdated(a, feed, lang))} · ${esc(confidenceWords(a, lang))}</p>
 <div class="sides">${a.market === "reference" ? referenceBox(a, lang) : `${sideBox(a, "sell", lang)}${sideBox(a, "buy", lang)}`}${references(a, lang)}</div>
+${goldNote([a], lang)}
 ${sellers}
-<section aria-labelledby="${chartId}">
-<h2 id="${chartId}">${ar ? `آخر ${a.series.length} يوم تداول` : `The last ${a.series.length} trading days`}</h2>
-${a.series.length ? `${seriesChart(a, chartId, "wide", lang)}${seriesChart(a, chartId, "narrow", lang)}${chartLegend(a, lang)}${chartTable(a, lang)}` : `<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
-<p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a> · <a href="${urlOf(files.historyCsv(a.slug))}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a></p>
-</section>
+${converter(a, lang)}
+${eventsSection(ctx, lang, a.slug)}
+${periodCharts(ctx, a, lang)}
 <p class="note">${
     ar
       ? "المقارنة بالأيام السابقة تصف ما سُجّل في الماضي، وليست توقعًا لما سيحدث. وكل يوم كان سعره مساويًا يُحسب نصف يوم."
@@ -109,10 +116,15 @@ ${a.series.length ? `${seriesChart(a, chartId, "wide", lang)}${seriesChart(a, ch
       ? `${nameAr}: أسعار كل الجهات المرخصة · Price Feed`
       : `${a.name}: every licensed seller's price · Price Feed`,
     description: ar
-      ? `أسعار ${nameAr} لدى كل الجهات المرخصة في مصر، مع السعر الرسمي وآخر ${a.series.length} يوم تداول.`
-      : `${a.name} in Egypt: every licensed seller's buy and sell price, the official rate and the last ${a.series.length} trading days.`,
+      ? `أسعار ${nameAr} لدى كل الجهات المرخصة في مصر: بكم تشتري وبكم تبيع، والسعر الرسمي، والرسم البياني لأسبوع وشهر وسنة.`
+      : `${a.name} in Egypt: what every licensed seller buys and sells at, the official rate, and charts over a week, a month and a year.`,
     body,
     baseUrl: input.dataset.site.baseUrl,
     ...simulatedBanner(input.dataset.site, lang),
   });
+}
+
+/** Each source's name as HTML in the page's language: its Arabic name where it has one, else the English marked as such. */
+function sourceNamesIn(sources: readonly SourceConfig[], lang: PageLang): Map<string, string> {
+  return new Map(sources.map((s) => [s.id, nameIn(lang, s.name, s.nameAr)]));
 }

@@ -95,7 +95,8 @@ function yTicks(
   return { lo, hi, ticks, labelDecimals: Math.min(decimals, decimalsOf(step)) };
 }
 
-export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang): string {
+/** `weekly`: the series is one entry a week (periods.ts weeklyRanges), and the description says so. */
+export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang, weekly = false): string {
   const s = asset.series;
   const layers = drawnLayers(asset);
   const values = s
@@ -123,8 +124,10 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     );
   });
   // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
+  // A week's chart labels days; longer ones whole weeks.
   const fit = Math.max(2, Math.min(maxLabels, Math.floor((right - left) / (font * 5.5))));
-  const stepDays = Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
+  const stepDays =
+    span <= 8 ? Math.max(1, Math.ceil(span / (fit - 1))) : Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
   const lastDate = s[s.length - 1]!.date;
   for (let k = 0; k * stepDays <= span; k++) {
     const date = addDays(lastDate, -k * stepDays);
@@ -144,12 +147,14 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     `<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`,
   );
 
-  const xOf = new Map(s.map((e) => [e.date, x(e.date)]));
+  // Made only when the layers are drawn: the second language's page takes them from drawnOnce.
+  let xOf: Map<string, number> | undefined;
+  const xAt = (date: string) => (xOf ??= new Map(s.map((e) => [e.date, x(e.date)]))).get(date)!;
   const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
     runs(s, lo, hi)
       .map((run) => {
-        const upper: Pt[] = run.map((e) => [xOf.get(e.date)!, y(e[hi] as number)]);
-        const lower: Pt[] = run.map((e): Pt => [xOf.get(e.date)!, y(e[lo] as number)]);
+        const upper: Pt[] = run.map((e) => [xAt(e.date), y(e[hi] as number)]);
+        const lower: Pt[] = run.map((e): Pt => [xAt(e.date), y(e[lo] as number)]);
         if (run.length === 1) {
           upper.push([upper[0]![0] + 4, upper[0]![1]]);
           lower.push([lower[0]![0] + 4, lower[0]![1]]);
@@ -173,8 +178,8 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
           runs(s, "bench", "bench")
             .map((run) =>
               run.length === 1
-                ? `<circle class="bench" cx="${r1(xOf.get(run[0]!.date)!)}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
-                : `<polyline class="bench" points="${pts(run.map((e) => [xOf.get(e.date)!, y(e.bench!)]))}"/>`,
+                ? `<circle class="bench" cx="${r1(xAt(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
+                : `<polyline class="bench" points="${pts(run.map((e) => [xAt(e.date), y(e.bench!)]))}"/>`,
             )
             .join(""),
         );
@@ -183,21 +188,15 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   );
   const descId = `${id}-${size}-desc`;
   return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
-<desc id="${descId}">${esc(describe(asset, lang))}</desc>
-<defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="2.5" height="6" fill="#1a6b36" fill-opacity=".6"/></pattern></defs>
+<desc id="${descId}">${esc(describe(asset, lang, weekly))}</desc>
+<defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="hatch" width="2.5" height="6"/></pattern></defs>
 ${parts.join("\n")}
 </svg>`;
 }
 
 const LEGEND: Record<Layer, [string, string]> = {
-  sell: [
-    "When you buy: prices sellers ask, lowest (line) to highest",
-    "عند الشراء: أسعار البيع، من الأقل (الخط) إلى الأعلى",
-  ],
-  buy: [
-    "When you sell: prices sellers pay, lowest to highest (line)",
-    "عند البيع: أسعار الشراء، من الأقل إلى الأعلى (الخط)",
-  ],
+  sell: ["You buy at: from the lowest price asked (line) to the highest", "تشتري بـ: من أقل سعر (الخط) إلى أعلى سعر"],
+  buy: ["You sell at: from the lowest price paid to the highest (line)", "تبيع بـ: من أقل سعر إلى أعلى سعر (الخط)"],
   ref: [
     "Reference price (global mid-market): the day's low to high",
     "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم",
@@ -213,24 +212,28 @@ export function chartLegend(asset: Asset, lang: PageLang): string {
   return items.length ? `<ul class="legend">${items.join("")}</ul>` : "";
 }
 
-function describe(asset: Asset, lang: PageLang): string {
+function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
   const s = asset.series;
   const last = s[s.length - 1]!;
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
+  const span =
+    lang === "ar"
+      ? `${s.length} ${weekly ? "أسبوع (أدنى وأعلى سعر في كل أسبوع)" : "يوم تداول"}`
+      : `${s.length} ${weekly ? "weeks (each week's lowest and highest)" : "trading days"}`;
   const bench =
     last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
   if (lang === "ar")
     return asset.market === "reference"
-      ? `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
-      : `${s.length} يوم تداول من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: أقل سعر بيع ${p(last.sellLo)}، وأعلى سعر شراء ${p(last.buyHi)}${bench}.`;
+      ? `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
+      : `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: تشتري بـ ${p(last.sellLo)} على الأقل، وتبيع بـ ${p(last.buyHi)} على الأكثر${bench}.`;
   return asset.market === "reference"
-    ? `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
-    : `${s.length} trading days from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: lowest price asked ${p(last.sellLo)}, highest price paid ${p(last.buyHi)}${bench}.`;
+    ? `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
+    : `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: you buy at ${p(last.sellLo)} at best, you sell at ${p(last.buyHi)} at best${bench}.`;
 }
 
 /** The chart's numbers as a table, newest day first, folded away by default. */
-export function chartTable(asset: Asset, lang: PageLang): string {
+export function chartTable(asset: Asset, lang: PageLang, weekly = false): string {
   if (asset.series.length === 0) return "";
   const ar = lang === "ar";
   const ref = asset.market === "reference";
@@ -240,8 +243,8 @@ export function chartTable(asset: Asset, lang: PageLang): string {
       ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"]
       : ["Date", "Reference low", "Reference high", "Official (mid)"]
     : ar
-      ? ["التاريخ", "أقل سعر بيع (عند الشراء)", "أعلى سعر شراء (عند البيع)", "السعر الرسمي"]
-      : ["Date", "Lowest asked (when you buy)", "Highest paid (when you sell)", "Official (mid)"];
+      ? ["التاريخ", "تشتري بـ (أفضل سعر)", "تبيع بـ (أفضل سعر)", "السعر الرسمي (المتوسط)"]
+      : ["Date", "You buy at (best)", "You sell at (best)", "Official (mid)"];
   const rows = [...asset.series]
     .reverse()
     .map(
@@ -249,6 +252,13 @@ export function chartTable(asset: Asset, lang: PageLang): string {
         `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
     )
     .join("");
-  return `<details><summary>${ar ? "أرقام الرسم البياني في جدول" : "The chart's numbers as a table"}</summary>
+  const what = weekly
+    ? ar
+      ? "أرقام الرسم البياني في جدول، صف لكل أسبوع (أفضل سعر فيه)"
+      : "The chart's numbers as a table, a row a week (the week's best)"
+    : ar
+      ? "أرقام الرسم البياني في جدول"
+      : "The chart's numbers as a table";
+  return `<details><summary>${what}</summary>
 <table><thead><tr>${head.map((x, i) => `<th scope="col"${i ? ' class="n"' : ""}>${esc(x)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></details>`;
 }

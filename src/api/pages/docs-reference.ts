@@ -19,10 +19,14 @@ import {
   DAYS_PREFIX,
   FEED_PATH,
   HISTORY_PREFIX,
+  EVENTS_ASSET_PREFIX,
+  EVENTS_ATOM_PATH,
+  EVENTS_PATH,
   INDEX_PATH,
   OPENAPI_PATH,
   READYZ_PATH,
   TERMS_PATH,
+  VARIANT_PATHS,
 } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
@@ -30,7 +34,8 @@ import { componentSchemas } from "../openapi.js";
 import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
-import { VERDICT_LABELS } from "./words.js";
+import { SIDE_WORDS } from "./words.js";
+import { homesOf } from "../../feed/homes.js";
 
 type Schema = Record<string, unknown>;
 /**
@@ -104,6 +109,14 @@ function changelogHtml(c: Changelog): string {
     .join("\n");
 }
 
+/** The homes site.json names (src/feed/homes.ts), said on the docs page; nothing when there is no mirror. */
+function mirrorLine(ds: Dataset): string {
+  const { primary, mirror } = homesOf(ds.site);
+  return mirror
+    ? ` This API's homes: ${primary ? `the primary <code>${esc(primary)}</code> and ` : ""}the mirror <code>${esc(mirror)}</code>.`
+    : "";
+}
+
 /** Everything after the one-minute start: `base` is the deployment's base URL, for the shell examples. */
 export function referenceSections(ds: Dataset, changelog: Changelog, base: string): string {
   const categories = [...new Set(ds.catalog.map((a) => a.category))];
@@ -119,29 +132,28 @@ export function referenceSections(ds: Dataset, changelog: Changelog, base: strin
         `<tr><td><code>${esc(a.slug)}</code></td><td><code>${esc(a.id)}</code></td><td>${esc(a.name)} ${arabic(a.nameAr)}</td><td>${esc(a.category)}</td><td>${esc(a.market)}</td><td>${esc(a.unit)}</td></tr>`,
     )
     .join("\n");
+  // The index and /readyz are named, not linked: only the edge function answers them at those
+  // paths, and the same page is also served from a static mirror, under a prefix (docs/pages.md).
   return `<h2 id="endpoints">The URL contract</h2>
 <p>All paths answer <code>GET</code> (and <code>HEAD</code>, and <code>OPTIONS</code> as a CORS preflight) and need no authentication.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Path</th><th scope="col">What it returns</th></tr></thead><tbody>
 <tr><td><a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></td><td>The feed: every asset, or the subset chosen by <code>?category=</code> and <code>?asset=</code>.</td></tr>
-<tr><td><a href="${INDEX_PATH}"><code>${INDEX_PATH}</code></a></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
+<tr><td><code>${INDEX_PATH}</code></td><td>The index: endpoints, the values the filters accept, the limits, links.</td></tr>
 <tr><td><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a></td><td>The OpenAPI 3.1 description of every path, field, header and response, usable to generate a client.</td></tr>
 <tr><td><a href="${CHANGELOG_PATH}"><code>${CHANGELOG_PATH}</code></a></td><td>The changelog, one entry per release.</td></tr>
-<tr><td><a href="${READYZ_PATH}"><code>${READYZ_PATH}</code></a></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
+<tr><td><code>${READYZ_PATH}</code></td><td>200 when the data is fresh, 503 when it is not, with the reasons. For monitors.</td></tr>
 </tbody></table></div>
 <p>Every feed carries links: <code>_self</code> (the exact request), <code>_docs</code> (this page), <code>_spec</code>, <code>_changelog</code> and <code>_terms</code> (<a href="${TERMS_PATH}">the terms</a>).</p>
 
 <h2 id="fields">Fields</h2>
-<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better. <strong>Buy</strong> is what a customer receives from the seller: higher is better. Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words (this site says ${Object.values(
-    VERDICT_LABELS,
-  )
-    .map((l) => `“${esc(l)}”`)
-    .join(", ")}).</p>
+<p>The feed is one <a href="#schema-Feed">Feed</a> object. Keys are in sorted order; numbers are already rounded to the asset's <code>decimals</code>. Rates are EGP per unit of the asset (per gram for gold). <strong>Sell</strong> is what a customer pays the seller: lower is better (the pages say “${SIDE_WORDS.sell[0]}”). <strong>Buy</strong> is what a customer receives from the seller: higher is better (“${SIDE_WORDS.buy[0]}”). Clients must ignore fields they do not know: new ones are added without notice. Verdicts are codes for the client to put in its own words; this site says each as what it means for the reader's side (the <a href="#glossary">glossary</a> lists them).</p>
 ${fieldTables()}
 
 <h2 id="filters">Filters</h2>
 <p><code>?category=</code> takes category slugs, <code>?asset=</code> asset slugs or ids; both take several values separated by commas, in any letter case. With both, an asset must match both (the intersection). Assets come back in catalog order whatever the order asked. An unknown value answers 400 with the accepted values in <code>validCategories</code> or <code>validAssets</code>.</p>
 <pre class="cmd"><code>curl -s '${esc(base)}${FEED_PATH}?asset=${esc([ds.catalog[0]!.slug, ds.catalog[1]?.id].filter(Boolean).join(","))}'
 curl -s '${esc(base)}${FEED_PATH}?category=${esc(categories.at(-1)!)}'</code></pre>
+<p id="mirror">On the mirror (the index's <code>homes</code>: the same files on a static host), the query string is not read: one value is its pre-filtered file, named in every feed's <code>_variants</code>. The examples above are there <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[0]!.slug))}</code> and <code>${VARIANT_PATHS.asset.replace("{slug}", esc(ds.catalog[1]?.slug ?? ds.catalog[0]!.slug))}</code> (or the whole feed, filtered by you), and <code>${VARIANT_PATHS.category.replace("{slug}", esc(categories.at(-1)!))}</code>. The documents' links (<code>_self</code>, <code>_spec</code>) are root-relative: on a host that serves the site under a prefix, put its base URL, prefix included, before them.${mirrorLine(ds)}</p>
 <p>Categories: ${categories.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Slug</th><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Category</th><th scope="col">Market</th><th scope="col">Unit</th></tr></thead>
 <tbody>${assetRows}</tbody></table></div>
@@ -154,6 +166,11 @@ curl -s '${esc(base)}${HISTORY_PREFIX}${esc(ds.catalog[0]!.slug)}.csv?from=2026-
 <p>By day: <code>${DAYS_PREFIX}{date}.json</code> is the whole market as it closed on that Cairo date, each asset's archive entry and every seller's close, sorted as the feed's <code>sellers</code>; <code>${DAYS_PATH}</code> lists the dates there are, with their day of the week. A date without data answers 404 <a href="#problem-no-such-day"><code>no-such-day</code></a> naming the nearest <code>earlier</code> and <code>later</code> dates. A day before today is written once and changes only when its inputs do; today's entries are provisional until the day ends.</p>
 <pre class="cmd"><code>curl -s '${esc(base)}${DAYS_PATH}'
 curl -s '${esc(base)}${DAYS_PREFIX}2026-11-19.json'</code></pre>
+
+<h2 id="what-changed">What changed</h2>
+<p>Each hourly build compares what it publishes with the build before and keeps what changed as events (the rulebook's §12): another seller giving a side's best, a side's verdict, the official rate, an asset turning stale or back, its confidence level, a source starting to fail or recovering. <code>${EVENTS_PATH}</code> lists the last ${M.EVENTS_RETENTION_DAYS} days' events, newest first, each with a stable <code>id</code>, the build's Cairo <code>date</code> and UTC <code>at</code>, the <code>asset</code> or <code>source</code>, the <code>kind</code> and the values <code>before</code> and <code>after</code>; <code>${EVENTS_ATOM_PATH}</code> is the same as an Atom feed for feed readers, and <code>${EVENTS_ASSET_PREFIX}{slug}.json</code> and <code>.atom</code> hold one asset's. Poll them with <code>If-None-Match</code>: an hour without a change keeps the ETag.</p>
+<pre class="cmd"><code>curl -s '${esc(base)}${EVENTS_PATH}'
+curl -s '${esc(base)}${EVENTS_ASSET_PREFIX}${esc(ds.catalog[0]!.slug)}.atom'</code></pre>
 
 <h2 id="conditional-requests">Conditional requests</h2>
 <p>Every answer carries a strong <code>ETag</code> and a <code>Last-Modified</code>. The ETag hashes the body without <code>generatedAt</code>, so an hourly rebuild of unchanged data keeps it. Send it back as <code>If-None-Match</code> and an unchanged feed answers <code>304 Not Modified</code> with no body (a 304 costs a request of your allowance, but no bandwidth). <code>If-None-Match</code> takes precedence over <code>If-Modified-Since</code> (RFC 9110 §13.2.2). Answers may be cached for ${CACHE_MAX_AGE_SECONDS} seconds (<code>Cache-Control: public, max-age=${CACHE_MAX_AGE_SECONDS}</code>); errors are <code>no-store</code>.</p>

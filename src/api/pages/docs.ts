@@ -2,18 +2,18 @@
  * The documentation page (`_docs`, /docs/): first what starts a developer in one minute — a request
  * to copy and paste against the deployment's base URL with its real answer from this build, a
  * `fetch` example and the three things to know — then the reference (docs-reference.ts), the
- * rulebook docs/methodology.md rendered as it stands, the licensed sellers and a summary in Arabic.
- * The page is English; the summary (docs-ar.ts) is the Arabic way in.
+ * rulebook docs/methodology.md rendered as it stands, the licensed sellers, and the glossary of the
+ * pages' words. Its Arabic twin, /ar/docs/, is docs-ar.ts.
  */
 import type { RenderContext } from "../../feed/site.js";
 import type { Site } from "../../schema/inputs.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
 import type { CategoryCalendar } from "../../schema/inputs.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
-import { DOCS_PATH, FEED_PATH, files } from "../../feed/paths.js";
+import { DOCS_PATH, FEED_PATH, files, localized } from "../../feed/paths.js";
 import { arabic, esc, page } from "./html.js";
 import { referenceSections } from "./docs-reference.js";
-import { arabicSummary } from "./docs-ar.js";
+import { glossary } from "./glossary.js";
 import { categoryTitle, simulatedBanner } from "./words.js";
 
 export const LOCAL_BASE_URL = "http://127.0.0.1:8888";
@@ -80,6 +80,7 @@ function startSection(ctx: RenderContext, base: string): string {
   return `<h2 id="quick-start">Start in one minute</h2>
 <p>No key, no sign-up, open CORS. Ask for one asset:</p>
 <pre class="cmd"><code>curl -s '${esc(url)}'</code></pre>
+<p>On <a href="#mirror">the mirror</a>, which reads no query string, the same answer is the file <code>/${esc(files.asset(a.slug))}</code>.</p>
 <p>The answer, as this build serves it (cut here to the last two days of its <code>series</code> and the first two rows of its seller table):</p>
 <pre class="answer"><code>${realAnswer(ctx, a)}</code></pre>
 <p>The same from JavaScript, in a browser or in Node 18+:</p>
@@ -87,7 +88,7 @@ function startSection(ctx: RenderContext, base: string): string {
 const { assets: [asset] } = await res.json();
 console.log(asset.directions.sell.best);    // ${esc(bestJson)}
 console.log(asset.directions.sell.verdict); // "${esc(a.directions.sell.verdict)}"</code></pre>
-<p><code>sell</code> is what a customer pays a seller (lower is better), <code>buy</code> what a seller pays the customer (higher is better); every price is EGP per unit, already rounded.</p>
+<p><code>sell</code> is what a customer pays a seller (lower is better; the pages say “You buy at”), <code>buy</code> what a seller pays the customer (higher is better; “You sell at”); every price is EGP per unit, already rounded. The <a href="#glossary">glossary</a> maps each word of the pages to its field.</p>
 <h3 id="three-things">The three things to know</h3>
 <ol>
 <li><strong><a href="#filters">Filters</a></strong>: <code>?asset=</code> takes slugs or ids, <code>?category=</code> category slugs, each a comma-separated list (<code>?asset=${esc(a.slug)},${esc(ctx.feed.assets.find((x) => x !== a)?.slug ?? a.slug)}</code>); both together give the assets that match both. No filter: every asset. An unknown value answers 400 with the valid ones.</li>
@@ -96,6 +97,13 @@ console.log(asset.directions.sell.verdict); // "${esc(a.directions.sell.verdict)
 <li><strong><a href="#limits">Limits</a></strong>: ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS} seconds and ${DAILY_LIMIT} per Cairo day, per address; every answer carries <code>RateLimit-Remaining</code> and <code>Daily-Used</code>, and past a limit a 429 says when to retry (<code>Retry-After</code>).</li>
 </ol>`;
 }
+
+/**
+ * Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
+ * (axe's scrollable-region-focusable).
+ */
+export const scrollable = (body: string) =>
+  body.replace(/<pre(?=[ >])/g, '<pre tabindex="0"').replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">');
 
 export function renderDocs(ctx: RenderContext): string {
   const { feed, input } = ctx;
@@ -117,7 +125,7 @@ ${startSection(ctx, base)}
 <li><a href="#quick-start">Start in one minute</a></li><li><a href="#about">What the feed is</a></li><li><a href="#endpoints">The URL contract</a></li><li><a href="#fields">Fields</a></li>
 <li><a href="#filters">Filters</a></li><li><a href="#conditional-requests">Conditional requests</a></li><li><a href="#errors">Errors</a></li>
 <li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and changelog</a></li><li><a href="#methodology">How the numbers are made</a></li>
-<li><a href="#sellers">Licensed sellers</a></li><li><a href="#arabic-summary" hreflang="ar" lang="ar">ملخص بالعربية</a></li>
+<li><a href="#sellers">Licensed sellers</a></li><li><a href="#glossary">Words on the pages</a></li><li><a href="${localized(DOCS_PATH, "ar")}" hreflang="ar" lang="ar">التوثيق بالعربية</a></li>
 </ul></nav>
 <h2 id="about">What the feed is</h2>
 <p>${esc(feed._about)}</p>
@@ -134,19 +142,15 @@ ${input.methodologyHtml}
 <p>Only these sellers' quotes are accepted, each for the categories it is licensed in.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Seller</th><th scope="col">Arabic name</th><th scope="col">Kind</th><th scope="col">Licensed by</th><th scope="col">Categories</th></tr></thead>
 <tbody>${sellerRows}</tbody></table></div>
-${arabicSummary(ctx, base)}`;
+<h2 id="glossary">Words on the pages</h2>
+<p>The human pages name each side from the customer's side, in both languages, and never with the banks' own column words (which name it from the bank's side, the other way round). Each label and the field it is:</p>
+${glossary("en")}`;
   return page({
     lang: "en",
     path: DOCS_PATH,
-    twin: false,
-    arabicAnchor: "#arabic-summary",
     title: "Documentation · Price Feed API",
     description: "How to use the Price Feed API in one minute, and how every number in it is made.",
-    // Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
-    // (axe's scrollable-region-focusable).
-    body: body
-      .replace(/<pre(?=[ >])/g, '<pre tabindex="0"')
-      .replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">'),
+    body: scrollable(body),
     baseUrl: ds.site.baseUrl,
     ...simulatedBanner(ds.site),
   });

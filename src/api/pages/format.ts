@@ -82,6 +82,8 @@ const dateFormats = {
   long: (lang: PageLang) =>
     new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }),
   short: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "short" }),
+  weekday: (lang: PageLang) =>
+    new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "short", day: "numeric", month: "short" }),
   year: (lang: PageLang) =>
     new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }),
   time: (lang: PageLang) =>
@@ -99,6 +101,7 @@ const noon = (date: string) => new Date(`${date}T12:00:00Z`);
 
 const longDates = perLang((lang) => (date: string) => dateFormat("long", lang).format(noon(date)));
 const shortDates = perLang((lang) => (date: string) => dateFormat("short", lang).format(noon(date)));
+const weekdayDates = perLang((lang) => (date: string) => dateFormat("weekday", lang).format(noon(date)));
 const fullDates = perLang((lang) => (date: string) => dateFormat("year", lang).format(noon(date)));
 const clocks = perLang((lang) => (iso: string) => dateFormat("time", lang).format(new Date(iso)));
 
@@ -112,6 +115,11 @@ export const fullDate = (date: string, lang: PageLang) => fullDates[lang](date);
 export const cairoClock = (iso: string, lang: PageLang) => clocks[lang](iso);
 /** The Cairo calendar date of an instant. */
 export const cairoDay = (iso: string) => cairoDate(Date.parse(iso));
+/** The Cairo day of an instant, short: "Thu 19 Nov" / "الخميس، 19 نوفمبر". */
+export const weekdayDate = (iso: string, lang: PageLang) => weekdayDates[lang](cairoDay(iso));
+/** "Thursday 19 November · 16:00" / "الخميس، 19 نوفمبر · 16:00": never a time without its day. */
+export const dayAndTime = (iso: string, lang: PageLang) =>
+  `${longDate(cairoDay(iso), lang)} · ${cairoClock(iso, lang)}`;
 
 /**
  * An Arabic counted noun. Arabic agrees the noun with the number: one and two have their own forms,
@@ -138,4 +146,7 @@ export const AR_TRADING_DAYS: ArNoun = {
   many: "يوم تداول",
 };
 export const AR_SOURCES: ArNoun = { one: "مصدر واحد", two: "مصدرين", few: "مصادر مستقلة", many: "مصدرًا مستقلًا" };
+export const AR_PIASTRES: ArNoun = { one: "قرش واحد", two: "قرشان", few: "قروش", many: "قرشًا" };
+export const AR_POUNDS: ArNoun = { one: "جنيه واحد", two: "جنيهان", few: "جنيهات", many: "جنيهًا" };
+export const AR_PRICES: ArNoun = { one: "سعر واحد", two: "سعران", few: "أسعار", many: "سعرًا" };
 export const AR_SELLERS: ArNoun = { one: "جهة واحدة", two: "جهتين", few: "جهات", many: "جهة" };

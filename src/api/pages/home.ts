@@ -1,82 +1,95 @@
 /**
- * The home page (/ and /ar/): a short list of the assets, each with the best price on each side,
- * who offers it and the day's verdict in a few words, linking to the asset's own page for every
- * seller, the references and the chart. The same numbers as /api/v1/feed.json of the same build.
+ * The home page (/ and /ar/): one table per category, a row per asset with the best price on each
+ * side, its move since the previous close and who offers it (the verdict only when it says
+ * something), each linking to the asset's own page. The seven headline assets come first and the
+ * rest are one tap away (lineup.ts); the What changed section (events.ts) follows. The same numbers as
+ * /api/v1/feed.json of the same build.
  */
 import type { RenderContext } from "../../feed/site.js";
-import type { Asset, Direction, Feed } from "../../schema/outputs.js";
-import { FEED_PATH, assetPagePath, localized, type PageLang } from "../../feed/paths.js";
+import type { Asset, Direction } from "../../schema/outputs.js";
+import { assetPagePath, localized, type PageLang } from "../../feed/paths.js";
 import { esc, nameIn, otherName, page } from "./html.js";
-import { AR_SELLERS, arCount, cairoClock, count, price } from "./format.js";
-import {
-  buildDay,
-  categoryTitle,
-  freshnessWords,
-  pricesOf,
-  sideLabel,
-  simulatedBanner,
-  verdictLabel,
-} from "./words.js";
+import { AR_PRICES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
+import { goldNote } from "./gold.js";
+import { changeMark } from "./change.js";
+import { headlineOf, pageOrder } from "./lineup.js";
+import { categoryTitle, freshnessWords, shortVerdict, simulatedBanner, sideLabel } from "./words.js";
+import { eventsSection } from "./events.js";
 
-function sideRow(a: Asset, side: "sell" | "buy", lang: PageLang): string {
+/**
+ * One side of an asset, a cell: the best price and its move, who offers it, and the verdict only
+ * when it says something (cheaper or dearer than usual; the asset's page has the rest), so that
+ * the seven headline assets fit a phone's first two screens.
+ */
+function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): string {
   const d: Direction = a.directions[side];
-  const who = d.best?.seller ? `<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span> ` : "";
-  return `<dt>${esc(sideLabel(side, lang))}</dt><dd><span class="v">${price(d.best?.value, a.decimals, lang)}</span> ${who}<span class="tag v-${d.verdict}">${esc(verdictLabel(d.verdict, lang))}</span></dd>`;
+  const who = d.best?.seller ? `<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span>` : "";
+  const moved = d.previous ? changeMark(d.previous.change, a.decimals, lang) : "";
+  const v = d.verdict;
+  const tag =
+    v === "favorable" || v === "weak" ? `<span class="tag v-${v}">${esc(shortVerdict(v, side, lang))}</span>` : "";
+  return `<td class="n"><span class="v">${price(d.best?.value, a.decimals, lang)}</span>${moved}${who}${tag}</td>`;
 }
 
-function when(a: Asset, feed: Feed, lang: PageLang): string {
-  const parts = [freshnessWords(a, lang)];
-  if (a.asOf !== buildDay(feed)) parts.push(pricesOf(a, feed, lang));
-  else if (a.observedAt)
-    parts.push(
-      lang === "ar"
-        ? `${cairoClock(a.observedAt, lang)} بتوقيت القاهرة`
-        : `${cairoClock(a.observedAt, lang)} Cairo time`,
-    );
-  if (a.market !== "reference")
-    parts.push(
-      lang === "ar"
-        ? arCount(a.sellers.length, AR_SELLERS)
-        : `${count(a.sellers.length, "en")} seller${a.sellers.length === 1 ? "" : "s"}`,
-    );
+/**
+ * The day and time of the latest price (never a time alone), and the state when it is not plain
+ * "up to date"; how many sellers quote it is on the asset's page.
+ */
+function when(a: Asset, lang: PageLang): string {
+  const parts = a.freshness.state === "fresh" ? [] : [freshnessWords(a, lang)];
+  if (a.observedAt) parts.push(`${weekdayDate(a.observedAt, lang)} · ${cairoClock(a.observedAt, lang)}`);
   return parts.map(esc).join(" · ");
 }
 
-function item(a: Asset, feed: Feed, lang: PageLang): string {
+function row(a: Asset, lang: PageLang): string {
   const ar = lang === "ar";
-  const rows =
+  const cells =
     a.market === "reference"
-      ? `<dt>${ar ? "سعر مرجعي" : "Reference price"}</dt><dd><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span> <span class="tag v-${a.directions[a.defaultSide].verdict}">${esc(verdictLabel(a.directions[a.defaultSide].verdict, lang))}</span></dd>`
-      : `${sideRow(a, "sell", lang)}${sideRow(a, "buy", lang)}`;
-  return `<li class="asset" id="${esc(a.slug)}">
-<h3><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a> ${otherName(lang, a.name, a.nameAr)}</h3>
-<dl>${rows}</dl>
-<p class="meta">${when(a, feed, lang)}</p>
-</li>`;
+      ? `<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
+      : `${sideCell(a, "sell", lang)}${sideCell(a, "buy", lang)}`;
+  const other = otherName(lang, a.name, a.nameAr);
+  return `<tr id="${esc(a.slug)}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? `<span class="sub">${other}</span>` : ""}<span class="sub">${when(a, lang)}</span></th>${cells}</tr>`;
 }
 
-export function renderHome({ feed, input }: RenderContext, lang: PageLang): string {
-  const ar = lang === "ar";
-  const categories = [...new Set(feed.assets.map((a) => a.category))];
-  const sections = categories
+/** The assets by category, each category a section with its heading and one table. */
+function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string): string {
+  const categories = [...new Set(assets.map((a) => a.category))];
+  return categories
     .map((c) => {
-      const assets = feed.assets.filter((a) => a.category === c);
-      return `<section aria-labelledby="cat-${esc(c)}">
-<h2 id="cat-${esc(c)}">${esc(categoryTitle(c, lang))}</h2>
-<ul class="assets">${assets.map((a) => item(a, feed, lang)).join("\n")}</ul>
+      const id = `${idPrefix}${esc(c)}`;
+      const listed = assets.filter((a) => a.category === c);
+      return `<section class="market" aria-labelledby="${id}">
+<h2 id="${id}">${esc(categoryTitle(c, lang))}</h2>
+<table class="market"><thead><tr><th scope="col">${esc(categoryTitle(c, lang))}</th><th scope="col" class="n">${esc(sideLabel("sell", lang))}</th><th scope="col" class="n">${esc(sideLabel("buy", lang))}</th></tr></thead>
+<tbody>${listed.map((a) => row(a, lang)).join("\n")}</tbody></table>
+${goldNote(listed, lang)}
 </section>`;
     })
     .join("\n");
+}
+
+export function renderHome(ctx: RenderContext, lang: PageLang): string {
+  const { feed, input } = ctx;
+  const ar = lang === "ar";
+  const ordered = pageOrder(feed.assets);
+  const isHeadline = headlineOf(ordered);
+  const rest = ordered.filter((a) => !isHeadline(a));
+  // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
+  // <details> without script (the pages' policy allows none).
+  const more = rest.length
+    ? `<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
+${sections(rest, lang, "more-")}
+</details>`
+    : "";
   const intro = ar
     ? `<h1>أسعار العملات والذهب في مصر</h1>
-<p class="lead">أفضل سعر لدى البنوك وشركات الصرافة وتجار الذهب المرخصين، مقارنةً بالأيام السابقة. اختر عملة أو عيارًا لترى سعر كل جهة والرسم البياني.</p>
-<p class="note">عند الشراء: أقل سعر تطلبه جهة. عند البيع: أعلى سعر تدفعه جهة. الأسعار بالجنيه المصري للوحدة (للجرام في الذهب). الوصف يقارن بالأيام السابقة فقط، ولا يتوقع ما سيحدث.</p>`
+<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق.</p>`
     : `<h1>Currency and gold prices in Egypt</h1>
-<p class="lead">The best price at licensed banks, exchange houses and gold dealers, and how it compares with the days before. Choose one for every seller's price and the chart.</p>
-<p class="note">When you buy: the lowest price a seller asks. When you sell: the highest price a seller pays. Prices are in Egyptian pounds per unit (per gram for gold). The verdict compares with the days before; it never forecasts.</p>`;
+<p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close.</p>`;
   const body = `${intro}
-${sections}
-<p class="note">${ar ? "البيانات نفسها بصيغة JSON للمطورين:" : "The same data as JSON, for developers:"} <a href="${FEED_PATH}"><code>${FEED_PATH}</code></a></p>`;
+${sections(ordered.filter(isHeadline), lang, "cat-")}
+${more}
+${eventsSection(ctx, lang)}`;
   return page({
     lang,
     path: "/",

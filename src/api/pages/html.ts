@@ -3,8 +3,13 @@
  * navigation with the language switch, and the footer. Pages are plain HTML written at build time,
  * with no JavaScript; their Content-Security-Policy (PAGE_CSP in src/edge/handler.ts, and
  * netlify.toml) allows inline styles and nothing else.
+ *
+ * Pages are written with site paths (`href="/docs/"`) and page() makes every one relative to the
+ * page's own path as its last step (relativeLinks), so the same files work at the root of a host
+ * and under any prefix (a mirror at `/some/prefix/`): a browser resolves `../docs/` from where the
+ * page is (RFC 3986 §5.2).
  */
-import { DOCS_PATH, SOURCES_PAGE_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
+import { DOCS_PATH, FEED_PATH, SOURCES_PAGE_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
 import { STYLE } from "./style.js";
 import { westernDigits } from "./format.js";
 
@@ -41,14 +46,30 @@ export function num(v: number | null | undefined, decimals: number): string {
   return v === null || v === undefined ? "—" : v.toFixed(decimals);
 }
 
+/**
+ * A site path as seen from a page's path: `/api/v1/feed.json` from `/ar/assets/us-dollar/` is
+ * `../../../api/v1/feed.json`, `/` from `/` is `./`. Both are site paths; `to` may carry a query
+ * or a fragment.
+ */
+export function relativePath(from: string, to: string): string {
+  const depth = from.split("/").length - 2;
+  const up = depth > 0 ? "../".repeat(depth) : "./";
+  return `${up}${to.slice(1)}`;
+}
+
+/** Every root-relative `href` and `src` of a page's HTML made relative to the page (not `//host` ones). */
+export function relativeLinks(html: string, from: string): string {
+  return html.replace(
+    / (href|src)="(\/(?!\/)[^"]*)"/g,
+    (_, attr: string, to: string) => ` ${attr}="${relativePath(from, to)}"`,
+  );
+}
+
 export interface PageOptions {
   lang: PageLang;
   title: string;
   /** The English path of the page; its Arabic twin is at localized(path, "ar"). */
   path: string;
-  /** False when the page has no Arabic twin (the docs): the switch then points at `arabicAnchor`. */
-  twin?: boolean;
-  arabicAnchor?: string;
   description: string;
   body: string;
   banner?: string;
@@ -72,59 +93,78 @@ const NAV: Record<PageLang, Array<[string, string]>> = {
 };
 
 const FOOTER: Record<PageLang, string> = {
-  en: `Indicative prices for information only, not financial advice. <a href="${TERMS_PATH}">Terms</a> · <a href="${DOCS_PATH}#methodology">How the numbers are made</a>`,
-  ar: `أسعار استرشادية للعلم فقط، وليست نصيحة مالية. <a href="${localized(TERMS_PATH, "ar")}">الشروط</a> · <a href="${DOCS_PATH}#arabic-summary" hreflang="en">كيف تُحسب الأرقام</a>`,
+  en: `Indicative prices for information only, not financial advice. <a href="${TERMS_PATH}">Terms</a> · <a href="${DOCS_PATH}#methodology">How the numbers are made</a> · <a href="${FEED_PATH}">The data as JSON</a>`,
+  ar: `أسعار استرشادية للعلم فقط، وليست نصيحة مالية. <a href="${localized(TERMS_PATH, "ar")}">الشروط</a> · <a href="${localized(DOCS_PATH, "ar")}#arabic-numbers">كيف تُحسب الأرقام</a> · <a href="${FEED_PATH}">البيانات بصيغة JSON</a>`,
 };
 
 function navigation(o: PageOptions): string {
   const items = NAV[o.lang].map(([path, label]) => {
-    // The docs exist in English only: an Arabic page links them as English.
-    const href = path === DOCS_PATH ? path : localized(path, o.lang);
     const current = path === o.path ? ' aria-current="page"' : "";
-    const hreflang = path === DOCS_PATH && o.lang === "ar" ? ' hreflang="en"' : "";
-    return `<li><a href="${href}"${current}${hreflang}>${label}</a></li>`;
+    return `<li><a href="${localized(path, o.lang)}"${current}>${label}</a></li>`;
   });
   const other: PageLang = o.lang === "ar" ? "en" : "ar";
-  const twin = o.twin === false ? `${o.path}${o.arabicAnchor ?? ""}` : localized(o.path, other);
   const label = other === "ar" ? "العربية" : "English";
   items.push(
-    `<li class="lang"><a href="${twin}" hreflang="${other}" lang="${other}"${o.twin === false ? "" : ` rel="alternate"`}>${label}</a></li>`,
+    `<li class="lang"><a href="${localized(o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${label}</a></li>`,
   );
   return `<nav aria-label="${o.lang === "ar" ? "الموقع" : "Site"}"><ul>${items.join("")}</ul></nav>`;
 }
 
+/** Absolute with the deployment's base URL when it has one; else a site path, made relative with the rest. */
+const absolute = (o: PageOptions, p: string) => `${o.baseUrl ? o.baseUrl.replace(/\/+$/, "") : ""}${p}`;
+
 function alternates(o: PageOptions): string {
-  if (o.twin === false) return "";
-  const abs = (p: string) => `${o.baseUrl ? o.baseUrl.replace(/\/+$/, "") : ""}${p}`;
   return [
-    `<link rel="alternate" hreflang="en" href="${abs(o.path)}">`,
-    `<link rel="alternate" hreflang="ar" href="${abs(localized(o.path, "ar"))}">`,
-    `<link rel="alternate" hreflang="x-default" href="${abs(o.path)}">`,
+    `<link rel="alternate" hreflang="en" href="${absolute(o, o.path)}">`,
+    `<link rel="alternate" hreflang="ar" href="${absolute(o, localized(o.path, "ar"))}">`,
+    `<link rel="alternate" hreflang="x-default" href="${absolute(o, o.path)}">`,
   ].join("\n");
+}
+
+/**
+ * Open Graph (ogp.me) for a link shared in a chat: title, description, type and locale; og:url only
+ * with the base URL, since the protocol wants it absolute.
+ */
+function openGraph(o: PageOptions): string {
+  const tags = [
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:site_name" content="Price Feed">`,
+    `<meta property="og:title" content="${esc(o.title)}">`,
+    `<meta property="og:description" content="${esc(o.description)}">`,
+    `<meta property="og:locale" content="${o.lang === "ar" ? "ar_EG" : "en_GB"}">`,
+    `<meta property="og:locale:alternate" content="${o.lang === "ar" ? "en_GB" : "ar_EG"}">`,
+  ];
+  if (o.baseUrl) tags.push(`<meta property="og:url" content="${esc(absolute(o, localized(o.path, o.lang)))}">`);
+  return tags.join("\n");
 }
 
 export function page(o: PageOptions): string {
   const ar = o.lang === "ar";
-  return `<!doctype html>
+  const self = localized(o.path, o.lang);
+  // The banner sits in the header, a landmark, so that no content is outside one (WCAG 1.3.1).
+  return relativeLinks(
+    `<!doctype html>
 <html lang="${o.lang}" dir="${ar ? "rtl" : "ltr"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>${esc(o.title)}</title>
 <meta name="description" content="${esc(o.description)}">
+${openGraph(o)}
 ${alternates(o)}
 <link rel="icon" href="data:,">
 <style>${STYLE}</style>
 </head>
 <body>
-<a class="skip" href="#main">${ar ? "انتقل إلى المحتوى" : "Skip to content"}</a>
-<header>${navigation(o)}</header>
-${o.banner ? `<p class="banner" role="note">${o.banner}</p>` : ""}
+<header><a class="skip" href="#main">${ar ? "انتقل إلى المحتوى" : "Skip to content"}</a>${navigation(o)}${o.banner ? `<p class="banner" role="note">${o.banner}</p>` : ""}</header>
 <main id="main">
 ${o.body}
 </main>
 <footer><p>${FOOTER[o.lang]}</p></footer>
 </body>
 </html>
-`;
+`,
+    self,
+  );
 }

@@ -1,24 +1,28 @@
 /**
  * An asset's full seller table, in the feed's order (best first on the asset's default side,
- * docs/methodology.md §3.2): seller, the name in the other language, the price the seller buys at
- * and sells at, the time of its quote and the sources that reported it when the feed carries them.
- * The best price of each side is marked by a word and bold type as well as by its background.
+ * docs/methodology.md §3.2): seller, the name in the other language, the price you buy at (the
+ * feed's `sell`) and the price you sell at (`buy`), each with its move since the seller's previous
+ * close, the day and time of its quote and the sources that reported it when the feed carries them.
+ * The columns are named from the customer's side, as the cards are (words.ts SIDE_WORDS). The best
+ * price of each side is marked by a word and bold type as well as by its background.
  *
- * On a phone the table keeps four columns (seller, buys at, sells at, time) and fits 360 px: the
- * other-language name and the sources' numbers move to lines under the seller's name.
+ * On a phone the table keeps four columns (seller, you buy at, you sell at, time) and fits 360 px:
+ * the other-language name and how many sources saw the seller move to lines under its name.
  */
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
-import { english, esc, nameIn, otherName } from "./html.js";
-import { cairoClock, cairoDay, count, price, shortDate } from "./format.js";
+import { esc, nameIn, otherName } from "./html.js";
+import { AR_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
+import { changeMark, sellerChange } from "./change.js";
+import { sideLabel } from "./words.js";
 
 /** The members a row carries since seller rows name their quote's time and sources; read defensively. */
-type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources">> &
+type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources" | "previous">> &
   Pick<SellerRow, "seller" | "sellerAr" | "buy" | "sell">;
 
 export interface SellerTableOptions {
   lang: PageLang;
-  /** Source id → its name, in the order of the sources configuration. */
+  /** Source id → its name as HTML in the page's language, in the order of the sources configuration. */
   sourceNames: ReadonlyMap<string, string>;
 }
 
@@ -38,60 +42,63 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const ar = lang === "ar";
   const rows = asset.sellers as Row[];
   const withTime = rows.some((r) => (r.observedAt ?? null) !== null);
-  // Sources are long names: the table shows their numbers, the list under it the names. The source
-  // whose quote is shown comes first, in bold; the others also reported the seller that day.
   const ranks = [...o.sourceNames.keys()];
-  const used = [...new Set(rows.flatMap((r) => [...(r.source ? [r.source] : []), ...(r.sources ?? [])]))].sort(
-    (a, b) => order(ranks, a) - order(ranks, b),
-  );
-  const withSources = used.length > 0;
-  const numberOf = (id: string) => count(used.indexOf(id) + 1, lang);
+  const withSources = rows.some((r) => r.source || r.sources?.length);
+  // The source whose quote is shown first, in bold; the others also reported the seller that day.
   const sourcesOf = (r: Row) => {
     const chosen = r.source ?? null;
-    const others = (r.sources ?? []).filter((x) => x !== chosen);
-    return [...(chosen ? [`<b>${numberOf(chosen)}</b>`] : []), ...others.map(numberOf)].join(" · ");
+    const others = (r.sources ?? []).filter((x) => x !== chosen).sort((a, b) => order(ranks, a) - order(ranks, b));
+    const name = (id: string) => o.sourceNames.get(id) ?? esc(id);
+    return {
+      html: [...(chosen ? [`<b>${name(chosen)}</b>`] : []), ...others.map(name)].join(ar ? "، " : ", "),
+      n: others.length + (chosen ? 1 : 0),
+    };
   };
   const mark = ar ? "★ الأفضل" : "★ Best";
-  const cell = (r: Row, side: "sell" | "buy") =>
-    isBest(asset, side, r)
-      ? `<td class="n best">${price(r[side], asset.decimals, lang)}<span class="best-mark">${mark}</span></td>`
-      : `<td class="n">${price(r[side], asset.decimals, lang)}</td>`;
+  const cell = (r: Row, side: "sell" | "buy") => {
+    const moved = sellerChange(r[side], r.previous?.[side], asset.decimals);
+    const chg = moved === null ? "" : changeMark(moved, asset.decimals, lang);
+    return isBest(asset, side, r)
+      ? `<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${mark}</span></td>`
+      : `<td class="n">${price(r[side], asset.decimals, lang)}${chg}</td>`;
+  };
+  // The day beside every time: a quote of the evening before reads as such.
   const time = (r: Row) => {
     const at = r.observedAt ?? null;
     if (at === null) return `<td class="n">—</td>`;
-    const day = cairoDay(at);
-    return `<td class="n"><time datetime="${esc(at)}">${day === asset.asOf ? "" : `${esc(shortDate(day, lang))} `}${esc(cairoClock(at, lang))}</time></td>`;
+    return `<td class="n"><time datetime="${esc(at)}">${esc(cairoClock(at, lang))}<span class="since">${esc(weekdayDate(at, lang))}</span></time></td>`;
   };
   const body = rows
     .map((r) => {
       const other = otherName(lang, r.seller, r.sellerAr);
-      const sources = withSources ? sourcesOf(r) : "";
-      const via = sources ? `<span class="sub">${ar ? "المصادر: " : "Sources: "}${sources}</span>` : "";
+      const sources = withSources ? sourcesOf(r) : { html: "", n: 0 };
+      const seenBy = sources.n
+        ? `<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_SOURCES)}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
+        : "";
       const id = r.id ? ` id="seller-${esc(r.id)}"` : "";
       return (
-        `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${via}</th>` +
-        `<td class="col-wide">${other || "—"}</td>${cell(r, "buy")}${cell(r, "sell")}${withTime ? time(r) : ""}` +
-        `${withSources ? `<td class="col-wide n">${sources || "—"}</td>` : ""}</tr>`
+        `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${seenBy}</th>` +
+        `<td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}` +
+        `${withSources ? `<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`
       );
     })
     .join("\n");
   const head = [
     `<th scope="col">${ar ? "الجهة" : "Seller"}</th>`,
     `<th scope="col" class="col-wide">${ar ? "الاسم بالإنجليزية" : "Arabic name"}</th>`,
-    `<th scope="col" class="n">${ar ? "سعر الشراء" : "Buys at"}</th>`,
-    `<th scope="col" class="n">${ar ? "سعر البيع" : "Sells at"}</th>`,
+    `<th scope="col" class="n">${esc(sideLabel("sell", lang))}</th>`,
+    `<th scope="col" class="n">${esc(sideLabel("buy", lang))}</th>`,
     withTime ? `<th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th>` : "",
-    withSources ? `<th scope="col" class="col-wide n">${ar ? "المصادر" : "Sources"}</th>` : "",
+    withSources ? `<th scope="col" class="col-wide">${ar ? "رصدها" : "Seen by"}</th>` : "",
   ].join("");
   const caption = ar
-    ? `سعر الشراء: ما تدفعه لك الجهة حين تبيع لها (الأعلى أفضل لك). سعر البيع: ما تدفعه أنت حين تشتري (الأقل أفضل لك).${withTime ? " الوقت بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
-    : `Buys at: what the seller pays you when you sell (higher is better for you). Sells at: what you pay when you buy (lower is better for you).${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
-  const list = withSources
-    ? `<p class="note">${ar ? "المصادر (الرقم الغامق هو مصدر السعر المعروض، والباقي رصدوا الجهة أيضًا في التاريخ نفسه):" : "Sources (the number in bold gave the price shown; the others also reported the seller that day):"}</p>
-<ol class="sources">${used.map((id) => `<li>${ar ? english(o.sourceNames.get(id) ?? id) : esc(o.sourceNames.get(id) ?? id)}</li>`).join("")}</ol>`
+    ? `تشتري بـ: ما تطلبه الجهة حين تشتري منها (الأقل أفضل لك). تبيع بـ: ما تدفعه لك حين تبيع لها (الأعلى أفضل لك). ▲▼ التغير منذ إغلاقها السابق.${withTime ? " الأوقات بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
+    : `You buy at: what the seller asks when you buy from it (lower is better for you). You sell at: what it pays when you sell to it (higher is better for you). ▲▼ the move since its previous close.${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
+  const note = withSources
+    ? `<p class="note">${ar ? "«رصدها»: المصادر التي نقلت سعر الجهة في هذا التاريخ؛ السعر المعروض من المصدر المكتوب بخط عريض." : "“Seen by”: the sources that reported the seller's price on this date; the price shown is from the one in bold."}</p>`
     : "";
   return `<table class="sellers"><caption>${caption}</caption>
 <thead><tr>${head}</tr></thead>
 <tbody>${body}</tbody></table>
-${list}`;
+${note}`;
 }

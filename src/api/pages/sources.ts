@@ -6,8 +6,8 @@
 import type { RenderContext } from "../../feed/site.js";
 import { SOURCES_PAGE_PATH, SOURCES_PATH, type PageLang } from "../../feed/paths.js";
 import type { SourceHealth } from "../../schema/documents.js";
-import { english, esc, page } from "./html.js";
-import { cairoClock, cairoDay, shortDate, westernDigits } from "./format.js";
+import { esc, nameIn, page } from "./html.js";
+import { dayAndTime, westernDigits } from "./format.js";
 import { simulatedBanner } from "./words.js";
 
 const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: string }> = {
@@ -17,16 +17,33 @@ const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: st
   reference: { en: "global reference rate", ar: "السعر العالمي المرجعي" },
 };
 
-function when(iso: string | null, lang: PageLang): string {
-  if (iso === null) return lang === "ar" ? "لم يحدث بعد" : "never yet";
-  return `<time datetime="${esc(iso)}">${esc(shortDate(cairoDay(iso), lang))} ${esc(cairoClock(iso, lang))}</time>`;
+/**
+ * An instant with its day. A source with no run on record (lastRunAt null: the build was given no
+ * ingest record, as `npm run build` of a copied data folder) is not the same as one that ran and
+ * never succeeded: the page says which.
+ */
+function when(iso: string | null, lang: PageLang, ran = true): string {
+  if (iso === null)
+    return ran
+      ? lang === "ar"
+        ? "لم ينجح أبدًا"
+        : "never succeeded"
+      : lang === "ar"
+        ? "غير مسجّل في هذا البناء"
+        : "not recorded in this build";
+  return `<time datetime="${esc(iso)}">${esc(dayAndTime(iso, lang))}</time>`;
 }
 
-export function sourcesTable(health: SourceHealth, names: ReadonlyMap<string, string>, lang: PageLang): string {
+export function sourcesTable(
+  health: SourceHealth,
+  names: ReadonlyMap<string, string>,
+  lang: PageLang,
+  arabicNames: ReadonlyMap<string, string | undefined> = new Map(),
+): string {
   const ar = lang === "ar";
   const head = ar
-    ? { source: "المصدر", fed: "غذّى", ok: "آخر نجاح", failed: "آخر إخفاق" }
-    : { source: "Source", fed: "Fed", ok: "Last success", failed: "Last failure" };
+    ? { source: "المصدر", fed: "نقل أسعار", ok: "آخر نجاح", failed: "آخر إخفاق" }
+    : { source: "Source", fed: "Gave prices of", ok: "Last success", failed: "Last failure" };
   const rows = health.sources
     .map((s) => {
       const fed = s.assets.length ? s.assets.map((id) => esc(names.get(id) ?? id)).join(ar ? "، " : ", ") : "—";
@@ -34,8 +51,8 @@ export function sourcesTable(health: SourceHealth, names: ReadonlyMap<string, st
         ? `${when(s.lastFailure.at, lang)}: <span lang="en" dir="ltr">${esc(s.lastFailure.reason)}</span>`
         : "—";
       return (
-        `<tr id="source-${esc(s.id)}"><th scope="row">${ar ? english(s.name) : esc(s.name)}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>` +
-        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${when(s.lastSuccessAt, lang)}</td><td data-label="${head.failed}">${failure}</td></tr>`
+        `<tr id="source-${esc(s.id)}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>` +
+        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${when(s.lastSuccessAt, lang, s.lastRunAt !== null)}</td><td data-label="${head.failed}">${failure}</td></tr>`
       );
     })
     .join("\n");
@@ -50,16 +67,16 @@ export function renderSources(ctx: RenderContext, health: SourceHealth, lang: Pa
   // One kind of digit per page, as on the other Arabic pages.
   const names = new Map(ctx.feed.assets.map((a) => [a.id, ar ? westernDigits(a.nameAr) : a.name]));
   const intro = ar
-    ? `<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، والأصول التي غذّاها في تاريخ أسعارها، ومتى نجح آخر مرة، ولماذا أخفق آخر مرة. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
-    : `<h1>Sources</h1><p>Where the prices come from: each source's kind, the assets it fed on their price dates, when it last succeeded and why it last failed. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
+    ? `<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، وأسعار ما نقله في تاريخ تلك الأسعار، ومتى نجح آخر مرة، ولماذا أخفق آخر مرة. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
+    : `<h1>Sources</h1><p>Where the prices come from: each source's kind, whose prices it gave on the date of those prices, when it last succeeded and why it last failed. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
   return page({
     lang,
     path: SOURCES_PAGE_PATH,
     title: ar ? "المصادر · Price Feed" : "Sources · Price Feed",
     description: ar
-      ? "حالة المصادر: ما غذّته ومتى نجحت وأخفقت."
-      : "Source health: what each source fed, when it last succeeded and failed.",
-    body: `${intro}\n${sourcesTable(health, names, lang)}`,
+      ? "حالة المصادر: ما نقلته من أسعار ومتى نجحت وأخفقت."
+      : "Where the prices come from: what each source gave, when it last succeeded and failed.",
+    body: `${intro}\n${sourcesTable(health, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),
   });

@@ -26,33 +26,59 @@ import {
 type Side = "sell" | "buy";
 const pick = <T>(lang: PageLang, en: T, ar: T) => (lang === "ar" ? ar : en);
 
-/** The English names of the verdicts, as the docs page lists them. */
-export const VERDICT_LABELS: Record<Verdict, string> = {
-  favorable: "A good day",
-  weak: "A poor day",
-  ordinary: "An ordinary day",
-  mixed: "Mixed signals",
-  calibrating: "Too little history to compare yet",
+/**
+ * The verdicts as what they mean for the reader's side, never as a grade of the day: on the side
+ * where you buy, `favorable` means it costs less than usual; on the side where you sell, that you
+ * get more (docs/methodology.md §6.5).
+ */
+export const VERDICT_WORDS: Record<Side, Record<Verdict, [string, string]>> = {
+  sell: {
+    favorable: ["Cheaper to buy than usual", "الشراء أرخص من المعتاد"],
+    weak: ["Dearer to buy than usual", "الشراء أغلى من المعتاد"],
+    ordinary: ["About the usual price to buy", "تشتري بسعر قريب من المعتاد"],
+    mixed: ["Cheaper than usual by one measure, dearer by another", "أرخص من المعتاد بمقياس وأغلى بآخر"],
+    calibrating: ["Too new to compare with the usual price", "لا يوجد تاريخ كافٍ للمقارنة بعد"],
+  },
+  buy: {
+    favorable: ["You get more than usual when you sell", "تحصل على أكثر من المعتاد حين تبيع"],
+    weak: ["You get less than usual when you sell", "تحصل على أقل من المعتاد حين تبيع"],
+    ordinary: ["About the usual price when you sell", "تبيع بسعر قريب من المعتاد"],
+    mixed: ["More than usual by one measure, less by another", "أكثر من المعتاد بمقياس وأقل بآخر"],
+    calibrating: ["Too new to compare with the usual price", "لا يوجد تاريخ كافٍ للمقارنة بعد"],
+  },
 };
-const VERDICT_AR: Record<Verdict, string> = {
-  favorable: "يوم جيد",
-  weak: "يوم غير موات",
-  ordinary: "يوم عادي",
-  mixed: "إشارات متباينة",
-  calibrating: "لا يوجد تاريخ كافٍ للمقارنة بعد",
-};
-export const verdictLabel = (v: Verdict, lang: PageLang) => pick(lang, VERDICT_LABELS, VERDICT_AR)[v];
+export const verdictLabel = (v: Verdict, side: Side, lang: PageLang) => VERDICT_WORDS[side][v][lang === "ar" ? 1 : 0];
+
+/** The home page's few words for a notable verdict (favorable or weak), from the reader's side. */
+export function shortVerdict(v: "favorable" | "weak", side: Side, lang: PageLang): string {
+  const words = {
+    sell: { favorable: ["cheaper than usual", "أرخص من المعتاد"], weak: ["dearer than usual", "أغلى من المعتاد"] },
+    buy: {
+      favorable: ["you get more than usual", "تحصل على أكثر من المعتاد"],
+      weak: ["you get less than usual", "تحصل على أقل من المعتاد"],
+    },
+  } as const;
+  return words[side][v][lang === "ar" ? 1 : 0];
+}
 
 /** The Cairo date of the build: what "today" means on the pages. */
 export const buildDay = (feed: Feed) => cairoDay(feed.generatedAt);
 
-/** The side of the customer: the feed's `sell` is what the customer pays when buying. */
-export const sideLabel = (side: Side, lang: PageLang) =>
-  side === "sell" ? pick(lang, "When you buy", "عند الشراء") : pick(lang, "When you sell", "عند البيع");
+/**
+ * One word for each side, from the customer's side, on every card, column, legend and in the docs:
+ * "You buy at" is the feed's `sell` (what a seller asks), "You sell at" its `buy` (what a seller
+ * pays). Egyptian banks head their columns "سعر الشراء / سعر البيع" from the bank's side, the
+ * opposite way round, so the pages use neither of those words for a column.
+ */
+export const SIDE_WORDS: Record<Side, [string, string]> = {
+  sell: ["You buy at", "تشتري بـ"],
+  buy: ["You sell at", "تبيع بـ"],
+};
+export const sideLabel = (side: Side, lang: PageLang) => SIDE_WORDS[side][lang === "ar" ? 1 : 0];
 export const sideHint = (side: Side, lang: PageLang) =>
   side === "sell"
-    ? pick(lang, "the lowest price a seller asks", "أقل سعر تدفعه")
-    : pick(lang, "the highest price a seller pays", "أعلى سعر تحصل عليه");
+    ? pick(lang, "the lowest price a seller asks", "أقل سعر تطلبه جهة")
+    : pick(lang, "the highest price a seller pays", "أعلى سعر تدفعه جهة");
 
 /**
  * Where today's best value sits among the prior days, as a count of days: favorability is the share
@@ -76,7 +102,7 @@ export function comparison(d: Direction, side: Side, lang: PageLang): string | n
   return `${than} than on ${count(n, "en")} of the previous ${count(p, "en")} trading days`;
 }
 
-/** "A good day: cheaper than on 71 of the previous 88 trading days." — the verdict of one side, in words. */
+/** "Cheaper to buy than usual: cheaper than on 71 of the previous 88 trading days." — one side's verdict in words. */
 export function verdictSentence(d: Direction, side: Side, lang: PageLang): string {
   if (d.verdict === "calibrating") {
     if (d.priorDays >= MIN_PRIOR_DAYS) return pick(lang, "No seller quotes this side.", "لا توجد أسعار لهذا الجانب.");
@@ -87,7 +113,7 @@ export function verdictSentence(d: Direction, side: Side, lang: PageLang): strin
     );
   }
   const c = comparison(d, side, lang);
-  return `${verdictLabel(d.verdict, lang)}${c ? `${pick(lang, ": ", "، ")}${c}` : ""}.`;
+  return `${verdictLabel(d.verdict, side, lang)}${c ? `${pick(lang, ": ", "، ")}${c}` : ""}.`;
 }
 
 /** The signals behind the verdict, one plain sentence each: the week's trend, the official and the global rates. */
@@ -134,17 +160,16 @@ export function pricesOf(asset: Asset, feed: Feed, lang: PageLang): string {
   return pick(lang, `Prices of ${longDate(asset.asOf, "en")}`, `أسعار ${longDate(asset.asOf, "ar")}`);
 }
 
-/** "Last updated today at 14:05 Cairo time", or with the weekday and date when it was not today. */
+/** "Last updated today, Thursday 19 November at 14:05 Cairo time": the day and date beside every time. */
 export function lastUpdated(asset: Asset, feed: Feed, lang: PageLang): string {
   if (!asset.observedAt) return pick(lang, "No price observed yet", "لم يُرصد أي سعر بعد");
   const at = cairoClock(asset.observedAt, lang);
   const day = cairoDay(asset.observedAt);
-  if (day === buildDay(feed))
-    return pick(lang, `Last updated today at ${at} Cairo time`, `آخر تحديث اليوم الساعة ${at} بتوقيت القاهرة`);
+  const today = day === buildDay(feed);
   return pick(
     lang,
-    `Last updated ${longDate(day, "en")} at ${at} Cairo time`,
-    `آخر تحديث ${longDate(day, "ar")} الساعة ${at} بتوقيت القاهرة`,
+    `Last updated ${today ? "today, " : ""}${longDate(day, "en")} at ${at} Cairo time`,
+    `آخر تحديث ${today ? "اليوم " : ""}${longDate(day, "ar")} الساعة ${at} بتوقيت القاهرة`,
   );
 }
 
@@ -184,7 +209,7 @@ export function confidenceWords(asset: Asset, lang: PageLang): string {
     `بناءً على ${arCount(checks, AR_SOURCES)}`,
   );
   if (LEVEL[level] >= LEVEL_OF_CHECKS(checks)) return based;
-  return `${based}${pick(lang, " (confidence lowered: sources disagree on a seller, or the best prices cross)", " (ثقة أقل: المصادر تختلف على سعر جهة، أو أفضل الأسعار متقاطعة)")}`;
+  return `${based}${pick(lang, " (less certain: the sources disagree on a seller's price, or a seller pays more than another asks)", " (ثقة أقل: المصادر تختلف على سعر جهة، أو جهة تشتري بأعلى مما تبيع به جهة أخرى)")}`;
 }
 
 const CATEGORY: Record<string, [string, string]> = { currencies: ["Currencies", "العملات"], metals: ["Gold", "الذهب"] };

@@ -1,0 +1,80 @@
+/**
+ * What an amount costs, without script: a small table of common amounts at the best price on each
+ * side and at the central bank's official rate, worked out when the page is built (the pages'
+ * policy allows no script, so nothing is computed in the browser). Each total is the amount times
+ * the price shown on the page, rounded to the asset's decimals as every price is
+ * (docs/methodology.md §3.1).
+ */
+import type { Asset } from "../../schema/outputs.js";
+import type { PageLang } from "../../feed/paths.js";
+import { roundHalfAway } from "../../core/round.js";
+import { count, price, westernDigits } from "./format.js";
+import { esc } from "./html.js";
+import { sideLabel } from "./words.js";
+
+/** Amounts people ask about, by the asset's unit: grams of gold, coins, or units of a currency. */
+const AMOUNTS: Record<string, readonly number[]> = { g: [1, 5, 10], coin: [1, 2, 5] };
+const CURRENCY_AMOUNTS = [100, 500, 1000, 5000] as const;
+
+export const amountsOf = (a: Pick<Asset, "unit">): readonly number[] =>
+  AMOUNTS[a.unit.split("/")[1] ?? ""] ?? CURRENCY_AMOUNTS;
+
+/** The official mid of the asset's own business date, as its chart draws it; null on a day without one. */
+export function officialMid(a: Pick<Asset, "series" | "asOf">): number | null {
+  const last = a.series.at(-1);
+  return last && last.date === a.asOf ? last.bench : null;
+}
+
+/** "500 USD", "10 g", "2 coins" / "500 دولار أمريكي", "10 جرام", "2 قطعة". */
+function amountWords(a: Pick<Asset, "unit" | "nameAr">, n: number, lang: PageLang): string {
+  const base = a.unit.split("/")[1] ?? a.unit;
+  if (lang === "ar") {
+    const ar: Record<string, string> = { g: "جرام", coin: "قطعة" };
+    return `${count(n, "ar")} ${ar[base] ?? westernDigits(a.nameAr)}`;
+  }
+  const en: Record<string, string> = { g: "g", coin: n === 1 ? "coin" : "coins" };
+  return `${count(n, "en")} ${en[base] ?? base}`;
+}
+
+/** The total of an amount at a price, or null when there is no price. */
+export const totalOf = (n: number, v: number | null | undefined, decimals: number): number | null =>
+  v === null || v === undefined ? null : roundHalfAway(n * v, decimals);
+
+/**
+ * The decimals a total needs: a price of 2 decimals times 100 is whole pounds, so "4,777" rather
+ * than "4,777.00" (the total is exact either way; the zeros only widened a phone's table).
+ */
+export function totalDecimals(n: number, decimals: number): number {
+  let zeros = 0;
+  for (let m = n; m % 10 === 0 && m > 0; m /= 10) zeros++;
+  return Math.max(0, decimals - zeros);
+}
+
+export function converter(a: Asset, lang: PageLang): string {
+  const ar = lang === "ar";
+  const official = officialMid(a);
+  const reference = a.market === "reference";
+  const columns: Array<[string, number | null | undefined]> = reference
+    ? [[ar ? "بالسعر المرجعي" : "At the reference price", a.global?.value ?? a.series.at(-1)?.bench]]
+    : [
+        [sideLabel("sell", lang), a.directions.sell.best?.value],
+        [sideLabel("buy", lang), a.directions.buy.best?.value],
+      ];
+  if (!reference && official !== null) columns.push([ar ? "السعر الرسمي" : "Official rate", official]);
+  if (columns.every(([, v]) => v === null || v === undefined)) return "";
+  const head = `<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label]) => `<th scope="col" class="n">${esc(label)}</th>`).join("")}</tr>`;
+  const rows = amountsOf(a)
+    .map(
+      (n) =>
+        `<tr><th scope="row">${esc(amountWords(a, n, lang))}</th>${columns.map(([, v]) => `<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`).join("")}</tr>`,
+    )
+    .join("");
+  const gold = a.kind === "metal";
+  const caption = ar
+    ? `بالجنيه المصري، بأفضل سعر في كل جانب كما يظهر أعلاه${official === null ? "" : "، وبمتوسط السعر الرسمي"}. الرسوم والعمولات${gold ? " والمصنعية" : ""} غير محسوبة.`
+    : `In Egyptian pounds, at the best price on each side shown above${official === null ? "" : " and at the official mid rate"}. Fees and commissions${gold ? " and workmanship" : ""} are not included.`;
+  return `<section aria-labelledby="convert-h">
+<h2 id="convert-h">${ar ? "كم يساوي؟" : "What it comes to"}</h2>
+<table class="convert"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
+</section>`;
+}

@@ -1,0 +1,133 @@
+/**
+ * What changed (docs/methodology.md §12) in plain words, English and Arabic: one sentence per event,
+ * as the pages' "What changed" section shows the latest and the Atom feeds title every entry. The
+ * words describe what the builds saw; like the rest of the pages, none forecasts (§6.6).
+ */
+import type { RenderContext } from "../../feed/site.js";
+import { EVENTS_ATOM_PATH, EVENTS_PATH, files, urlOf, type PageLang } from "../../feed/paths.js";
+import { EVENTS_ON_PAGES } from "../../core/methodology.js";
+import type { ConfidenceLevel, FreshnessState } from "../../schema/outputs.js";
+import type { Event, Events, OfficialRateValue } from "../../schema/events.js";
+import { esc } from "./html.js";
+import { cairoClock, longDate, price, westernDigits } from "./format.js";
+import { sideLabel, verdictLabel } from "./words.js";
+
+/** What a sentence needs to name an event's asset or source. */
+export interface EventNames {
+  asset(slug: string): { name: string; nameAr: string; decimals: number } | undefined;
+  source(id: string): string | undefined;
+}
+
+/** The names of a build's assets and sources, for its events. */
+export function eventNames(ctx: RenderContext): EventNames {
+  const assets = new Map(ctx.feed.assets.map((a) => [a.slug, a]));
+  const sources = new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.name]));
+  return { asset: (slug) => assets.get(slug), source: (id) => sources.get(id) };
+}
+
+const FRESHNESS: Record<FreshnessState, [string, string]> = {
+  fresh: ["up to date", "محدّثة"],
+  closed: ["the latest before the market closed", "آخر أسعار قبل إغلاق السوق"],
+  delayed: ["delayed", "متأخرة"],
+  stale: ["out of date", "قديمة"],
+};
+const CONFIDENCE: Record<ConfidenceLevel, [string, string]> = {
+  high: ["high", "عالية"],
+  medium: ["medium", "متوسطة"],
+  low: ["low", "منخفضة"],
+  none: ["none", "منعدمة"],
+};
+const say = (lang: PageLang, [en, ar]: readonly [string, string]) => (lang === "ar" ? ar : en);
+
+/** One event in a sentence, as plain text (the caller escapes it). */
+export function eventSentence(e: Event, names: EventNames, lang: PageLang): string {
+  const ar = lang === "ar";
+  if (e.kind === "source") {
+    const name = names.source(e.source ?? "") ?? e.source ?? "";
+    return e.after.state === "failing"
+      ? say(lang, [
+          `${name} started failing: ${e.after.reason ?? ""}`,
+          `المصدر ${name} بدأ يتعثر: ${e.after.reason ?? ""}`,
+        ])
+      : say(lang, [
+          `${name} works again (it had failed: ${e.before.reason ?? ""})`,
+          `المصدر ${name} يعمل من جديد (كان قد تعثر: ${e.before.reason ?? ""})`,
+        ]);
+  }
+  const a = names.asset(e.asset ?? "");
+  const who = a ? (ar ? westernDigits(a.nameAr) : a.name) : (e.asset ?? "");
+  const p = (v: number | null | undefined) => price(v, a?.decimals ?? 2, lang);
+  const subject = e.side ? `${who}${ar ? "، " : ", "}${sideLabel(e.side, lang).toLowerCase()}` : who;
+  switch (e.kind) {
+    case "best-seller": {
+      const at = (b: typeof e.after) =>
+        b?.seller
+          ? `${ar ? (b.sellerAr ?? b.seller) : b.seller} (${p(b.value)})`
+          : say(lang, ["no seller", "لا توجد جهة"]);
+      return say(lang, [
+        `${subject}: the best price is now at ${at(e.after)}, was at ${at(e.before)}`,
+        `${subject}: أفضل سعر الآن لدى ${at(e.after)}، وكان لدى ${at(e.before)}`,
+      ]);
+    }
+    case "verdict": {
+      // A verdict is said from the reader's side (words.ts VERDICT_WORDS); events of a side carry it.
+      const side = e.side ?? "sell";
+      return say(lang, [
+        `${subject}: now “${verdictLabel(e.after, side, lang)}”, was “${verdictLabel(e.before, side, lang)}”`,
+        `${subject}: الآن «${verdictLabel(e.after, side, lang)}»، وكان «${verdictLabel(e.before, side, lang)}»`,
+      ]);
+    }
+    case "official-rate": {
+      const rate = (r: OfficialRateValue | null) =>
+        r
+          ? // The customer's words for the two sides, as everywhere on the pages (words.ts SIDE_WORDS).
+            `${sideLabel("sell", lang).toLowerCase()} ${p(r.sell)} · ${sideLabel("buy", lang).toLowerCase()} ${p(r.buy)}`
+          : say(lang, ["none in force", "لا يوجد سعر سارٍ"]);
+      return say(lang, [
+        `${subject}: the Central Bank of Egypt's official rate is now: ${rate(e.after)}; was: ${rate(e.before)}`,
+        `${subject}: السعر الرسمي للبنك المركزي المصري الآن: ${rate(e.after)}؛ وكان: ${rate(e.before)}`,
+      ]);
+    }
+    case "freshness":
+      return say(lang, [
+        `${subject}: prices are now ${say(lang, FRESHNESS[e.after])}, were ${say(lang, FRESHNESS[e.before])}`,
+        `${subject}: الأسعار الآن ${say(lang, FRESHNESS[e.after])}، وكانت ${say(lang, FRESHNESS[e.before])}`,
+      ]);
+    case "confidence":
+      return say(lang, [
+        `${subject}: confidence is now ${say(lang, CONFIDENCE[e.after])}, was ${say(lang, CONFIDENCE[e.before])}`,
+        `${subject}: درجة الثقة الآن ${say(lang, CONFIDENCE[e.after])}، وكانت ${say(lang, CONFIDENCE[e.before])}`,
+      ]);
+  }
+}
+
+/** When a build saw it, in Cairo: "Thursday 19 November, 14:00". */
+export const eventWhen = (e: Event, lang: PageLang) =>
+  `${longDate(e.date, lang)}${lang === "ar" ? "، " : ", "}${cairoClock(e.at, lang)}`;
+
+/**
+ * The "What changed" section of a page: the latest EVENTS_ON_PAGES events of the site (`slug` null,
+ * the home page) or of one asset, newest first, with links to the JSON and Atom feeds.
+ */
+export function eventsSection(ctx: RenderContext, lang: PageLang, slug: string | null = null): string {
+  const ar = lang === "ar";
+  const file = slug === null ? files.events : files.assetEvents(slug);
+  const atom = slug === null ? EVENTS_ATOM_PATH : urlOf(files.assetEventsAtom(slug));
+  const json = slug === null ? EVENTS_PATH : urlOf(file);
+  const doc = JSON.parse(ctx.text(file)) as Events;
+  const names = eventNames(ctx);
+  const latest = doc.events.slice(0, EVENTS_ON_PAGES);
+  const items = latest
+    .map(
+      (e) => `<li><span class="muted">${esc(eventWhen(e, lang))}</span> — ${esc(eventSentence(e, names, lang))}</li>`,
+    )
+    .join("\n");
+  const none = ar
+    ? `<p class="muted">لم يتغير شيء في آخر ${doc.retentionDays} يومًا.</p>`
+    : `<p class="muted">Nothing changed in the last ${doc.retentionDays} days.</p>`;
+  return `<section aria-labelledby="changed-h" class="events">
+<h2 id="changed-h">${ar ? "ما الذي تغيّر" : "What changed"}</h2>
+${latest.length ? `<ul>${items}</ul>` : none}
+<p class="note">${ar ? "تابع كل التغييرات:" : "Follow every change:"} <a href="${atom}" type="application/atom+xml" dir="ltr">Atom</a> · <a href="${json}" type="application/json" dir="ltr">JSON</a></p>
+</section>`;
+}

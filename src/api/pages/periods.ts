@@ -1,0 +1,121 @@
+/**
+ * The asset page's charts by period — a week, a month, three months, a year — drawn from the
+ * archive's history of the asset (`/api/v1/history/{slug}.json`, docs/methodology.md §5.5) as the
+ * build wrote it. No script: each period is a <details> (the month open), with its two drawings
+ * (phone and wide, chart.ts), its legend and its numbers as a table for screen readers.
+ */
+import type { RenderContext } from "../../feed/site.js";
+import type { Asset, Feed } from "../../schema/outputs.js";
+import type { History } from "../../schema/archive.js";
+import { files, urlOf, type PageLang } from "../../feed/paths.js";
+import { addDays } from "../../core/cairo.js";
+import { chartLegend, chartTable, seriesChart } from "./chart.js";
+
+interface View {
+  period: Period;
+  asset: Asset;
+  /** The asset with weekly ranges for the table's rows; null when the table lists every day. */
+  table: Asset | null;
+}
+interface Period {
+  id: string;
+  days: number;
+  en: string;
+  ar: string;
+}
+/** Calendar days back from the asset's business date, the day itself included. */
+export const PERIODS: readonly Period[] = [
+  { id: "week", days: 7, en: "Week", ar: "أسبوع" },
+  { id: "month", days: 30, en: "Month", ar: "شهر" },
+  { id: "3-months", days: 91, en: "3 months", ar: "3 شهور" },
+  { id: "year", days: 365, en: "Year", ar: "سنة" },
+];
+const OPEN = "month";
+/** Longer periods than this list one row a week in their table: a year of days is 260 rows a page. */
+const DAILY_TABLE_DAYS = 31;
+
+/** Longer periods than this are drawn from weekly ranges: a year of days is 260 points a drawing. */
+const DAILY_CHART_DAYS = 100;
+
+type Entry = Asset["series"][number];
+const lowest = (xs: Array<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? Math.min(...v) : null;
+};
+const highest = (xs: Array<number | null>) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? Math.max(...v) : null;
+};
+
+/**
+ * Each week as one entry, weeks ending on Thursday as Egypt's working week does (Friday and
+ * Saturday are the weekend; 2026-01-01 was a Thursday): dated its last trading day, with the
+ * week's lowest and highest price on each side (so the best of the week, sellLo and buyHi, is kept)
+ * and the official rate of its last day.
+ */
+export function weeklyRanges(series: readonly Entry[]): Entry[] {
+  const week = (date: string) => Math.ceil((Date.parse(date) - Date.parse("2026-01-01")) / 86_400_000 / 7);
+  const out: Entry[] = [];
+  let group: Entry[] = [];
+  series.forEach((e, i) => {
+    group.push(e);
+    if (i < series.length - 1 && week(series[i + 1]!.date) === week(e.date)) return;
+    out.push({
+      date: e.date,
+      sellLo: lowest(group.map((x) => x.sellLo)),
+      sellHi: highest(group.map((x) => x.sellHi)),
+      buyLo: lowest(group.map((x) => x.buyLo)),
+      buyHi: highest(group.map((x) => x.buyHi)),
+      bench: e.bench,
+    });
+    group = [];
+  });
+  return out;
+}
+
+/**
+ * Each period's view of the asset: its series replaced by the history's days in the period. Made
+ * once per build and asset and shared by both languages, so that chart.ts draws each layer once.
+ */
+const views = new WeakMap<Feed, Map<string, Array<View>>>();
+export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
+  let byAsset = views.get(ctx.feed);
+  if (!byAsset) views.set(ctx.feed, (byAsset = new Map()));
+  let made = byAsset.get(a.slug);
+  if (made) return made;
+  const entries = (JSON.parse(ctx.text(files.history(a.slug))) as History).entries;
+  made = [];
+  // Each view carries its table's rows too, made here once for both languages.
+  let shown = -1;
+  for (const period of PERIODS) {
+    const from = addDays(a.asOf, -(period.days - 1));
+    const series = entries.filter((e) => e.date >= from && e.date <= a.asOf);
+    // A longer period with no more days than the one before (a young archive) is left out.
+    if (series.length === 0 || series.length === shown) continue;
+    shown = series.length;
+    const weeks = period.days > DAILY_TABLE_DAYS ? { ...a, series: weeklyRanges(series) } : null;
+    made.push({ period, asset: period.days > DAILY_CHART_DAYS ? weeks! : { ...a, series }, table: weeks });
+  }
+  byAsset.set(a.slug, made);
+  return made;
+}
+
+export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): string {
+  const ar = lang === "ar";
+  const views = periodViews(ctx, a);
+  const open = views.some((v) => v.period.id === OPEN) ? OPEN : views.at(-1)?.period.id;
+  const charts = views
+    .map(({ period, asset, table }) => {
+      const id = `chart-${period.id}`;
+      return `<details id="${id}"${period.id === open ? " open" : ""}><summary id="${id}-h">${ar ? period.ar : period.en}</summary>
+${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(asset, `${id}-h`, "narrow", lang, asset === table)}${chartLegend(asset, lang)}${chartTable(table ?? asset, lang, table !== null)}
+</details>`;
+    })
+    .join("\n");
+  const csv = urlOf(files.historyCsv(a.slug));
+  return `<section aria-labelledby="chart-h">
+<h2 id="chart-h">${ar ? "الأسعار على مدى أسبوع وشهر وسنة" : "Prices over a week, a month, a year"}</h2>
+${charts ? `<div class="periods">${charts}</div>` : `<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
+<p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${csv}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a> · <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a></p>
+</section>`;
+}

@@ -1,0 +1,113 @@
+/**
+ * What changed (docs/methodology.md §12): a build's summary of what it publishes, the events between
+ * the previous build's summary and its own, and the record the next build goes on from. Pure: the
+ * build instant and both summaries are arguments, so the same inputs and --now give the same events.
+ */
+import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
+import { cairoDate, isoUtc } from "../core/cairo.js";
+import type { Feed } from "../schema/outputs.js";
+import type { SourceHealth } from "../schema/documents.js";
+import type {
+  AssetSummary,
+  BuildSummary,
+  Event,
+  EventKind,
+  EventsState,
+  OfficialRateValue,
+  SourceState,
+} from "../schema/events.js";
+
+/** No record yet: the first build records its summary and derives nothing (§12: nothing to compare with). */
+export const NO_EVENTS: EventsState = { summary: null, events: [] };
+
+const SIDES = ["sell", "buy"] as const;
+
+/** A source is failing while its last failure is newer than its last success (or it never succeeded). */
+export function sourceState(s: SourceHealth["sources"][number]): SourceState {
+  const f = s.lastFailure;
+  const failing = f !== null && (s.lastSuccessAt === null || Date.parse(f.at) > Date.parse(s.lastSuccessAt));
+  return failing ? { state: "failing", reason: f.reason } : { state: "ok", reason: null };
+}
+
+/** What the events compare of a published build (§12, "What is compared"). */
+export function summarize(feed: Feed, sources: SourceHealth): BuildSummary {
+  const assets: Record<string, AssetSummary> = {};
+  for (const a of feed.assets) {
+    const side = (s: "sell" | "buy") => ({ best: a.directions[s].best, verdict: a.directions[s].verdict });
+    assets[a.slug] = {
+      sell: side("sell"),
+      buy: side("buy"),
+      official: a.benchmark && { buy: a.benchmark.buy, sell: a.benchmark.sell },
+      freshness: a.freshness.state,
+      confidence: a.confidence.level,
+    };
+  }
+  const states: Record<string, SourceState> = {};
+  for (const s of sources.sources) states[s.id] = sourceState(s);
+  return { assets, sources: states };
+}
+
+const sameOfficial = (a: OfficialRateValue | null, b: OfficialRateValue | null) =>
+  a === null || b === null ? a === b : a.buy === b.buy && a.sell === b.sell;
+
+/** `20261119T100000Z`: the build instant in an id, without the characters a file name or URL minds. */
+const stamp = (at: string) => at.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+
+/**
+ * The events between two consecutive summaries, seen by the build at `nowMs`: assets in the current
+ * summary's order (the catalog's), each kind in a fixed order, then the sources. An asset or a source
+ * that one summary lacks (added or removed from the configuration) has nothing to compare.
+ */
+export function diffSummaries(prev: BuildSummary, cur: BuildSummary, nowMs: number): Event[] {
+  const at = isoUtc(nowMs);
+  const date = cairoDate(nowMs);
+  const out: Event[] = [];
+  const push = <K extends EventKind>(
+    kind: K,
+    subject: { asset: string } | { source: string },
+    side: "sell" | "buy" | null,
+    before: Extract<Event, { kind: K }>["before"],
+    after: Extract<Event, { kind: K }>["after"],
+  ) => {
+    const asset = "asset" in subject ? subject.asset : null;
+    const source = "source" in subject ? subject.source : null;
+    const id = [stamp(at), asset ?? source, kind, ...(side ? [side] : [])].join(".");
+    out.push({ id, date, at, asset, source, side, kind, before, after } as Event);
+  };
+  for (const [slug, now] of Object.entries(cur.assets)) {
+    const was = prev.assets[slug];
+    if (!was) continue;
+    const asset = { asset: slug };
+    for (const s of SIDES)
+      if ((was[s].best?.seller ?? null) !== (now[s].best?.seller ?? null))
+        push("best-seller", asset, s, was[s].best, now[s].best);
+    for (const s of SIDES)
+      if (was[s].verdict !== now[s].verdict) push("verdict", asset, s, was[s].verdict, now[s].verdict);
+    if (!sameOfficial(was.official, now.official)) push("official-rate", asset, null, was.official, now.official);
+    if (was.freshness !== now.freshness && (was.freshness === "stale" || now.freshness === "stale"))
+      push("freshness", asset, null, was.freshness, now.freshness);
+    if (was.confidence !== now.confidence) push("confidence", asset, null, was.confidence, now.confidence);
+  }
+  for (const [id, now] of Object.entries(cur.sources)) {
+    const was = prev.sources[id];
+    if (was && was.state !== now.state) push("source", { source: id }, null, was, now);
+  }
+  return out;
+}
+
+/**
+ * The record after a build at `nowMs` that publishes `cur`: its events first (newest first), then
+ * the kept ones not older than EVENTS_RETENTION_DAYS. An event from a build after `nowMs` (a site
+ * rebuilt at an earlier --now, with --force) is dropped too: the record never runs ahead of its build.
+ * A rebuild at the instant of the recorded build keeps that build's events (it finds nothing new).
+ */
+export function nextEvents(prev: EventsState, cur: BuildSummary, nowMs: number): EventsState {
+  const fresh = prev.summary ? diffSummaries(prev.summary, cur, nowMs) : [];
+  const oldest = nowMs - EVENTS_RETENTION_DAYS * 86_400_000;
+  const ids = new Set(fresh.map((e) => e.id));
+  const kept = prev.events.filter((e) => {
+    const t = Date.parse(e.at);
+    return t >= oldest && t <= nowMs && !ids.has(e.id);
+  });
+  return { summary: cur, events: [...fresh, ...kept] };
+}
