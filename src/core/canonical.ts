@@ -31,6 +31,11 @@ export async function strongEtag(text: string): Promise<string> {
 export interface Hashing {
   etag(text: string): string | Promise<string>;
   byteLength(text: string): number;
+  /**
+   * The ETag of a text given in pieces, the same as etag() of their concatenation; where there is
+   * one (Web Crypto has no digest in pieces), a file made in pieces is never held whole.
+   */
+  pieces?(): { update(text: string): void; etag(): string };
 }
 
 export const webHashing: Hashing = { etag: strongEtag, byteLength: (text) => encoder.encode(text).length };

@@ -73,6 +73,12 @@ export interface ClosedRawDay {
   rejected: RejectedQuote[];
   accepted: number;
   read: number;
+  /**
+   * What the closes stand on when they are the same at every instant from the day's latest quote on
+   * (src/io/closed-days.ts): its quotes file's bytes, the inputs of acceptance and the code, hashed.
+   * The archive keys a raw day's file by it. Absent when a quote was later than the build instant.
+   */
+  closedKey?: string;
 }
 
 export interface Dataset {

@@ -61,12 +61,19 @@ export function dayAssetJson(
 }
 
 /**
- * `{...head, [key]: [items]}` in canonical form from the items already written: the header is
- * serialized with an empty array in their place (no string of ours holds `"<key>":[]` unescaped).
+ * `{...head, [key]: []}` in canonical form, cut where the items go: the text before them and after.
+ * The header is serialized with an empty array in their place (no string of ours holds `"<key>":[]`
+ * unescaped).
  */
-export function withItems(head: Record<string, unknown>, key: string, items: readonly string[]): string {
+export function itemsCut(head: Record<string, unknown>, key: string): [before: string, after: string] {
   const h = canonical({ ...head, [key]: [] });
   const marker = `${JSON.stringify(key)}:[]`;
-  const at = h.indexOf(marker);
-  return `${h.slice(0, at)}${JSON.stringify(key)}:[${items.join(",")}]${h.slice(at + marker.length)}`;
+  const at = h.indexOf(marker) + marker.length - 1;
+  return [h.slice(0, at), h.slice(at)];
+}
+
+/** `{...head, [key]: [items]}` in canonical form from the items already written. */
+export function withItems(head: Record<string, unknown>, key: string, items: readonly string[]): string {
+  const [before, after] = itemsCut(head, key);
+  return `${before}${items.join(",")}${after}`;
 }

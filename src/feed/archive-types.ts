@@ -5,6 +5,7 @@
 import type { DayClose } from "../schema/inputs.js";
 import type { Dataset, DayRecord } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
+import type { ItemsFile } from "./site-items.js";
 
 /** A file of the previous site that stands for a day whose inputs did not change: linked, not written again. */
 export interface KeptFile {
@@ -20,19 +21,32 @@ export interface KeptFile {
 export type EntryRow = readonly [asset: string, json: string, csv: string];
 
 /**
- * What a day's file depends on besides the day's closes: `shared` (the site's header, the catalog and
- * the registry; the same string for every day of a build) and `day` (each asset's references that day).
+ * What a day's file depends on besides a compacted day's closes: `shared` (the site's header, the
+ * catalog and the registry; the same string for every day of a build), `refs` (each asset's
+ * references that day, src/feed/archive-refs.ts) and, for a raw day, `closes` (what its closes stand
+ * on; "" for a compacted day, whose history file's bytes the source adds).
  */
 export interface DayInputs {
   shared: string;
-  day: string;
+  refs: Uint8Array;
+  closes: string;
 }
 
 /**
  * A compacted day as its source gives it: its closes, or the entries an earlier build wrote of it
  * from the same inputs and the file it published then, to be kept as it is.
  */
-export type CompactedDay = { closes: readonly DayClose[] } | { rows: readonly EntryRow[]; kept: KeptFile };
+export type CompactedDay = { closes: DayCloses } | { rows: readonly EntryRow[]; kept: KeptFile };
+
+/**
+ * A day's closes by asset (a Map will do): a history day's are parsed a line at a time as they are
+ * asked for (src/io/history-lines.ts); `done` checks the rest, once the day is made.
+ */
+export interface DayCloses {
+  has(asset: string): boolean;
+  get(asset: string): DayClose | undefined;
+  done?(): void;
+}
 
 /** Where the compacted days come from (src/io/archive-days.ts); without one, the build's records must hold every day's closes. */
 export interface CompactedDays {
@@ -53,21 +67,44 @@ export interface CompactedDays {
    * is, and its entries come joined); null otherwise, and each day is taken one by one.
    */
   whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null>;
+  /** Where this build writes the compacted days' part, when whole() gave none. */
+  partSink(heads: HistoryHeads): PartSink;
   /** The compacted days' part as this build made it, for the next build's whole(). */
   keepPart(part: CompactedPart): void;
 }
 
-/** One asset's entries of the compacted days, written and joined, and the digests its ETags use. */
+/**
+ * A file that holds the first bytes of a history file: its head (up to and with `"entries":[`, or the
+ * CSV's header line) and its entries of the closed part, as an earlier build or this one wrote them.
+ * The history file is made by copying it and writing the rest after it: the part's bytes are never
+ * read into the build (src/io/archive-days.ts).
+ */
+export interface PartFile {
+  file: string;
+  bytes: number;
+}
+
+/** One asset's entries of the compacted days, on disk, and the digests its ETags use. */
 export interface AssetPart {
-  /** The entries' JSON, joined by commas; empty for none. Kept from an earlier build, its UTF-8 bytes. */
-  json: string | Uint8Array;
-  /** The CSV lines, each ending CRLF (or their UTF-8 bytes). */
-  csv: string | Uint8Array;
+  json: PartFile;
+  csv: PartFile;
   /** A digest of each entry's JSON, concatenated: what the files' ETags hash in place of the entries. */
   digests: string;
   /** The first and last dates it has ("" for none). */
   first: string;
   last: string;
+}
+
+/** Each asset's first bytes of its history files (src/feed/archive-history.ts historyHeads). */
+export type HistoryHeads = ReadonlyMap<string, { json: string; csv: string }>;
+
+/**
+ * Where the entries of the closed part go as they are made, a day at a time, so that none is kept:
+ * each asset's two part files, headed by `heads` (src/io/archive-days.ts). end() closes them.
+ */
+export interface PartSink {
+  add(asset: string, json: string, csv: string): void;
+  end(): Map<string, { json: PartFile; csv: PartFile }>;
 }
 
 /** Every asset's compacted part, and each compacted day's file and number of assets. */
@@ -82,6 +119,10 @@ export interface ArchiveInput {
   records: ReadonlyMap<string, DayRecord[]>;
   refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
   compacted?: CompactedDays | undefined;
+  /** The build's Cairo date: the days before it are the closed part (docs/methodology.md §5.5 "Written once"). */
+  today: string;
+  /** Each raw day's ClosedRawDay `closedKey` (src/core/dataset.ts), where it has one. */
+  rawKeys?: ReadonlyMap<string, string>;
   /** The ETag of a file put before (the by-day file's, for `made`). */
   etagOf(path: string): string;
   /** A digest of a text (the build's hashing), for the history files' ETags. */
@@ -100,7 +141,8 @@ export type ArchiveFile =
       contentType: string;
       etagInput?: string;
       check?: string;
-      /** The file's bytes in pieces, in place of `body` (a part kept as bytes is never decoded). */
-      chunks?: Array<string | Uint8Array>;
+      /** A file whose bytes come first, before `body` (a history file's part: never read into the build). */
+      prefix?: PartFile;
     }
+  | ItemsFile
   | { kept: KeptFile };

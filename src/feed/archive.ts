@@ -7,14 +7,14 @@
  */
 import { canonical } from "../core/canonical.js";
 import type { Dataset } from "../core/dataset.js";
-import type { DayClose, RegistrySeller } from "../schema/inputs.js";
+import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import type { ArchiveEntry, Days } from "../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
-import type { DayRef } from "../rules/references.js";
+import { refOn, refsKeys } from "./archive-refs.js";
 import { csvRow } from "./archive-csv.js";
-import { AssetLines, historyFiles } from "./archive-history.js";
-import type { ArchiveFile, ArchiveInput, AssetPart, DayInputs, EntryRow } from "./archive-types.js";
-import { dayAssetJson, entryJson, withItems } from "./archive-json.js";
+import { AssetLines, historyFiles, historyHeads } from "./archive-history.js";
+import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./archive-types.js";
+import { dayAssetJson, entryJson, itemsCut } from "./archive-json.js";
 import { files, urlOf } from "./paths.js";
 import { documentHeader } from "./header.js";
 
@@ -31,29 +31,15 @@ export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
   return documentHeader(ds.site, self);
 }
 
-/** Each reference of a date, by asset: a map per date, built once from the per-asset lists. */
-function refsByDate(refs: ReadonlyMap<string, DayRef[]>): Map<string, Map<string, DayRef>> {
-  const out = new Map<string, Map<string, DayRef>>();
-  for (const [asset, days] of refs)
-    for (const d of days) {
-      let m = out.get(d.date);
-      if (!m) out.set(d.date, (m = new Map()));
-      m.set(asset, d);
-    }
-  return out;
-}
-
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /** Every archive file, a day at a time, then each asset's history and the list of days. */
 export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile> {
   const { ds, records } = input;
   const sellers: ReadonlyMap<string, RegistrySeller> = new Map(ds.registry.map((s) => [s.id, s]));
-  const official = refsByDate(input.refs.official);
-  const global = refsByDate(input.refs.global);
   const refsOn = (asset: string, date: string) => ({
-    official: official.get(date)?.get(asset),
-    global: global.get(date)?.get(asset),
+    official: refOn(input.refs.official.get(asset), date),
+    global: refOn(input.refs.global.get(asset), date),
   });
   const reference = ds.catalog.filter((a) => a.market === "reference");
   const priced = new Map(
@@ -77,27 +63,36 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   for (const p of priced.values()) for (const d of p.keys()) dates.add(d);
 
   const shared = canonical({ site: ds.site, catalog: ds.catalog, registry: ds.registry });
-  const inputsOf = (date: string): DayInputs => {
-    // Each asset's references of the day: the values the archive shows, not when or by whom seen.
-    const dayRefs = ds.catalog.map((a) => {
-      const { official: o, global: g } = refsOn(a.id, date);
-      return [a.id, o?.buy, o?.sell, o?.value, o?.lo, o?.hi, g?.value, g?.lo, g?.hi].map((v) => v ?? null);
-    });
-    return { shared, day: JSON.stringify(dayRefs) };
+  const refsKey = refsKeys(ds.catalog, input.refs);
+  const inputsOf = async (date: string): Promise<DayInputs> => {
+    const refs = refsKey(date);
+    // A raw day's closes are an input too (docs/methodology.md §5.5: "or the raw quotes until
+    // compaction"): the key holds what they stand on (its quotes, acceptance's inputs, the code:
+    // src/io/closed-days.ts) or, when they may depend on the instant, a digest of them.
+    const [closes, closedKey] = [rawCloses.get(date), input.rawKeys?.get(date)];
+    let raw = "";
+    if (closedKey !== undefined && closes) raw = `closed ${closedKey}`;
+    else if (closes) raw = `closes ${await input.digest(JSON.stringify(closes))}`;
+    return { shared, refs, closes: raw };
   };
-  // The closed part: every date before the first raw day (all of them when there is none). Each
-  // asset's entries of those days are written once and come back joined while their inputs stand.
+  // The closed part: every date before the build's (a raw day before it is over: its file changes
+  // only when its quotes do). Each asset's entries of those days are written once and come back
+  // as they were written while every day's inputs stand; the hourly build makes only today's.
   const sorted = [...dates].sort();
-  const boundary = rawCloses.size ? [...rawCloses.keys()].sort()[0]! : "\uffff";
-  const partDates = sorted.filter((d) => d < boundary);
-  const partInputs = new Map(partDates.map((d) => [d, inputsOf(d)]));
+  const partDates = sorted.filter((d) => d < input.today);
+  const partInputs = new Map<string, DayInputs>();
+  for (const d of partDates) partInputs.set(d, await inputsOf(d));
   const whole = input.compacted ? await input.compacted.whole(partInputs) : null;
-  // Each asset's entries as written (JSON and CSV lines), so that no entry object outlives its day.
-  const partLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
+  // The part's entries go to files as they are made (none is kept in the build), when there is a
+  // source to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
+  const sink = input.compacted && !whole ? input.compacted.partSink(historyHeads(ds)) : null;
+  const partLines = new Map(
+    ds.catalog.map((a) => [a.id, new AssetLines(sink ? (json, csv) => sink.add(a.id, json, csv) : undefined)]),
+  );
   const tailLines = new Map(ds.catalog.map((a) => [a.id, new AssetLines()]));
   const list: Days["days"] = [];
   for (const date of sorted) {
-    const inPart = date < boundary;
+    const inPart = date < input.today;
     if (whole && inPart) {
       const day = whole.days.get(date);
       if (!day) continue; // a date without an entry
@@ -105,67 +100,66 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
       yield { kept: day.kept };
       continue;
     }
-    const inputs = partInputs.get(date) ?? inputsOf(date);
-    const lines = inPart ? partLines : tailLines;
-    let closes: readonly DayClose[] | undefined = rawCloses.get(date);
+
+    const lines = inPart && sink ? partLines : tailLines;
+    let byAsset: DayCloses = new Map((rawCloses.get(date) ?? []).map((c) => [c.asset, c]));
     const compacted = compactedDates.has(date) ? input.compacted! : null;
     if (compacted) {
-      const day = await compacted.take(date, inputs);
+      const day = await compacted.take(date, partInputs.get(date) ?? (await inputsOf(date)));
       if ("kept" in day) {
-        for (const [asset, json, csv] of day.rows) lines.get(asset)?.add(date, json, csv);
+        for (const [asset, json, csv] of day.rows) await lines.get(asset)?.add(date, json, csv, input.digest);
         list.push({ date, weekday: weekdayName(date), assets: day.rows.length, _self: urlOf(day.kept.path) });
         input.compacted!.made(date, day.rows, day.kept.etag);
         yield { kept: day.kept };
         continue;
       }
-      closes = day.closes;
+      byAsset = day.closes;
     }
-    const byAsset = new Map((closes ?? []).map((c) => [c.asset, c]));
+    // Which assets have an entry that day: a seller asset with a close, a reference asset with a price.
+    const has = (a: CatalogAsset) => (a.market === "reference" ? priced.get(a.id)!.has(date) : byAsset.has(a.id));
+    const count = ds.catalog.filter(has).length;
+    if (count === 0) {
+      byAsset.done?.();
+      input.compacted?.made(date, [], "");
+      continue;
+    }
     const rows: EntryRow[] = [];
-    const dayAssets: string[] = [];
-    for (const a of ds.catalog) {
-      let entry: ArchiveEntry | null = null;
-      let table: DaySeller[] = [];
-      if (a.market === "reference") {
-        const p = priced.get(a.id)!.get(date);
-        if (p) entry = referenceEntry(p, refsOn(a.id, date));
-      } else {
-        const c = byAsset.get(a.id);
-        if (c) {
-          const r = closeFacts(c, a, sellers);
+    // Each asset of the day made when the file asks for it, then written and dropped (src/feed/site-items.ts).
+    async function* dayAssets(): AsyncGenerator<string> {
+      for (const a of ds.catalog) {
+        if (!has(a)) continue;
+        let entry: ArchiveEntry;
+        let table: DaySeller[] = [];
+        if (a.market === "reference") entry = referenceEntry(priced.get(a.id)!.get(date)!, refsOn(a.id, date));
+        else {
+          const r = closeFacts(byAsset.get(a.id)!, a, sellers);
           entry = sellerEntry(date, r.facts, refsOn(a.id, date), sellers);
           table = r.table;
         }
+        const row = [a.id, entryJson(entry), csvRow(entry)] as const;
+        rows.push(row);
+        await lines.get(a.id)!.add(date, row[1], row[2], input.digest);
+        yield dayAssetJson(a, row[1], table);
       }
-      if (!entry) continue;
-      const row = [a.id, entryJson(entry), csvRow(entry)] as const;
-      rows.push(row);
-      lines.get(a.id)!.add(date, row[1], row[2]);
-      dayAssets.push(dayAssetJson(a, row[1], table));
-    }
-    if (rows.length === 0) {
-      input.compacted?.made(date, rows, "");
-      continue;
     }
     const path = files.day(date);
-    list.push({ date, weekday: weekdayName(date), assets: rows.length, _self: urlOf(path) });
-    const head = { ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date) };
-    yield { path, body: withItems(head, "assets", dayAssets), contentType: JSON_TYPE };
+    list.push({ date, weekday: weekdayName(date), assets: count, _self: urlOf(path) });
+    const [head, tail] = itemsCut({ ...archiveHeader(ds, urlOf(path)), date, weekday: weekdayName(date) }, "assets");
+    yield { path, contentType: JSON_TYPE, head, tail, items: dayAssets() };
+    if (rows.length !== count) throw new Error(`${path}: ${rows.length} assets written of ${count}`);
+    byAsset.done?.();
     input.compacted?.made(date, rows, input.etagOf(path));
   }
   let part = whole?.assets;
-  if (!part) {
+  if (!part && sink) {
     part = new Map<string, AssetPart>();
-    for (const [asset, l] of partLines) {
-      const json = l.json.join(",");
-      const csv = l.csv.map((c) => `${c}\r\n`).join("");
-      await l.digest(input.digest);
-      part.set(asset, { json, csv, digests: l.digests.join(""), first: l.first, last: l.last });
+    for (const [asset, f] of sink.end()) {
+      const l = partLines.get(asset)!;
+      part.set(asset, { ...f, digests: l.digests.join(""), first: l.first, last: l.last });
     }
-    input.compacted?.keepPart({ assets: part, days: new Map() });
+    input.compacted!.keepPart({ assets: part, days: new Map() });
   }
-  for (const l of tailLines.values()) await l.digest(input.digest);
-  yield* historyFiles(ds, part, tailLines, whole !== null);
+  yield* historyFiles(ds, part ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
 }

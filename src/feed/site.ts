@@ -7,14 +7,15 @@ import { FEED_PATH, VARIANT_PATHS, files, urlOf } from "./paths.js";
 import { buildAssets, type AssetsResult } from "./assets.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
-import { isoUtc } from "../core/cairo.js";
+import { cairoDate, isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
 import type { LoadedDataset } from "../rules/days.js";
 import type { Feed } from "../schema/outputs.js";
 import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
-import { archiveFiles, type CompactedDays, type KeptFile } from "./archive.js";
+import { archiveFiles, type CompactedDays, type KeptFile, type PartFile } from "./archive.js";
+import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
 import type { EventsState } from "../schema/events.js";
@@ -34,8 +35,8 @@ export interface SiteFile {
   etagInput: () => string;
   /** The document to check against the file's schema instead of the body (src/feed/archive.ts historyFiles). */
   check?: string | undefined;
-  /** The file's bytes in pieces, in place of `body` (then `check` is what is validated). */
-  chunks?: Array<string | Uint8Array> | undefined;
+  /** A file whose bytes come before `body` (a history file's part: copied, never read); `check` is then checked. */
+  prefix?: PartFile | undefined;
 }
 
 export interface SiteInput {
@@ -87,6 +88,8 @@ export interface SiteSink {
   keep(path: string, from: string): void;
   /** The text of a file put before (RenderContext.text). */
   text(path: string): string;
+  /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
+  openItems(path: string, head: string, tail: string): ItemsWriter;
 }
 
 export interface Site {
@@ -186,13 +189,21 @@ export async function composeSite(
   };
   /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's). */
   const finish = async (
-    made: Iterable<SiteFile> | AsyncIterable<SiteFile | { kept: KeptFile }>,
+    made: Iterable<SiteFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
     unchanged?: (path: string, etag: string) => KeptFile | null,
   ) => {
-    for await (const f of made) {
-      if ("kept" in f) {
-        keep(f.kept);
+    for await (const m of made) {
+      if ("kept" in m) {
+        keep(m.kept);
         continue;
+      }
+      let f: SiteFile = m as SiteFile;
+      if ("items" in m) {
+        const out = await putItems(m, sink, hashing, unchanged);
+        if ("kept" in out) keep(out.kept);
+        else if ("etag" in out) record(m.path, out.etag, m.contentType, out.bytes);
+        if (!("body" in out)) continue;
+        f = out; // made whole: the hashing takes no pieces
       }
       const etag = await hashing.etag(f.etagInput());
       const same = unchanged?.(f.path, etag);
@@ -200,12 +211,7 @@ export async function composeSite(
         keep(same);
         continue;
       }
-      const bytes = f.chunks
-        ? f.chunks.reduce(
-            (n: number, c: string | Uint8Array) => n + (typeof c === "string" ? hashing.byteLength(c) : c.length),
-            0,
-          )
-        : hashing.byteLength(f.body);
+      const bytes = (f.prefix?.bytes ?? 0) + hashing.byteLength(f.body);
       record(f.path, etag, f.contentType, bytes);
       sink.put(f);
     }
@@ -218,12 +224,16 @@ export async function composeSite(
         records: result.records,
         refs: result.refs,
         compacted: input.compacted,
+        today: cairoDate(nowMs),
+        rawKeys: new Map(ds.quoteDays.flatMap((d) => (d.closed?.closedKey ? [[d.date, d.closed.closedKey]] : []))),
         etagOf: (path) => manifestFiles[path]!.etag,
         digest: (text) => hashing.etag(text),
       });
       // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
       for await (const f of made)
-        yield "kept" in f ? f : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, chunks: f.chunks };
+        yield "kept" in f || "items" in f
+          ? f
+          : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
     })(),
     input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );

@@ -69,3 +69,16 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
   const r = CHECKED_DOCUMENTS[schema].safeParse(value);
   if (!r.success) throw new OutputError(f.path, describeZodIssues(r.error.issues));
 }
+
+/**
+ * The documents whose array of items may be checked one item at a time: their schema puts no
+ * constraint across the items (no length, order or uniqueness), so the whole is valid exactly when
+ * the document with no items is and each item is (src/schema/archive.ts Day: `assets`).
+ */
+const ITEMWISE: ReadonlySet<ReturnType<typeof schemaFor>> = new Set(["Day"]);
+
+/** Checks one item of a document written item by item (src/feed/site-items.ts) as the document holding it alone. */
+export function validateItem(path: string, head: string, item: string, tail: string): void {
+  if (!ITEMWISE.has(schemaFor(path))) throw new OutputError(path, "not a document checked item by item");
+  validateFile({ path, body: `${head}${item}${tail}` });
+}

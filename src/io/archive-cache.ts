@@ -3,6 +3,7 @@
  * entry in data/state/archive/, and the cache beside the site (`<site>.archive-cache/`).
  */
 import type { BigIntStats } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 
@@ -39,6 +40,16 @@ export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
   );
 }
 
+/** A compacted day's entry of data/state/archive/, or null: missing or unreadable, the day is read and the entry written anew. */
+export async function readDayEntry(file: string, date: string): Promise<ArchiveDayEntry | null> {
+  try {
+    const v: unknown = JSON.parse(await readFile(file, "utf8"));
+    return isArchiveDayEntry(v) && v.date === date ? v : null;
+  } catch {
+    return null;
+  }
+}
+
 /** What a history file was hashed at: equal stats stand for equal bytes. */
 export const HashedFile = z.strictObject({
   size: z.string(),
@@ -49,11 +60,17 @@ export const HashedFile = z.strictObject({
 });
 /** A day's key, its file's ETag and its number of assets (0, and no file, for a day without an entry). */
 export const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), count: z.int().min(0) });
-/** An asset's closed part: its digests and dates (its bytes are files beside this index). */
+/**
+ * An asset's closed part: its dates, and the sizes of its two files beside this index (each headed by
+ * its history file's first bytes, src/feed/archive-types.ts PartFile). Its entries' digests are in
+ * the part's `digests.txt` (src/io/archive-part.ts): 4 MB of them in this index made reading and
+ * checking it a tenth of a large hourly build.
+ */
 export const CachedPart = z.strictObject({
-  digests: z.string(),
   first: z.string(),
   last: z.string(),
+  jsonBytes: z.int().min(0),
+  csvBytes: z.int().min(0),
 });
 export const ArchiveCache = z.strictObject({
   recordedAtMs: z.number(),

@@ -1,27 +1,27 @@
 /**
- * The compacted days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's
- * files are written once and left alone until their inputs change (docs/methodology.md §5.5). Every
- * day is known by a key: the SHA-256 of the running code, the history file's bytes (for a compacted
- * day) and everything else its file depends on (the site's header, the catalog, the registry, the
- * day's references). Two caches keep what a key stands for; neither is ever the record, and a build
- * that cannot use them reads the days, as without them:
+ * The closed days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's files
+ * are written once and left alone until their inputs change (docs/methodology.md §5.5). Every day is
+ * known by a key: the SHA-256 of the running code, the history file's bytes (a compacted day) or
+ * what its closes stand on (a raw day before today), and everything else its file depends on (the
+ * site's header, the catalog, the registry, the day's references). Two caches keep what a key
+ * stands for; neither is ever the record, and a build that cannot use them reads the days:
  *
  * - beside the site, `<site>.archive-cache/` describes the site it lies beside: each history
  *   file's SHA-256 with the size, times and inode it was hashed at (an unchanged file is not read
- *   again, as git's index does), each day's key, file ETag and number of assets, and every asset's
- *   entries of the closed part joined once. While every closed day's key stands and the site has
- *   each day's file under its ETag, an hourly build keeps those files and that part as they are.
+ *   again, as git's index does), each day's key, file ETag and number of assets, and the closed
+ *   part's files (src/io/archive-part.ts). While every closed day's key stands and the site has each
+ *   day's file under its ETag, an hourly build keeps those files and that part as they are.
  * - `data/state/archive/<date>.json` keeps, per compacted day made, every asset's entry as written and
  *   the ETag of the day's file, under its key: when only some days changed, the others come from it.
  *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync, statSync } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import path from "node:path";
 import {
   ArchiveCache,
   archiveCacheDir,
-  isArchiveDayEntry,
+  readDayEntry,
   partFile,
   statKey,
   type ArchiveDayEntry,
@@ -35,14 +35,17 @@ import type {
   CompactedPart,
   DayInputs,
   EntryRow,
+  HistoryHeads,
   KeptFile,
+  PartSink,
 } from "../feed/archive.js";
+import { hasSize, PartFiles, readDigests, spillFolder, StateSpill, writeDigests } from "./archive-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { codeFingerprint } from "./closed-days.js";
 import { dayFiles, readDayFile } from "./day-files.js";
-import { readHistoryDay } from "./day-rows.js";
+import { historyCloses } from "./history-lines.js";
 import { sha256Hex } from "./hash.js";
 import { readJson, readJsonOr } from "./json-file.js";
 import { insideCheck } from "./links.js";
@@ -52,7 +55,8 @@ export class ArchiveDays implements CompactedDays {
   readonly dates: string[];
   /** Days whose file was kept as published (for the build's summary line). */
   kept = 0;
-  private readonly fresh = new Map<string, ArchiveDayEntry>();
+  /** The entries made, for save(): null when the build saves no state. */
+  private readonly fresh: StateSpill | null;
   private readonly pending = new Map<string, { key: string; old: ArchiveDayEntry | null }>();
   private sharedText = "";
   private sharedSha = "";
@@ -61,8 +65,8 @@ export class ArchiveDays implements CompactedDays {
   /** What this build leaves beside the site it publishes. */
   private readonly next: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
   private readonly code = codeFingerprint();
-  /** The closed part this build made, to be written beside the site. */
-  private freshPart: CompactedPart | null = null;
+  /** Whether this build made the closed part (in PartFiles' folder), to be kept beside the site. */
+  private freshPart = false;
 
   private constructor(
     private readonly dataDir: string,
@@ -71,12 +75,28 @@ export class ArchiveDays implements CompactedDays {
     private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
     startedMs: number,
+    private readonly o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined },
   ) {
     this.dates = [...files.keys()];
     this.next.recordedAtMs = startedMs;
+    this.spill = spillFolder(archiveCacheDir(outDir));
+    this.fresh = o.saveState !== false ? new StateSpill(this.spill) : null;
   }
+  /** Where the state entries made wait for save(). */
+  private readonly spill: string;
+  /** One buffer each history day is read into in turn (src/io/day-files.ts DayFileRead `into`). */
+  private readonly readBuffer = { buffer: Buffer.alloc(0) };
 
-  static async open(dataDir: string, outDir: string, nowMs: number): Promise<ArchiveDays> {
+  /**
+   * `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not
+   * kept); `remaking`: told when the closed part starts and stops being made day by day.
+   */
+  static async open(
+    dataDir: string,
+    outDir: string,
+    nowMs: number,
+    o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined } = {},
+  ): Promise<ArchiveDays> {
     const p = dataPaths(dataDir);
     const upTo = cairoDate(nowMs);
     const listed = await dayFiles(dataDir, p.history);
@@ -90,17 +110,9 @@ export class ArchiveDays implements CompactedDays {
       () => none,
     );
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now());
-  }
-
-  private async entryOf(date: string): Promise<ArchiveDayEntry | null> {
-    const file = dayFile(dataPaths(this.dataDir).archive, date, "json");
-    try {
-      const v: unknown = JSON.parse(await fs.readFile(file, "utf8"));
-      return isArchiveDayEntry(v) && v.date === date ? v : null;
-    } catch {
-      return null; // missing or unreadable: the day is read and the entry written anew
-    }
+    // No part to keep: the whole archive is made, and the load before it is paced as well.
+    if (!published || old.partKey === "") o.remaking?.(true);
+    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now(), o);
   }
 
   /** The history file's SHA-256: from the hashes beside the site while the file is as it was hashed, else computed. */
@@ -125,7 +137,7 @@ export class ArchiveDays implements CompactedDays {
       this.next.history[date] = old;
       return { sha: old.sha256, bytes: null };
     }
-    const bytes = await readDayFile(file, within, { allowEmpty: true });
+    const bytes = await readDayFile(file, within, { allowEmpty: true, into: this.readBuffer });
     const sha = sha256Hex(bytes);
     this.next.history[date] = { ...now, sha256: sha };
     return { sha, bytes };
@@ -141,7 +153,11 @@ export class ArchiveDays implements CompactedDays {
     }
     const f = this.files.get(date);
     const { sha, bytes } = f ? await this.historySha(date, f.file, f.within) : { sha: "no history", bytes: null };
-    const key = sha256Hex(`${this.code}\0${sha}\0${this.sharedSha}\0${inputs.day}`);
+    const key = createHash("sha256")
+      .update(`${this.code}\0${sha}\0${this.sharedSha}\0`)
+      .update(inputs.refs)
+      .update(`\0${inputs.closes}`)
+      .digest("hex");
     this.keys.set(date, key);
     return { key, bytes };
   }
@@ -166,35 +182,44 @@ export class ArchiveDays implements CompactedDays {
     this.next.partKey = partKey;
     if (!all || partKey !== this.old.partKey) return null;
     for (const date of inputs.keys()) this.next.days[date] = this.old.days[date]!;
-    // The part's bytes, as the build that made it wrote them: never decoded, written as they are.
+    // The part's files, as the build that made it wrote them: copied into the history files, never
+    // read into the build. One of another size (a cache damaged since) is not used.
     const dir = archiveCacheDir(this.outDir);
     const assets = new Map<string, AssetPart>();
-    try {
-      for (const [asset, c] of Object.entries(this.old.part))
-        assets.set(asset, {
-          ...c,
-          json: readFileSync(partFile(dir, partKey, asset, "json")),
-          csv: readFileSync(partFile(dir, partKey, asset, "csv")),
-        });
-    } catch {
-      return null; // a part file gone: the days are taken one by one
+    const digests = readDigests(path.join(dir, partKey));
+    for (const [asset, c] of Object.entries(this.old.part)) {
+      const json = { file: partFile(dir, partKey, asset, "json"), bytes: c.jsonBytes };
+      const csv = { file: partFile(dir, partKey, asset, "csv"), bytes: c.csvBytes };
+      const d = digests?.get(asset);
+      if (d === undefined || !hasSize(json) || !hasSize(csv)) return null; // the days are taken one by one
+      assets.set(asset, { json, csv, digests: d, first: c.first, last: c.last });
     }
     this.next.part = this.old.part;
     this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
     return { assets, days };
   }
 
+  partSink(heads: HistoryHeads): PartSink {
+    this.o.remaking?.(true);
+    return new PartFiles(archiveCacheDir(this.outDir), heads);
+  }
+
   keepPart(part: CompactedPart): void {
-    this.freshPart = part;
+    this.o.remaking?.(false);
+    this.freshPart = true;
+    writeDigests(path.join(archiveCacheDir(this.outDir), PartFiles.folderName), part.assets);
     this.next.part = Object.fromEntries(
-      [...part.assets].map(([a, { digests, first, last }]) => [a, { digests, first, last }]),
+      [...part.assets].map(([a, { first, last, json, csv }]) => [
+        a,
+        { first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
+      ]),
     );
   }
 
   async take(date: string, inputs: DayInputs): Promise<CompactedDay> {
     const { file, within } = this.files.get(date)!;
     const { key, bytes } = await this.keyOf(date, inputs);
-    const old = await this.entryOf(date);
+    const old = await readDayEntry(dayFile(dataPaths(this.dataDir).archive, date, "json"), date);
     const entry = old?.key === key ? old : null;
     const kept = entry && this.unchanged(files.day(date), entry.etag);
     if (entry && kept) {
@@ -202,19 +227,25 @@ export class ArchiveDays implements CompactedDays {
       return { rows: entry.rows, kept };
     }
     this.pending.set(date, { key, old: entry });
-    const day = readHistoryDay({ date, file }, bytes ?? (await readDayFile(file, within, { allowEmpty: true })));
-    return { closes: day.records.map((r) => r.close!) };
+    return {
+      closes: historyCloses(
+        { date, file },
+        bytes ?? (await readDayFile(file, within, { allowEmpty: true, into: this.readBuffer })),
+      ),
+    };
   }
 
   made(date: string, rows: readonly EntryRow[], etag: string): void {
     const key = this.keys.get(date);
     if (key !== undefined) this.next.days[date] = { key, etag, count: rows.length };
     const pending = this.pending.get(date);
-    if (!pending) return;
+    this.pending.delete(date); // its old entry, read whole, is not kept to the end of the build
+    if (!pending || !this.fresh) return;
     const entry: ArchiveDayEntry = { date, key: pending.key, etag, rows: rows.map(([a, j, c]) => [a, j, c]) };
+    const text = JSON.stringify(entry);
     // An entry the same as the one kept is not written again (data/state/ is committed by the hourly job).
-    if (pending.old && JSON.stringify(pending.old) === JSON.stringify(entry)) return;
-    this.fresh.set(date, entry);
+    if (pending.old && JSON.stringify(pending.old) === text) return;
+    this.fresh.put(date, `${text}\n`);
   }
 
   unchanged(p: string, etag: string): KeptFile | null {
@@ -234,11 +265,7 @@ export class ArchiveDays implements CompactedDays {
   /** Writes the entries made, removes those of days no longer compacted (under the data lock). */
   async save(): Promise<{ written: number; removed: number }> {
     const folder = dataPaths(this.dataDir).archive;
-    let written = 0;
-    for (const [date, entry] of this.fresh) {
-      await writeFileAtomic(dayFile(folder, date, "json"), `${JSON.stringify(entry)}\n`);
-      written++;
-    }
+    const written = (await this.fresh?.moveTo((date) => dayFile(folder, date, "json"))) ?? 0;
     let removed = 0;
     const listed = await dayFiles(this.dataDir, folder, "json").catch(() => []);
     const last = this.dates.at(-1);
@@ -259,17 +286,15 @@ export class ArchiveDays implements CompactedDays {
   async saveCache(): Promise<void> {
     const dir = archiveCacheDir(this.outDir);
     if (this.freshPart) {
+      // The part made by PartFiles, under its key: renamed, not written again.
       const key = this.next.partKey;
       await fs.rm(path.join(dir, key), { recursive: true, force: true });
-      await fs.mkdir(path.join(dir, key), { recursive: true });
-      for (const [asset, p] of this.freshPart.assets) {
-        await fs.writeFile(partFile(dir, key, asset, "json"), p.json);
-        await fs.writeFile(partFile(dir, key, asset, "csv"), p.csv);
-      }
+      await fs.rename(path.join(dir, PartFiles.folderName), path.join(dir, key));
     }
     await writeFileAtomic(path.join(dir, "index.json"), `${JSON.stringify(this.next)}\n`);
     for (const e of await fs.readdir(dir, { withFileTypes: true }))
-      if (e.isDirectory() && e.name !== this.next.partKey)
+      // (The state entries this build spilled wait for save(), under the data folder's lock.)
+      if (e.isDirectory() && e.name !== this.next.partKey && e.name !== path.basename(this.spill))
         await fs.rm(path.join(dir, e.name), { recursive: true, force: true });
   }
 }

@@ -182,6 +182,7 @@ export class ClosedDays {
     this.used++;
     return {
       atMs,
+      closedKey: this.closedKey(entry.quotesSha256, inputs),
       closes: entry.closes as DayClose[],
       rejected: entry.rejected.map((r): RejectedQuote => ({ file, ...r })),
       accepted: entry.accepted,
@@ -193,13 +194,20 @@ export class ClosedDays {
    * Keeps a day the build closed from its quotes, to be written by save() — only when no quote of it
    * was later than the build instant: then rule 4 rejected none, and the result is the same at every
    * instant from the day's latest quote on, which is when take() uses it. A day with a quote still
-   * in the future (a clock far ahead) is closed afresh by every build.
+   * in the future (a clock far ahead) is closed afresh by every build. The day's `closedKey` when kept.
    */
-  put(date: string, bytes: Buffer, inputs: string, day: ClosedRawDay, latestObservedMs: number | null): void {
-    if (latestObservedMs !== null && latestObservedMs > day.atMs + CLOCK_SKEW_MS) return;
+  put(
+    date: string,
+    bytes: Buffer,
+    inputs: string,
+    day: ClosedRawDay,
+    latestObservedMs: number | null,
+  ): string | undefined {
+    if (latestObservedMs !== null && latestObservedMs > day.atMs + CLOCK_SKEW_MS) return undefined;
+    const quotesSha256 = sha256Hex(bytes);
     const entry: ClosedDayEntry = {
       date,
-      quotesSha256: sha256Hex(bytes),
+      quotesSha256,
       inputsSha256: inputs,
       codeSha256: this.code,
       latestObservedMs,
@@ -215,6 +223,12 @@ export class ClosedDays {
       })),
     };
     this.fresh.set(date, `${JSON.stringify(entry)}\n`);
+    return this.closedKey(quotesSha256, inputs);
+  }
+
+  /** ClosedRawDay `closedKey`: what a day's closes stand on once no quote of it is later than the build. */
+  private closedKey(quotesSha256: string, inputs: string): string {
+    return sha256Hex(`${quotesSha256}\0${inputs}\0${this.code}`);
   }
 
   /** Writes the days put, and removes the entries of days that are no longer raw days. */

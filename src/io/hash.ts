@@ -11,4 +11,8 @@ export function sha256Hex(bytes: Buffer | string): string {
 export const nodeHashing: Hashing = {
   etag: (text) => `"${createHash("sha256").update(text, "utf8").digest("base64url")}"`,
   byteLength: (text) => Buffer.byteLength(text, "utf8"),
+  pieces: () => {
+    const h = createHash("sha256");
+    return { update: (text) => h.update(text, "utf8"), etag: () => `"${h.digest("base64url")}"` };
+  },
 };

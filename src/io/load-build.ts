@@ -129,7 +129,8 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
           order,
         );
         // Only a day before the build's: today's file still grows every hour.
-        if (kept && date < upTo) kept.put(date, bytes, inputs, closed, latest.ms);
+        const closedKey = kept && date < upTo ? kept.put(date, bytes, inputs, closed, latest.ms) : undefined;
+        if (closedKey) closed = { ...closed, closedKey };
       }
       quoteDays.push({ date, file, quotes: [], closed });
     } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes, true)] });

@@ -33,6 +33,8 @@ export interface BuildOptions {
   lockWaitMs?: number;
   /** false: read data/state/ (published.json, closed-days/) but do not rewrite it (a local build; the hourly job commits it). */
   saveState?: boolean;
+  /** Told when the archive's closed part starts and stops being made day by day (src/cli/heap.ts). */
+  remakingArchive?: (on: boolean) => void;
 }
 
 /**
@@ -57,7 +59,10 @@ async function buildUnlocked(
   o: BuildOptions,
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const closedDays = await ClosedDays.open(o.dataDir);
-  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs);
+  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, {
+    saveState: o.saveState !== false,
+    remaking: o.remakingArchive,
+  });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
     loadChangelog(),
