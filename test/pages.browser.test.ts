@@ -33,9 +33,19 @@ beforeAll(() => void mkdirSync(SHOTS, { recursive: true }));
  * fixed, so the picture is the same.)
  */
 async function screenshot(page: Page, file: string, width: number, height: number): Promise<void> {
-  await page.setViewportSize({ width, height: Math.min(height, SHOT_MAX_HEIGHT) });
-  await page.screenshot({ path: file });
-  await page.setViewportSize({ width, height: HEIGHT });
+  // Headless Chromium without a GPU now and then refuses to capture a surface this tall ("Unable to
+  // capture screenshot", seen once at 1280 x 8000 in a fresh-clone run): a second try at half the height.
+  for (const max of [SHOT_MAX_HEIGHT, SHOT_MAX_HEIGHT / 2]) {
+    await page.setViewportSize({ width, height: Math.min(height, max) });
+    try {
+      await page.screenshot({ path: file });
+      return;
+    } catch (e) {
+      if (max !== SHOT_MAX_HEIGHT || !String(e).includes("Unable to capture screenshot")) throw e;
+    } finally {
+      await page.setViewportSize({ width, height: HEIGHT });
+    }
+  }
 }
 
 /** Every link resolves: the path answers 200 and a #fragment names an element there. Answers are shared across pages. */
