@@ -354,15 +354,18 @@ describe("rate limits", () => {
 });
 
 describe("index, readyz, other paths, versions", () => {
-  test("/api/v1 is the index", async () => {
-    for (const p of ["/api/v1", "/api/v1/"]) {
+  test("/api/v1 is the index, and so is its file, the path a static second home serves", async () => {
+    const etags = new Set<string | null>();
+    for (const p of ["/api/v1", "/api/v1/", "/api/v1/index.json"]) {
       const res = await call(p);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({
         filters: { category: ["currencies", "metals"] },
         limits: { window: { limit: 240, seconds: 60 }, daily: { limit: 1000 } },
       });
+      etags.add(res.headers.get("etag"));
     }
+    expect(etags.size).toBe(1);
   });
 
   test("/readyz: 200 while fresh, 503 naming stale assets and the build's age", async () => {

@@ -43,6 +43,7 @@ describe("the OpenAPI description", () => {
       "/api/v1/feed/category/{slug}.json",
       "/api/v1/history/{asset}.csv",
       "/api/v1/history/{asset}.json",
+      "/api/v1/index.json",
       "/api/v1/openapi.json",
       "/api/v1/sources.json",
       "/readyz",

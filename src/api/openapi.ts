@@ -9,6 +9,7 @@ import {
   CHANGELOG_PATH,
   DOCS_PATH,
   FEED_PATH,
+  INDEX_FILE_PATH,
   INDEX_PATH,
   OPENAPI_PATH,
   READYZ_PATH,
@@ -82,6 +83,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     ),
     [CATEGORY_FILE_PATH]: feedFile("getCategoryFeedFile", "category", "CategorySlug", undefined),
     [INDEX_PATH]: index("getIndex", "What the API offers"),
+    [INDEX_FILE_PATH]: index("getIndexFile", "What the API offers, at the path both homes serve"),
     // `/api/v1/` answers as `/api/v1` does. A path may not end in a slash (Redocly's
     // no-path-trailing-slash), so it is the path `/` under a path-level server `/api/v1`.
     "/": {

@@ -35,7 +35,9 @@ const listed = (m: Manifest, file: string) => Object.hasOwn(m.files, file);
 export function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): string | null {
   if (pathname === API || pathname === `${API}/`) return F.index;
   const rel = pathname.slice(1);
-  if (rel.startsWith("api/v1/") && rel !== F.index && listed(m, rel)) return rel;
+  // The index's file answers too (as /api/v1 does): a static second home can serve the index only
+  // as /api/v1/index.json, so that one path reads the index on both homes (docs/api.md "Homes").
+  if (rel.startsWith("api/v1/") && listed(m, rel)) return rel;
   if (!serveSite || rel.startsWith("api/")) return null;
   const candidate = rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel;
   return listed(m, candidate) ? candidate : null;
