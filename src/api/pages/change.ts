@@ -7,7 +7,7 @@
  */
 import type { PageLang } from "../../feed/paths.js";
 import { roundHalfAway } from "../../core/round.js";
-import { AR_PIASTRES, AR_POUNDS, count, percent, price, type ArNoun } from "./format.js";
+import { AR_PIASTRES, AR_POUNDS, arForm, count, percent, price, type ArNoun } from "./format.js";
 import { esc } from "./html.js";
 
 /** Piastres in a pound. */
@@ -18,10 +18,7 @@ const PIASTRES = 100;
  * singular, and 1, 2 or a fraction the bare singular ("1 جنيه", "1.25 جنيه"), as price tickers write it.
  */
 function arNoun(n: number, noun: ArNoun, singular: string): string {
-  if (!Number.isInteger(n)) return singular;
-  const r = n % 100;
-  if (r >= 3 && r <= 10) return noun.few;
-  return n >= 11 ? noun.many : singular;
+  return Number.isInteger(n) && n >= 3 ? arForm(n, noun) : singular;
 }
 
 /** The size of a move without its sign: "33 piastres", "1.25 EGP", "25 جنيهًا". */

@@ -134,8 +134,13 @@ export interface ArNoun {
 export function arCount(n: number, noun: ArNoun): string {
   if (n === 1) return noun.one;
   if (n === 2) return noun.two;
+  return `${count(n, "ar")} ${arForm(n, noun)}`;
+}
+
+/** The noun's form after a count of 3 or more: by its last two digits, 3–10 the plural, else the singular. */
+export function arForm(n: number, noun: ArNoun): string {
   const r = n % 100;
-  return `${count(n, "ar")} ${r >= 3 && r <= 10 ? noun.few : noun.many}`;
+  return r >= 3 && r <= 10 ? noun.few : noun.many;
 }
 
 export const AR_DAYS: ArNoun = { one: "يوم واحد", two: "يومين", few: "أيام", many: "يومًا" };

@@ -8,7 +8,8 @@ import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
 import type { History } from "../../schema/archive.js";
 import { files, urlOf, type PageLang } from "../../feed/paths.js";
-import { addDays } from "../../core/cairo.js";
+import { addDays, daysBetween } from "../../core/cairo.js";
+import { loHi } from "../../core/stats.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
 
 interface View {
@@ -38,14 +39,6 @@ const DAILY_TABLE_DAYS = 31;
 const DAILY_CHART_DAYS = 100;
 
 type Entry = Asset["series"][number];
-const lowest = (xs: Array<number | null>) => {
-  const v = xs.filter((x): x is number => x !== null);
-  return v.length ? Math.min(...v) : null;
-};
-const highest = (xs: Array<number | null>) => {
-  const v = xs.filter((x): x is number => x !== null);
-  return v.length ? Math.max(...v) : null;
-};
 
 /**
  * Each week as one entry, weeks ending on Thursday as Egypt's working week does (Friday and
@@ -54,7 +47,7 @@ const highest = (xs: Array<number | null>) => {
  * and the official rate of its last day.
  */
 export function weeklyRanges(series: readonly Entry[]): Entry[] {
-  const week = (date: string) => Math.ceil((Date.parse(date) - Date.parse("2026-01-01")) / 86_400_000 / 7);
+  const week = (date: string) => Math.ceil(daysBetween("2026-01-01", date) / 7);
   const out: Entry[] = [];
   let group: Entry[] = [];
   series.forEach((e, i) => {
@@ -62,10 +55,10 @@ export function weeklyRanges(series: readonly Entry[]): Entry[] {
     if (i < series.length - 1 && week(series[i + 1]!.date) === week(e.date)) return;
     out.push({
       date: e.date,
-      sellLo: lowest(group.map((x) => x.sellLo)),
-      sellHi: highest(group.map((x) => x.sellHi)),
-      buyLo: lowest(group.map((x) => x.buyLo)),
-      buyHi: highest(group.map((x) => x.buyHi)),
+      sellLo: loHi(group.map((x) => x.sellLo))[0],
+      sellHi: loHi(group.map((x) => x.sellHi))[1],
+      buyLo: loHi(group.map((x) => x.buyLo))[0],
+      buyHi: loHi(group.map((x) => x.buyHi))[1],
       bench: e.bench,
     });
     group = [];
