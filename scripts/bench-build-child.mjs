@@ -6,19 +6,17 @@
  * the same files again, with the build's own means (canonical JSON, Node's SHA-256, synchronous
  * folders and writes); `floor+input OUT FLOOR DATA` the same plus reading the input a build needs:
  * every raw quote, official and global day as text and JSON, and of the history days the bounded
- * load reads, their summaries as JSON and their bytes hashed. Runs the compiled code (dist/), as the
- * hourly job does. Prints one JSON line.
+ * load reads, their summaries as JSON and their bytes hashed. A build runs the bin's bundle, as the
+ * hourly job does; the floors use the compiled modules of dist/. Prints one JSON line.
  */
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { runBuild } from "../dist/jobs/build.js";
+import { runCli } from "../dist/cli/launch.js";
 import { nodeHashing, sha256Hex } from "../dist/io/hash.js";
 import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
-import { parseInstant } from "../dist/core/cairo.js";
 import { loadForBuild } from "../dist/io/load-build.js";
-import { buildHeap, remakingArchive } from "../dist/cli/heap.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 /** @param {string} dir @returns {Promise<string[]>} */
@@ -31,28 +29,38 @@ async function listFiles(dir) {
 }
 
 if (mode === "build" || mode === "build-hourly") {
-  // build: from no state, saving it (closes the raw days and keeps them, src/io/closed-days.ts);
-  // build-hourly: on the state a build saved, as the next hour's job finds it, not saving it again.
+  // The program the hourly job runs: the bin's bundle with its code cache (src/cli/launch.ts), its
+  // compiled output checks and its heap settings (src/cli/heap.ts), in this process so that its
+  // peak RSS is this process's. build: from no state, saving it (closes the raw days and keeps them,
+  // src/io/closed-days.ts); build-hourly: on the state a build saved, as the next hour's job finds
+  // it, not saving it again (--no-state).
+  const argv = ["node", "price-feed", "build", "--data", a, "--out", b, "--now", c];
+  if (mode === "build-hourly") argv.push("--no-state");
+  const printed = [];
+  const log = console.log;
+  console.log = (...xs) => printed.push(xs.join(" "));
   const t0 = performance.now();
-  // With the young generation and the collector's pace that the build command sets (src/cli/heap.ts),
-  // as the bin runs it.
-  buildHeap(true);
-  const { site, archiveDaysKept } = await runBuild({
-    dataDir: a,
-    outDir: b,
-    nowMs: parseInstant(c),
-    saveState: mode === "build",
-    remakingArchive,
-  });
+  let status;
+  try {
+    status = await runCli(argv);
+  } finally {
+    console.log = log;
+  }
   const ms = performance.now() - t0;
-  const { files, changedFiles } = site.report;
+  const out = printed.join("\n");
+  if (status !== 0) throw new Error(`build exited ${status}:\n${out}`);
+  // What the command prints (src/cli/build.ts): "built N files into OUT (M changed)" and
+  // "archive: … K kept as published".
+  const built = /^built (\d+) files into .* \((\d+) changed\)/m.exec(out);
+  const kept = /^archive: .*, (\d+) kept as published/m.exec(out);
+  if (!built || !kept) throw new Error(`the build's summary was not understood:\n${out}`);
   console.log(
     JSON.stringify({
       ms,
       maxRssMB: process.resourceUsage().maxRSS / 1024,
-      files,
-      changed: changedFiles.length,
-      archiveDaysKept,
+      files: Number(built[1]),
+      changed: Number(built[2]),
+      archiveDaysKept: Number(kept[1]),
     }),
   );
 } else {

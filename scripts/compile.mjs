@@ -43,7 +43,13 @@ export const INPUTS = [
 ];
 
 /** What a compile writes that the commands run: the bin, its launcher, the unbundled entry, the bundle. */
-export const OUTPUTS = ["dist/cli/bin.js", "dist/cli/launch.js", "dist/cli/main.js", "dist/cli/main.bundle.cjs"];
+export const OUTPUTS = [
+  "dist/cli/bin.js",
+  "dist/cli/launch.js",
+  "dist/cli/heap.js",
+  "dist/cli/main.js",
+  "dist/cli/main.bundle.cjs",
+];
 
 export const STAMP = "dist/.compiled";
 

@@ -187,10 +187,13 @@ const LANGS: readonly PageLang[] = ["en", "ar"];
 
 /** Each page is rendered when the next is asked for (composeSite writes one before making another). */
 export const pageRenderer: Renderer = function* (ctx) {
-  for (const lang of LANGS) {
-    yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
-    for (const a of ctx.feed.assets)
+  for (const lang of LANGS) yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
+  // An asset's two pages one after the other: what they share (its charts by period, periods.ts) is
+  // made once and let go before the next asset's.
+  for (const a of ctx.feed.assets)
+    for (const lang of LANGS)
       yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
+  for (const lang of LANGS) {
     yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
     yield page(
       files.page(localized(SOURCES_PAGE_PATH, lang)),

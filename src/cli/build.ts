@@ -1,5 +1,5 @@
 /** `price-feed build`: data/ → public/, then a summary of the build report. */
-import { buildHeap, remakingArchive } from "./heap.js";
+import { remakingArchive } from "./heap.js";
 import type { Command } from "commander";
 import { nowOption } from "./options.js";
 import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
@@ -18,7 +18,6 @@ export function buildCommand(program: Command): void {
     )
     .action(async (o: { data: string; out: string; now?: number; force: boolean; state: boolean }) => {
       const { runBuild } = await import("../jobs/build.js"); // loaded only when the command runs: a fast start
-      buildHeap(true);
       const { site, reportFile, closedDaysUsed, archiveDaysKept } = await runBuild({
         dataDir: o.data,
         outDir: o.out,
@@ -26,10 +25,7 @@ export function buildCommand(program: Command): void {
         force: o.force,
         saveState: o.state,
         remakingArchive,
-      }).finally(() => {
-        remakingArchive(false);
-        buildHeap(false);
-      });
+      }).finally(() => remakingArchive(false));
       const r = site.report;
       const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
       console.log(

@@ -22,6 +22,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { commandHeapFlags, setHeapFlags } from "./heap.js";
 
 type Main = (argv: string[]) => Promise<number>;
 
@@ -69,6 +71,8 @@ function saveCache(file: string, data: Buffer): void {
 
 /** Runs the command line of argv, from the bundle with its code cache when there is one; its exit status. */
 export async function runCli(argv: string[]): Promise<number> {
+  // A command with a heap of its own (src/cli/heap.ts) runs on a worker thread made under its flags.
+  if (isMainThread && commandHeapFlags(argv[2] ?? "").length) return runOnHeap(argv);
   const bundle = process.env["PRICE_FEED_DEBUG"] ? undefined : readOrNull(BUNDLE_FILE);
   if (bundle === undefined) return ((await import("./main.js")) as { main: Main }).main(argv);
   const source = bundle.toString("utf8");
@@ -89,3 +93,32 @@ export async function runCli(argv: string[]): Promise<number> {
     saveCache(file, script.createCachedData());
   return status;
 }
+
+/** What a worker thread running a command is given: src/cli/heap.ts says why. */
+interface CommandWorker {
+  priceFeedArgv: string[];
+}
+
+/**
+ * Runs the command on a worker thread whose heap V8 sizes under the command's flags: V8 reads
+ * them when it makes an isolate's heap, not once the process runs (heap.ts). Everything of the
+ * command, its messages and its exit status included, happens there; the worker's standard output
+ * and error are this process's, and ending this process ends it.
+ */
+async function runOnHeap(argv: string[]): Promise<number> {
+  // Left set: this thread only waits, and the worker's code cache (made and checked under V8's
+  // flags) sees the same flags at every run.
+  setHeapFlags(commandHeapFlags(argv[2] ?? ""));
+  const worker = new Worker(fileURLToPath(import.meta.url), {
+    workerData: { priceFeedArgv: argv } satisfies CommandWorker,
+  });
+  return new Promise((resolve, reject) => {
+    let status: number = 1;
+    worker.on("message", (s: number) => (status = s));
+    worker.once("error", reject);
+    worker.once("exit", () => resolve(status));
+  });
+}
+
+if (!isMainThread && (workerData as Partial<CommandWorker> | null)?.priceFeedArgv)
+  parentPort!.postMessage(await runCli((workerData as CommandWorker).priceFeedArgv));

@@ -3,12 +3,13 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tempDir } from "./dataset.js";
 
-/** The bin, its launcher and bundle, and the files the bundle reads beside them; its code cache's folder. */
+/** The bin, its launcher (with the heap it gives the build) and bundle, and the files the bundle reads beside them; its code cache's folder. */
 export async function binCopy(prefix: string): Promise<{ bin: string; cacheDir: string }> {
   const root = await tempDir(prefix);
   for (const f of [
     "dist/cli/bin.js",
     "dist/cli/launch.js",
+    "dist/cli/heap.js",
     "dist/cli/main.bundle.cjs",
     "docs/methodology.md",
     "src/api/changelog.json",

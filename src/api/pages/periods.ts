@@ -69,15 +69,16 @@ export function weeklyRanges(series: readonly Entry[]): Entry[] {
 /**
  * Each period's view of the asset: its series replaced by the history's days in the period. Made
  * once per build and asset and shared by both languages, so that chart.ts draws each layer once.
+ * Only the latest asset's views are kept: the pages of an asset are rendered one language after the
+ * other (src/api/renderers.ts pageRenderer), and holding every asset's year of entries until the
+ * last page was what the large build's heap peaked on (docs/performance.md "Memory").
  */
-const views = new WeakMap<Feed, Map<string, Array<View>>>();
+let latest: { feed: Feed; slug: string; views: Array<View> } | null = null;
 export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
-  let byAsset = views.get(ctx.feed);
-  if (!byAsset) views.set(ctx.feed, (byAsset = new Map()));
-  let made = byAsset.get(a.slug);
-  if (made) return made;
+  if (latest?.feed === ctx.feed && latest.slug === a.slug) return latest.views;
+  latest = null; // the previous asset's entries can go before this one's are read
   const entries = (JSON.parse(ctx.text(files.history(a.slug))) as History).entries;
-  made = [];
+  const made: Array<View> = [];
   // Each view carries its table's rows too, made here once for both languages.
   let shown = -1;
   for (const period of PERIODS) {
@@ -89,7 +90,7 @@ export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
     const weeks = period.days > DAILY_TABLE_DAYS ? { ...a, series: weeklyRanges(series) } : null;
     made.push({ period, asset: period.days > DAILY_CHART_DAYS ? weeks! : { ...a, series }, table: weeks });
   }
-  byAsset.set(a.slug, made);
+  latest = { feed: ctx.feed, slug: a.slug, views: made };
   return made;
 }
 

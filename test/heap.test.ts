@@ -1,0 +1,53 @@
+/**
+ * The build command's heap (src/cli/heap.ts, src/cli/launch.ts runOnHeap): V8 sizes an isolate's
+ * young generation when it makes it, so flags set while the process runs reach a worker made after
+ * them and not the thread that set them. These tests hold V8 (the Node the tests run on, 24 under
+ * `npm test`) to that, with the compiled modules the bin loads, and the bin to running `build` there.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, test } from "vitest";
+import { BUILD_SEMI_SPACE_MB, commandHeapFlags } from "../src/cli/heap.js";
+
+const run = promisify(execFile);
+const HEAP = path.resolve("dist/cli/heap.js");
+
+/**
+ * In a fresh process: sets a command's flags (or none), then churns through short-lived objects on
+ * the thread that set them and on a worker made after; each one's young generation in MB.
+ */
+async function youngGenerations(command: string): Promise<{ main: number; worker: number }> {
+  const script = `
+    const { Worker } = require("node:worker_threads");
+    const churn = \`const v8 = require("node:v8"); let k = [];
+      for (let i = 0; i < 3e6; i++) { k.push({ a: i, b: "x" + i }); if (k.length > 3e5) k = []; }
+      v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 1048576\`;
+    import(${JSON.stringify(HEAP)}).then(({ commandHeapFlags, setHeapFlags }) => {
+      setHeapFlags(commandHeapFlags(${JSON.stringify(command)}));
+      const main = require("node:vm").runInThisContext(churn);
+      const w = new Worker(\`require("node:worker_threads").parentPort.postMessage(require("node:vm").runInThisContext(\${JSON.stringify(churn)}))\`, { eval: true });
+      w.once("message", (worker) => { console.log(JSON.stringify({ main, worker })); w.terminate(); });
+    });`;
+  const { stdout } = await run(process.execPath, ["-e", script]);
+  return JSON.parse(stdout) as { main: number; worker: number };
+}
+
+describe("the build's heap", () => {
+  test("only build has flags of its own", () => {
+    expect(commandHeapFlags("build")).toContain(`--max-semi-space-size=${BUILD_SEMI_SPACE_MB}`);
+    for (const c of ["serve", "ingest", "compact", "demo", "sample", "init", "", "--help"])
+      expect(commandHeapFlags(c)).toEqual([]);
+  });
+
+  test("a worker made after the flags has the young generation they set; the thread that set them does not", async () => {
+    const flagged = await youngGenerations("build");
+    // Two semi-spaces of BUILD_SEMI_SPACE_MB at most.
+    expect(flagged.worker).toBeLessThanOrEqual(2 * BUILD_SEMI_SPACE_MB);
+    // Without flags V8 grows a churning worker's young generation past that: the flags are what held it.
+    const plain = await youngGenerations("serve");
+    expect(plain.worker).toBeGreaterThan(2 * BUILD_SEMI_SPACE_MB);
+    // And setting them on a running thread does not shrink its own: why the build runs on a worker.
+    expect(flagged.main).toBeGreaterThan(2 * BUILD_SEMI_SPACE_MB);
+  }, 60_000);
+});
