@@ -36,18 +36,25 @@ if (mode === "build" || mode === "build-hourly") {
   // it, not saving it again (--no-state).
   const argv = ["node", "price-feed", "build", "--data", a, "--out", b, "--now", c];
   if (mode === "build-hourly") argv.push("--no-state");
+  // What the command prints, taken from this process's standard output (the build's worker thread
+  // writes to it through this thread).
   const printed = [];
-  const log = console.log;
-  console.log = (...xs) => printed.push(xs.join(" "));
+  const write = process.stdout.write;
+  process.stdout.write = (chunk, ...rest) => {
+    printed.push(String(chunk));
+    const done = rest.find((r) => typeof r === "function");
+    if (done) done();
+    return true;
+  };
   const t0 = performance.now();
   let status;
   try {
     status = await runCli(argv);
   } finally {
-    console.log = log;
+    process.stdout.write = write;
   }
   const ms = performance.now() - t0;
-  const out = printed.join("\n");
+  const out = printed.join("");
   if (status !== 0) throw new Error(`build exited ${status}:\n${out}`);
   // What the command prints (src/cli/build.ts): "built N files into OUT (M changed)" and
   // "archive: … K kept as published".
