@@ -4,7 +4,7 @@
  * beside its target: the page's tables are never typed by hand. Only the latest run is shown; the
  * earlier ones are in the page's git history.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 interface BuildRow {
   dataset: string;
@@ -56,7 +56,14 @@ interface Results {
   };
 }
 
-const r = JSON.parse(readFileSync(".bench/results.json", "utf8")) as Results;
+/**
+ * The whole run's results, or the two halves' (`BENCH_ONLY=build` and `BENCH_ONLY=serve` write
+ * results-build.json and results-serve.json), whichever is there.
+ */
+const read = (f: string) => JSON.parse(readFileSync(f, "utf8")) as Results;
+const r: Results = existsSync(".bench/results.json")
+  ? read(".bench/results.json")
+  : { ...read(".bench/results-build.json"), serve: read(".bench/results-serve.json").serve };
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 const row = (cells: Array<string | number>) => `| ${cells.join(" | ")} |`;
@@ -115,7 +122,7 @@ const generatorNote =
     : "The load generator, autocannon (wrk was not installed), shares the two cores: on the large feed's 1.3 MB body it is the bottleneck (110–125 % of a core, each server under 20 %), so requests per second there measure it and come out even; each server's own CPU time per request (from `/proc/<pid>/stat`) is what tells them apart.";
 
 const section = `<!-- bench:start -->
-Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the compiled code (\`dist/\`), timed in process from the start of the build (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The first build starts from no state and no site: it makes the whole archive (every day's file). The hourly figure is the same build on the state and the site the previous build left, as the hourly job finds them: the raw days before today already closed (data/state/closed-days) and the archive's closed days kept (public.archive-cache/); the next-hour figure is that build with the next hour's quotes appended to today's log (today's latest batch again, an hour later, every price moved by 0.05 %), at an instant an hour later, with the number of files whose ETag changed. The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. Each round times a build and then its two floors, and a ratio is the median of each build over the floors of its own round (the whole processes follow in the same round: three with the code cache and three without on the sample, one each on the others). The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
+Measured by \`npm run bench\` on ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}, ${r.machine.memGB} GB; builds are the median of ${r.machine.runs} runs (min–max) of the bin's bundle (\`dist/cli/main.bundle.cjs\` with its code cache, the build on its worker thread, as the hourly job runs it), timed in a process of their own from the bin's first call, its peak RSS that process's (the whole-process figure is \`node dist/cli/bin.js build\`, start-up included, with the code cache an earlier run wrote, and beside it the median without it, as on a fresh checkout). The first build starts from no state and no site: it makes the whole archive (every day's file). The hourly figure is the same build on the state and the site the previous build left, as the hourly job finds them: the raw days before today already closed (data/state/closed-days) and the archive's closed days kept (public.archive-cache/); the next-hour figure is that build with the next hour's quotes appended to today's log (today's latest batch again, an hour later, every price moved by 0.05 %), at an instant an hour later, with the number of files whose ETag changed. The output floor serializes, hashes and writes the same files with the build's own means; the second floor also reads the input a build reads. Each round times a build and then its two floors, and a ratio is the median of each build over the floors of its own round (the whole processes follow in the same round: three with the code cache and three without on the sample, one each on the others). The calibration column is a fixed allocation-heavy loop run before and after each dataset's runs: when it is slow, every figure beside it is slow too (on 2026-11-22 the same loop took from 325 to 705 ms within two hours).
 
 | build | input → output | first build (no state, no site) | peak RSS | hourly, nothing new | next hour, new quotes | ÷ output floor | ÷ floor + input read | whole process | calibration | target |
 |---|---|---|---|---|---|---|---|---|---|---|
