@@ -290,6 +290,14 @@ function shellErrors(shell: Shell, stderr: string): string[] {
     .filter((l) => !/cannot set terminal process group|no job control in this shell/.test(l));
 }
 
+/** Resolves once the demo says it serves (or never, when it does not: raced with its exit). */
+function started(p: Pasted): Promise<"started"> {
+  return new Promise((resolve) => {
+    const check = () => (/Ctrl-C stops/.test(p.out()) ? resolve("started") : setTimeout(check, 100).unref());
+    check();
+  });
+}
+
 async function waitFor(p: Pasted, re: RegExp, ms: number, what: string): Promise<void> {
   const until = Date.now() + ms;
   let done = false;
@@ -367,8 +375,17 @@ describe.each(["bash", ...(hasZsh ? ["zsh"] : [])] as Shell[])(
           ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"],
           { cwd: ROOT, encoding: "utf8" },
         );
-        const port = await freePort();
-        const demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
+        // A free port can be taken by another test file's server before the demo binds it (the demo
+        // first catches up and builds, for seconds): then the demo says so and exits, and a fresh
+        // port is tried; any other failure fails the test.
+        let port = await freePort();
+        let demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
+        for (let tries = 1; tries < 3; tries++) {
+          if ((await Promise.race([demo.exited.then(() => "exited"), started(demo)])) !== "exited") break;
+          if (!/is already in use/.test(demo.err())) break;
+          port = await freePort();
+          demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
+        }
         try {
           await waitFor(demo, /Ctrl-C stops/, 120_000, "npm start");
           expect(demo.out()).toContain(`serving http://127.0.0.1:${port}/`);
