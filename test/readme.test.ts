@@ -290,14 +290,6 @@ function shellErrors(shell: Shell, stderr: string): string[] {
     .filter((l) => !/cannot set terminal process group|no job control in this shell/.test(l));
 }
 
-/** Resolves once the demo says it serves (or never, when it does not: raced with its exit). */
-function started(p: Pasted): Promise<"started"> {
-  return new Promise((resolve) => {
-    const check = () => (/Ctrl-C stops/.test(p.out()) ? resolve("started") : setTimeout(check, 100).unref());
-    check();
-  });
-}
-
 async function waitFor(p: Pasted, re: RegExp, ms: number, what: string): Promise<void> {
   const until = Date.now() + ms;
   let done = false;
@@ -375,19 +367,22 @@ describe.each(["bash", ...(hasZsh ? ["zsh"] : [])] as Shell[])(
           ["status", "--porcelain", "--untracked-files=all", "--", "data", "examples", "package.json"],
           { cwd: ROOT, encoding: "utf8" },
         );
-        // A free port can be taken by another test file's server before the demo binds it (the demo
-        // first catches up and builds, for seconds): then the demo says so and exits, and a fresh
-        // port is tried; any other failure fails the test.
         let port = await freePort();
         let demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
-        for (let tries = 1; tries < 3; tries++) {
-          if ((await Promise.race([demo.exited.then(() => "exited"), started(demo)])) !== "exited") break;
-          if (!/is already in use/.test(demo.err())) break;
-          port = await freePort();
-          demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
-        }
         try {
-          await waitFor(demo, /Ctrl-C stops/, 120_000, "npm start");
+          // A free port can be taken by another test file's server before the demo binds it (the
+          // demo first catches up and builds, for seconds): then the demo says so and exits, and a
+          // fresh port is tried, twice at most; any other failure fails the test.
+          for (let tries = 1; ; tries++) {
+            const failed = await waitFor(demo, /Ctrl-C stops/, 120_000, "npm start").then(
+              () => null,
+              (e: unknown) => e,
+            );
+            if (failed === null) break;
+            if (tries === 3 || !/is already in use/.test(demo.err())) throw failed;
+            port = await freePort();
+            demo = paste(shell, pasteText(quickStart, port), { PORT: String(port) });
+          }
           expect(demo.out()).toContain(`serving http://127.0.0.1:${port}/`);
           expect(demo.out()).toMatch(/assets: .*; \/readyz 200/);
           // On the real clock: not across the top of the hour, when the demo's hourly run changes the ETags.

@@ -4,7 +4,7 @@
  * made, and paces the collector only from its next full collection on (measured on Node 20 and 24;
  * docs/performance.md "Memory"). So the bin runs the command on a worker thread, whose heap is made
  * under these flags (src/cli/launch.ts runOnHeap): the same process, its output and exit status, a
- * worker's start (~20 ms) more.
+ * worker's start more (the sample's whole build: 0.51 s → 0.55 s in the bench).
  *
  * - `--max-semi-space-size=8` (MB): Node 24's V8 grows the young generation to 64 MB semi-spaces by
  *   itself (Node 20's to 16 MB); the large hourly build then peaked at 400–450 MB of RSS, mostly

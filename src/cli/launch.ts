@@ -72,7 +72,8 @@ function saveCache(file: string, data: Buffer): void {
 /** Runs the command line of argv, from the bundle with its code cache when there is one; its exit status. */
 export async function runCli(argv: string[]): Promise<number> {
   // A command with a heap of its own (src/cli/heap.ts) runs on a worker thread made under its flags.
-  if (isMainThread && commandHeapFlags(argv[2] ?? "").length) return runOnHeap(argv);
+  const heapFlags = isMainThread ? commandHeapFlags(argv[2] ?? "") : [];
+  if (heapFlags.length) return runOnHeap(argv, heapFlags);
   const bundle = process.env["PRICE_FEED_DEBUG"] ? undefined : readOrNull(BUNDLE_FILE);
   if (bundle === undefined) return ((await import("./main.js")) as { main: Main }).main(argv);
   const source = bundle.toString("utf8");
@@ -105,10 +106,10 @@ interface CommandWorker {
  * command, its messages and its exit status included, happens there; the worker's standard output
  * and error are this process's, and ending this process ends it.
  */
-async function runOnHeap(argv: string[]): Promise<number> {
+async function runOnHeap(argv: string[], flags: readonly string[]): Promise<number> {
   // Left set: this thread only waits, and the worker's code cache (made and checked under V8's
   // flags) sees the same flags at every run.
-  setHeapFlags(commandHeapFlags(argv[2] ?? ""));
+  setHeapFlags(flags);
   const worker = new Worker(fileURLToPath(import.meta.url), {
     workerData: { priceFeedArgv: argv } satisfies CommandWorker,
   });
