@@ -51,3 +51,39 @@ describe("the build's heap", () => {
     expect(flagged.main).toBeGreaterThan(2 * BUILD_SEMI_SPACE_MB);
   }, 60_000);
 });
+
+describe("when the archive's closed part is made", () => {
+  /**
+   * On a worker made under build's flags: holds ~60 MB, lets it go, then tells remakingArchive the
+   * closed part starts and is made; the heap V8 keeps before and after, in MB.
+   */
+  async function afterRemaking(): Promise<{ before: number; after: number; hasGc: boolean }> {
+    const body = `
+      const v8 = require("node:v8");
+      import(${JSON.stringify(HEAP)}).then(({ remakingArchive }) => {
+        let held = []; for (let i = 0; i < 6e5; i++) held.push({ i, s: "y" + i, t: [i, i + 1] });
+        held = null;
+        const size = () => v8.getHeapStatistics().total_heap_size / 1048576;
+        remakingArchive(true);
+        const before = size();
+        remakingArchive(false);
+        require("node:worker_threads").parentPort.postMessage({ before, after: size(), hasGc: typeof gc === "function" });
+      });`;
+    const script = `
+      const { Worker } = require("node:worker_threads");
+      import(${JSON.stringify(HEAP)}).then(({ commandHeapFlags, setHeapFlags }) => {
+        setHeapFlags(commandHeapFlags("build"));
+        const w = new Worker(${JSON.stringify(body)}, { eval: true });
+        w.once("message", (m) => { console.log(JSON.stringify(m)); w.terminate(); });
+      });`;
+    const { stdout } = await run(process.execPath, ["-e", script]);
+    return JSON.parse(stdout) as { before: number; after: number; hasGc: boolean };
+  }
+
+  test("the build's worker lets go of what making it held, at once", async () => {
+    const { before, after, hasGc } = await afterRemaking();
+    expect(hasGc).toBe(true);
+    // The ~60 MB held and dropped are given back by the collection remakingArchive(false) asks for.
+    expect(before - after).toBeGreaterThan(30);
+  }, 60_000);
+});

@@ -7,7 +7,7 @@
  * else to do meanwhile, and each asynchronous call is a round trip through libuv's thread pool (open,
  * stat, read, close, realpath): on the sample dataset that waiting was a third of the load.
  */
-import { promises as fs, closeSync, fstatSync, openSync, readFileSync, readSync, type Dirent } from "node:fs";
+import { promises as fs, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { DataError } from "../core/errors.js";
 import { assertInside, assertInsideSync, errnoReason } from "./links.js";
@@ -133,6 +133,23 @@ export async function readDayFile(file: string, within: string | null, read: Day
 export function readDayFileSync(file: string, within: string | null, read: DayFileRead = {}): Buffer {
   if (within !== null) assertInsideSync(within, file);
   return readDayBytes(file, read);
+}
+
+/**
+ * Makes `into` large enough at once for the largest of `files` and a quarter more (a day log still
+ * grows): growing it file by file would free each smaller buffer on the way.
+ */
+export function readBufferFor(into: { buffer: Buffer }, files: ReadonlyArray<{ file: string }>): void {
+  let largest = 0;
+  for (const { file } of files) {
+    try {
+      largest = Math.max(largest, statSync(file).size);
+    } catch {
+      // Its read names the file and the fault.
+    }
+  }
+  const size = Math.ceil((largest * 1.25 + 1) / 65_536) * 65_536;
+  if (into.buffer.length < size) into.buffer = Buffer.allocUnsafeSlow(size);
 }
 
 /** The file's bytes, read into `into.buffer` (grown when it is too small): a view of it. */

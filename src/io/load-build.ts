@@ -21,7 +21,7 @@ import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.
 import { inputsKeys, type ClosedDays } from "./closed-days.js";
 import { loadConfig } from "./config-files.js";
 import { dataPaths } from "../core/data-layout.js";
-import { dayFiles, readDayFile } from "./day-files.js";
+import { dayFiles, readDayFile, readBufferFor } from "./day-files.js";
 import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
 import { historySummaries } from "./history-summaries.js";
 import { assertInside, insideCheck } from "./links.js";
@@ -84,6 +84,15 @@ class HistoryNeeds {
 /** Each asset's latest records whose sellers' closes a build uses: today's table and the previous close. */
 const CLOSES_KEPT = 2;
 
+/**
+ * The buffer the load reads days into, made once for the process and never let go. A raw day of the
+ * large bench dataset is 11 MB: read each into bytes of its own, the first one freed made glibc's
+ * malloc serve every later allocation under 11 MB (a page's bytes, a history day's) from its arenas
+ * instead of mapping and unmapping them, and the arenas' freed middles stayed resident: tens of MB of
+ * the hourly build's peak RSS (docs/performance.md "Memory"; mallopt(3), M_MMAP_THRESHOLD).
+ */
+const LOAD_READ = { buffer: Buffer.alloc(0) };
+
 export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise<BuildDataset> {
   const p = dataPaths(dir);
   const at = opts.nowMs;
@@ -113,9 +122,12 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   const kept = opts.closedDays;
   const inputsOf = kept && refs ? inputsKeys(config, refs.officialDaily.refs) : null;
   const quoteDays: Dataset["quoteDays"] = [];
+  // Every raw and history day is read into this one buffer, each used before the next is read.
+  const into = LOAD_READ;
+  readBufferFor(into, quoteFiles);
   for (const d of quoteFiles) {
     const { date, file } = d;
-    const bytes = await readDayFile(file, quoteIn(d), { torn: warnings });
+    const bytes = await readDayFile(file, quoteIn(d), { torn: warnings, into });
     if (refs && date <= upTo) {
       const inputs = inputsOf ? inputsOf(date) : "";
       let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
@@ -156,7 +168,7 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
       if (historyIn(d) !== null) await assertInside(dir, d.file);
       continue;
     }
-    const bytes = await readDayFile(d.file, historyIn(d), { allowEmpty: true });
+    const bytes = await readDayFile(d.file, historyIn(d), { allowEmpty: true, into });
     // A day's ranges come from its summary while the file is the one it was made from; the closes
     // themselves are parsed only for a day that holds some asset's latest record up to the build date.
     const summary = await summaries.usable(d, bytes);

@@ -30,6 +30,7 @@ import type { ItemsWriter } from "../feed/site-items.js";
 import type { Manifest } from "../schema/documents.js";
 import { writeFailure, writeFileAtomic } from "./atomic-write.js";
 import { ByteBatch } from "./byte-batch.js";
+import { utf8Scratch } from "./utf8-scratch.js";
 
 export function reportPath(outDir: string): string {
   const abs = path.resolve(outDir);
@@ -92,13 +93,14 @@ export class SiteFolder implements SiteSink {
       if (f.prefix) {
         // The part's bytes are copied by the kernel (copy_file_range), then the rest is written after them.
         copyFileSync(f.prefix.file, at);
-        appendFileSync(at, f.body);
+        const body = utf8Scratch(f.body);
+        appendFileSync(at, body);
         const size = statSync(at).size;
-        if (size !== f.prefix.bytes + Buffer.byteLength(f.body))
+        if (size !== f.prefix.bytes + body.length)
           throw new OutputError(f.path, `${f.prefix.file} is not the ${f.prefix.bytes} bytes it was written with`, {
             hint: `remove ${path.dirname(path.dirname(f.prefix.file))} (a cache) and build again`,
           });
-      } else writeFileSync(at, f.body);
+      } else writeFileSync(at, utf8Scratch(f.body)); // encoded once for its ETag and here
     } catch (e) {
       if (e instanceof OutputError) throw e;
       // A full disk names the folder being built (its staged files are numbered, not named).

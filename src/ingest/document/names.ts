@@ -33,7 +33,7 @@ export function foldName(s: string): string {
     .replace(/\u0624/g, "و")
     .replace(/\u06a9/g, "ك")
     .toLowerCase()
-    .replace(/[.'’`]/g, "")
+    .replace(/[.'\u2019`]/g, "")
     .replace(/[^\p{L}\p{N}]+/gu, " ");
   return letters
     .split(" ")

@@ -9,7 +9,7 @@ import { asciiDigits } from "./names.js";
 /** A number; null when the seller does not deal (empty, "-", 0); "bad" when the text is not a number. */
 export type Price = number | null | "bad";
 
-const DASHES = /^[-‐‑‒–—−_]+$/u;
+const DASHES = /^[-\u2010\u2011\u2012\u2013\u2014\u2212_]+$/u;
 const PLAIN = /^\+?(?:\d+(?:\.\d+)?|\.\d+)$/;
 const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const SPACE_GROUPED = /^\+?\d{1,3}(?: \d{3})+(?:\.\d+)?$/;

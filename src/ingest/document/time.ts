@@ -55,7 +55,7 @@ export function parseTime(value: unknown, spec: TimeFormat, nowMs: number): numb
     }
     // Arabic pages write ص (morning) and م (evening) for AM and PM.
     const t = /a/.test(fmt.replace(/'[^']*'/g, ""))
-      ? text.replace(/(^|\s)ص(?=\s|$)/u, "$1AM").replace(/(^|\s)م(?=\s|$)/u, "$1PM")
+      ? text.replace(/(^|\s)\u0635(?=\s|$)/u, "$1AM").replace(/(^|\s)\u0645(?=\s|$)/u, "$1PM")
       : text;
     // luxon throws, rather than answering an invalid DateTime, for some formats once the text
     // matches them ("Can't include meridiem when specifying 24-hour format" for `HH … a`): such an
