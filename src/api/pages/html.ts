@@ -59,10 +59,11 @@ export function relativePath(from: string, to: string): string {
 
 /** Every root-relative `href` and `src` of a page's HTML made relative to the page (not `//host` ones). */
 export function relativeLinks(html: string, from: string): string {
-  return html.replace(
-    / (href|src)="(\/(?!\/)[^"]*)"/g,
-    (_, attr: string, to: string) => ` ${attr}="${relativePath(from, to)}"`,
-  );
+  // relativePath only puts the same `../`s (or `./`) in place of a path's leading slash: a
+  // replacement string, which V8 applies without calling back into JavaScript for each link (the
+  // large build's 400 pages: ~100 ms with a callback). `up` holds no `$`.
+  const up = relativePath(from, "/");
+  return html.replace(/ (href|src)="\/(?!\/)/g, ` $1="${up}`);
 }
 
 export interface PageOptions {
