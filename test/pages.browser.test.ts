@@ -34,14 +34,17 @@ beforeAll(() => void mkdirSync(SHOTS, { recursive: true }));
  */
 async function screenshot(page: Page, file: string, width: number, height: number): Promise<void> {
   // Headless Chromium without a GPU now and then refuses to capture a surface this tall ("Unable to
-  // capture screenshot", seen once at 1280 x 8000 in a fresh-clone run): a second try at half the height.
-  for (const max of [SHOT_MAX_HEIGHT, SHOT_MAX_HEIGHT / 2]) {
+  // capture screenshot": seen at 1280 x 8000 in a fresh-clone run, and at 360 px wide on both tries
+  // once while the machine was busy): more tries, each at half the height and after a pause.
+  const heights = [SHOT_MAX_HEIGHT, SHOT_MAX_HEIGHT / 2, SHOT_MAX_HEIGHT / 4];
+  for (const max of heights) {
     await page.setViewportSize({ width, height: Math.min(height, max) });
     try {
       await page.screenshot({ path: file });
       return;
     } catch (e) {
-      if (max !== SHOT_MAX_HEIGHT || !String(e).includes("Unable to capture screenshot")) throw e;
+      if (max === heights.at(-1) || !String(e).includes("Unable to capture screenshot")) throw e;
+      await new Promise((r) => setTimeout(r, 250));
     } finally {
       await page.setViewportSize({ width, height: HEIGHT });
     }
