@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { readBufferFor, readDayFile } from "../src/io/day-files.js";
+import { giveBackReadBuffer, lendReadBuffer, readBufferFor, readDayFile } from "../src/io/day-files.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "day-files-"));
 const file = (name: string, text: string) => {
@@ -46,5 +46,14 @@ describe("one buffer for every day read", () => {
     readBufferFor(into, [small]);
     const bytes = await readDayFile(large.file, null, { into });
     expect(bytes.length).toBe(Buffer.byteLength(`${'{"a":"دولار"}\n'.repeat(5_000)}`));
+  });
+
+  test("is lent to one reader at a time, and kept once given back", () => {
+    const first = lendReadBuffer([large]);
+    const second = lendReadBuffer([small]); // a second load meanwhile: a buffer of its own
+    expect(second).not.toBe(first);
+    giveBackReadBuffer(first);
+    expect(lendReadBuffer([small])).toBe(first);
+    expect(first.buffer.length).toBeGreaterThanOrEqual(Buffer.byteLength(`${'{"a":"دولار"}\n'.repeat(5_000)}`));
   });
 });

@@ -136,6 +136,26 @@ export function readDayFileSync(file: string, within: string | null, read: DayFi
 }
 
 /**
+ * The process's buffer to read days into (DayFileRead `into`), lent to one reader at a time: a
+ * reader that awaits between reading and using its bytes (the build's load) must not find them
+ * replaced by another's read, and a second load at the same time (two builds in one process) gets a
+ * buffer of its own. Given back, it is kept for the process and never freed: freeing a buffer of a
+ * raw day's 11 MB made glibc's malloc serve every later allocation under that size from its arenas,
+ * whose freed middles stay resident (mallopt(3), M_MMAP_THRESHOLD; docs/performance.md "Memory").
+ * A reader that fails does not give it back, and the next one makes another.
+ */
+let spare: { buffer: Buffer } | null = { buffer: Buffer.alloc(0) };
+export function lendReadBuffer(files: ReadonlyArray<{ file: string }>): { buffer: Buffer } {
+  const into = spare ?? { buffer: Buffer.alloc(0) };
+  spare = null;
+  readBufferFor(into, files);
+  return into;
+}
+export function giveBackReadBuffer(into: { buffer: Buffer }): void {
+  spare = into;
+}
+
+/**
  * Makes `into` large enough at once for the largest of `files` and a quarter more (a day log still
  * grows): growing it file by file would free each smaller buffer on the way.
  */

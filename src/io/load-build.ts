@@ -21,7 +21,7 @@ import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.
 import { inputsKeys, type ClosedDays } from "./closed-days.js";
 import { loadConfig } from "./config-files.js";
 import { dataPaths } from "../core/data-layout.js";
-import { dayFiles, readDayFile, readBufferFor } from "./day-files.js";
+import { dayFiles, giveBackReadBuffer, lendReadBuffer, readDayFile } from "./day-files.js";
 import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
 import { historySummaries } from "./history-summaries.js";
 import { assertInside, insideCheck } from "./links.js";
@@ -84,15 +84,6 @@ class HistoryNeeds {
 /** Each asset's latest records whose sellers' closes a build uses: today's table and the previous close. */
 const CLOSES_KEPT = 2;
 
-/**
- * The buffer the load reads days into, made once for the process and never let go. A raw day of the
- * large bench dataset is 11 MB: read each into bytes of its own, the first one freed made glibc's
- * malloc serve every later allocation under 11 MB (a page's bytes, a history day's) from its arenas
- * instead of mapping and unmapping them, and the arenas' freed middles stayed resident: tens of MB of
- * the hourly build's peak RSS (docs/performance.md "Memory"; mallopt(3), M_MMAP_THRESHOLD).
- */
-const LOAD_READ = { buffer: Buffer.alloc(0) };
-
 export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise<BuildDataset> {
   const p = dataPaths(dir);
   const at = opts.nowMs;
@@ -122,9 +113,9 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
   const kept = opts.closedDays;
   const inputsOf = kept && refs ? inputsKeys(config, refs.officialDaily.refs) : null;
   const quoteDays: Dataset["quoteDays"] = [];
-  // Every raw and history day is read into this one buffer, each used before the next is read.
-  const into = LOAD_READ;
-  readBufferFor(into, quoteFiles);
+  // Every raw and history day is read into the process's one read buffer (day-files.ts), each used
+  // before the next is read.
+  const into = lendReadBuffer(quoteFiles);
   for (const d of quoteFiles) {
     const { date, file } = d;
     const bytes = await readDayFile(file, quoteIn(d), { torn: warnings, into });
@@ -189,6 +180,7 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
     }
     historyDays.push(day);
   }
+  giveBackReadBuffer(into);
   historyDays.reverse();
   summaries.report();
   if (kept) warnings.push(...kept.warnings);
