@@ -14,23 +14,33 @@ const run = promisify(execFile);
 const HEAP = path.resolve("dist/cli/heap.js");
 
 /**
- * In a fresh process: sets a command's flags (or none), then churns through short-lived objects on
- * the thread that set them and on a worker made after; each one's young generation in MB.
+ * In a fresh process: sets a command's flags (or none), runs `onMain` (an expression) on the thread
+ * that set them, then `onWorker` on a worker made after them (the worker's code posts its answer);
+ * both answers.
  */
-async function youngGenerations(command: string): Promise<{ main: number; worker: number }> {
+async function underFlags<M, W>(command: string, onMain: string, onWorker: string): Promise<{ main: M; worker: W }> {
   const script = `
     const { Worker } = require("node:worker_threads");
-    const churn = \`const v8 = require("node:v8"); let k = [];
-      for (let i = 0; i < 3e6; i++) { k.push({ a: i, b: "x" + i }); if (k.length > 3e5) k = []; }
-      v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 1048576\`;
     import(${JSON.stringify(HEAP)}).then(({ commandHeapFlags, setHeapFlags }) => {
       setHeapFlags(commandHeapFlags(${JSON.stringify(command)}));
-      const main = require("node:vm").runInThisContext(churn);
-      const w = new Worker(\`require("node:worker_threads").parentPort.postMessage(require("node:vm").runInThisContext(\${JSON.stringify(churn)}))\`, { eval: true });
+      const main = ${onMain};
+      const w = new Worker(${JSON.stringify(onWorker)}, { eval: true });
       w.once("message", (worker) => { console.log(JSON.stringify({ main, worker })); w.terminate(); });
     });`;
   const { stdout } = await run(process.execPath, ["-e", script]);
-  return JSON.parse(stdout) as { main: number; worker: number };
+  return JSON.parse(stdout) as { main: M; worker: W };
+}
+
+/** Churns through short-lived objects on the thread that set a command's flags and on a worker made after; each one's young generation in MB. */
+async function youngGenerations(command: string): Promise<{ main: number; worker: number }> {
+  const churn = `const v8 = require("node:v8"); let k = [];
+    for (let i = 0; i < 3e6; i++) { k.push({ a: i, b: "x" + i }); if (k.length > 3e5) k = []; }
+    v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 1048576`;
+  return underFlags(
+    command,
+    `require("node:vm").runInThisContext(${JSON.stringify(churn)})`,
+    `require("node:worker_threads").parentPort.postMessage(require("node:vm").runInThisContext(${JSON.stringify(churn)}))`,
+  );
 }
 
 describe("the build's heap", () => {
@@ -69,15 +79,7 @@ describe("when the archive's closed part is made", () => {
         remakingArchive(false);
         require("node:worker_threads").parentPort.postMessage({ before, after: size(), hasGc: typeof gc === "function" });
       });`;
-    const script = `
-      const { Worker } = require("node:worker_threads");
-      import(${JSON.stringify(HEAP)}).then(({ commandHeapFlags, setHeapFlags }) => {
-        setHeapFlags(commandHeapFlags("build"));
-        const w = new Worker(${JSON.stringify(body)}, { eval: true });
-        w.once("message", (m) => { console.log(JSON.stringify(m)); w.terminate(); });
-      });`;
-    const { stdout } = await run(process.execPath, ["-e", script]);
-    return JSON.parse(stdout) as { before: number; after: number; hasGc: boolean };
+    return (await underFlags<null, { before: number; after: number; hasGc: boolean }>("build", "null", body)).worker;
   }
 
   test("the build's worker lets go of what making it held, at once", async () => {
