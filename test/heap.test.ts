@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { BUILD_SEMI_SPACE_MB, commandHeapFlags } from "../src/cli/heap.js";
+import { BUILD_SEMI_SPACE_MB, REMAKING_COLLECT_AFTER_MB, commandHeapFlags } from "../src/cli/heap.js";
 
 const run = promisify(execFile);
 const HEAP = path.resolve("dist/cli/heap.js");
@@ -81,6 +81,40 @@ describe("when the archive's closed part is made", () => {
       });`;
     return (await underFlags<null, { before: number; after: number; hasGc: boolean }>("build", "null", body)).worker;
   }
+
+  /**
+   * On a worker made under build's flags: makes ~`mb` MB of garbage in the old generation, then tells
+   * archiveDayMade a day was made, while the closed part is made or not; the heap used, in MB,
+   * before and after each call.
+   */
+  async function daysMade(): Promise<Record<string, { before: number; after: number }>> {
+    const body = `
+      const v8 = require("node:v8");
+      import(${JSON.stringify(HEAP)}).then(({ remakingArchive, archiveDayMade, REMAKING_COLLECT_AFTER_MB }) => {
+        const used = () => v8.getHeapStatistics().used_heap_size / 1048576;
+        // Held across the young generation's collections, so promoted, then dropped: old garbage.
+        const garbage = (mb) => { let held = []; for (let i = 0; i < mb * 9000; i++) held.push({ i, s: "g" + i, t: [i] }); held = null; };
+        const call = () => { const before = used(); archiveDayMade(); return { before, after: used() }; };
+        const out = {};
+        out.notRemaking = (garbage(REMAKING_COLLECT_AFTER_MB * 1.5), call());
+        remakingArchive(true);
+        out.first = call(); // the first day made: a collection, the heap's measure from then on
+        out.small = (garbage(REMAKING_COLLECT_AFTER_MB / 4), call());
+        out.large = (garbage(REMAKING_COLLECT_AFTER_MB * 1.5), call());
+        remakingArchive(false);
+        require("node:worker_threads").parentPort.postMessage(out);
+      });`;
+    return (await underFlags<null, Record<string, { before: number; after: number }>>("build", "null", body)).worker;
+  }
+
+  test("while it is made, a full collection once the heap has grown by REMAKING_COLLECT_AFTER_MB since the last, and only then", async () => {
+    const d = await daysMade();
+    const dropped = (k: string) => d[k]!.before - d[k]!.after;
+    expect(dropped("notRemaking")).toBeLessThan(1); // not made: V8's own pace
+    expect(dropped("first")).toBeGreaterThan(REMAKING_COLLECT_AFTER_MB); // what notRemaking left
+    expect(dropped("small")).toBeLessThan(1); // within the budget: no collection
+    expect(dropped("large")).toBeGreaterThan(REMAKING_COLLECT_AFTER_MB);
+  }, 60_000);
 
   test("the build's worker lets go of what making it held, at once", async () => {
     const { before, after, hasGc } = await afterRemaking();

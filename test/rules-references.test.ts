@@ -140,6 +140,20 @@ describe("a day's reference (§9)", () => {
       ["2026-11-19", 49, 49, 49],
     ]);
   });
+
+  test("days with the same sources share one frozen list, in any order read", () => {
+    const { days } = refs([
+      global("2026-11-16T07:00:00Z", 46, "z"),
+      global("2026-11-16T08:00:00Z", 46, "a"),
+      global("2026-11-17T07:00:00Z", 47, "a"),
+      global("2026-11-17T08:00:00Z", 47, "z"),
+      global("2026-11-18T07:00:00Z", 48, "a"),
+    ]);
+    expect(days.map((d) => d.sources)).toEqual([["a", "z"], ["a", "z"], ["a"]]);
+    expect(days[0]!.sources).toBe(days[1]!.sources);
+    expect(Object.isFrozen(days[0]!.sources)).toBe(true);
+    expect(Object.isFrozen(days[2]!.sources)).toBe(true);
+  });
 });
 
 describe("the rate in force on a date (§9)", () => {
@@ -172,7 +186,7 @@ describe("the rate in force on a date (§9)", () => {
 
 /** The same rule as one map of days by date per asset, sorted at the end: the model of dailyRefs. */
 function model(rows: Row[], nowMs: number): DayRef[] {
-  const days = new Map<string, DayRef>();
+  const days = new Map<string, DayRef & { sources: string[] }>();
   for (const r of rows) {
     const ms = parseInstant(r.observedAt)!;
     if (ms > nowMs + CLOCK_SKEW_MS) continue;

@@ -16,7 +16,9 @@
  * - `--expose-gc`: when the archive's closed part is made, the build asks for one last-resort full
  *   collection (remakingArchive). Making it leaves ~100 MB live and V8's pool of freed pages at
  *   40–85 MB, which V8 hands back only after seconds of idleness; the pages that come next then
- *   grew the process on top of both (a large first build: 356–377 MB, 337–344 with it).
+ *   grew the process on top of both (a large first build: 356–377 MB, 337–344 with it). And while
+ *   it is made, a full collection whenever the heap has grown by REMAKING_COLLECT_AFTER_MB since the
+ *   last (archiveDayMade).
  *
  * Pacing, not bounds: V8's own limits stand, so a larger dataset needs more collections, never fails
  * for them.
@@ -32,6 +34,16 @@ export const BUILD_HEAP_GROWING_PERCENT = 50;
  * closed day's inputs changed): 336 days leave ~85 MB live and a steady stream of day tables.
  */
 export const REMAKING_HEAP_GROWING_PERCENT = 30;
+/**
+ * While the closed part is made, how far the heap may grow past what the last full collection left
+ * before the build asks for another, in MB. Each day made promotes its working set (a day's closes
+ * and entries outlive the 8 MB young generation) and leaves it as garbage in the old generation; V8
+ * collects it only once the old generation has grown by a third, and its concurrent marking keeps
+ * what is allocated meanwhile, so a regular collection left ~100 MB "live" where ~60 MB are. A large
+ * first build peaked at 317–336 MB; asking for a collection after 40 MB, 266–269 MB, for ~25 forced
+ * collections of ~50–60 ms each (docs/performance.md "Memory").
+ */
+export const REMAKING_COLLECT_AFTER_MB = 40;
 
 /** The V8 flags a command's heap is made with; none for a command that runs on the main thread. */
 export function commandHeapFlags(command: string): string[] {
@@ -49,6 +61,9 @@ export function setHeapFlags(flags: readonly string[]): void {
 }
 
 let remaking = false;
+/** The heap used after the last collection asked for while remaking, in bytes. */
+let usedAfterCollection = 0;
+const collect = (o: object) => (globalThis as { gc?: (o: object) => void }).gc?.(o);
 /**
  * BuildOptions `remakingArchive` for the command line: a closer pace while the closed part is made,
  * read at the next full collection; when it is made, one full collection that lets go of what making
@@ -57,7 +72,19 @@ let remaking = false;
 export function remakingArchive(on: boolean): void {
   // `gc` is there on the build's worker (commandHeapFlags); "last-resort" is V8's collection that
   // also empties its pool of pages (the options of V8's gc extension: type, execution, flavor).
-  if (remaking && !on) (globalThis as { gc?: (o: object) => void }).gc?.({ type: "major", flavor: "last-resort" });
+  if (remaking && !on) collect({ type: "major", flavor: "last-resort" });
+  if (!remaking && on) usedAfterCollection = 0;
   remaking = on;
   v8.setFlagsFromString(`--heap-growing-percent=${on ? REMAKING_HEAP_GROWING_PERCENT : BUILD_HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * BuildOptions `archiveDayMade`: told after each day of the archive is made. While the closed part
+ * is made, a full collection once the heap has grown by REMAKING_COLLECT_AFTER_MB since the last.
+ */
+export function archiveDayMade(): void {
+  if (!remaking) return;
+  if (v8.getHeapStatistics().used_heap_size <= usedAfterCollection + REMAKING_COLLECT_AFTER_MB * 1048576) return;
+  collect({ type: "major" });
+  usedAfterCollection = v8.getHeapStatistics().used_heap_size;
 }

@@ -50,6 +50,17 @@ import { sha256Hex } from "./hash.js";
 import { readJson, readJsonOr } from "./json-file.js";
 import { insideCheck } from "./links.js";
 
+/**
+ * `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not
+ * kept); `remaking`: told when the closed part starts and stops being made day by day; `dayMade`:
+ * told after each day is made (src/cli/heap.ts paces the collector by both).
+ */
+export interface ArchiveDaysOptions {
+  saveState?: boolean;
+  remaking?: ((on: boolean) => void) | undefined;
+  dayMade?: (() => void) | undefined;
+}
+
 /** The compacted days a build's archive takes, and what it learned of them, to save afterwards. */
 export class ArchiveDays implements CompactedDays {
   readonly dates: string[];
@@ -75,7 +86,7 @@ export class ArchiveDays implements CompactedDays {
     private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
     startedMs: number,
-    private readonly o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined },
+    private readonly o: ArchiveDaysOptions,
   ) {
     this.dates = [...files.keys()];
     this.next.recordedAtMs = startedMs;
@@ -87,16 +98,7 @@ export class ArchiveDays implements CompactedDays {
   /** One buffer each history day is read into in turn (src/io/day-files.ts DayFileRead `into`). */
   private readonly readBuffer = { buffer: Buffer.alloc(0) };
 
-  /**
-   * `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not
-   * kept); `remaking`: told when the closed part starts and stops being made day by day.
-   */
-  static async open(
-    dataDir: string,
-    outDir: string,
-    nowMs: number,
-    o: { saveState?: boolean; remaking?: ((on: boolean) => void) | undefined } = {},
-  ): Promise<ArchiveDays> {
+  static async open(dataDir: string, outDir: string, nowMs: number, o: ArchiveDaysOptions = {}): Promise<ArchiveDays> {
     const p = dataPaths(dataDir);
     const upTo = cairoDate(nowMs);
     const listed = await dayFiles(dataDir, p.history);
@@ -236,6 +238,7 @@ export class ArchiveDays implements CompactedDays {
   }
 
   made(date: string, rows: readonly EntryRow[], etag: string): void {
+    this.o.dayMade?.();
     const key = this.keys.get(date);
     if (key !== undefined) this.next.days[date] = { key, etag, count: rows.length };
     const pending = this.pending.get(date);

@@ -35,6 +35,8 @@ export interface BuildOptions {
   saveState?: boolean;
   /** Told when the archive's closed part starts and stops being made day by day (src/cli/heap.ts). */
   remakingArchive?: (on: boolean) => void;
+  /** Told after each day of the archive is made (src/cli/heap.ts archiveDayMade). */
+  archiveDayMade?: () => void;
 }
 
 /**
@@ -62,6 +64,7 @@ async function buildUnlocked(
   const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, {
     saveState: o.saveState !== false,
     remaking: o.remakingArchive,
+    dayMade: o.archiveDayMade,
   });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),

@@ -18,7 +18,8 @@ export interface DayRef {
   lo: number | null;
   hi: number | null;
   observedAtMs: number;
-  sources: string[];
+  /** Sorted; shared between days with the same sources, and frozen. */
+  sources: readonly string[];
 }
 
 export interface RefIssue {
@@ -88,7 +89,7 @@ export function dailyRefs(
       addDay(days, { date, buy, sell, value, lo: value, hi: value, observedAtMs: ms, sources: [r.source] });
       continue;
     }
-    if (!cur.sources.includes(r.source)) cur.sources.push(r.source);
+    if (!cur.sources.includes(r.source)) (cur.sources as string[]).push(r.source);
     if (value !== null) {
       cur.lo = cur.lo === null ? value : Math.min(cur.lo, value);
       cur.hi = cur.hi === null ? value : Math.max(cur.hi, value);
@@ -102,9 +103,18 @@ export function dailyRefs(
     }
   }
   const out = new Map<string, DayRef[]>();
+  // Days with the same sources share one frozen list: a large dataset's 160 000 days have a handful
+  // of distinct lists, and a list and its strings per day were 5 MB of the build's live heap.
+  const shared = new Map<string, readonly string[]>();
   for (const [asset, days] of byAsset) {
     const list = days.sorted ? days.list : days.list.sort((a, b) => (a.date < b.date ? -1 : 1));
-    for (const d of list) if (d.sources.length > 1) d.sources.sort();
+    for (const d of list) {
+      if (d.sources.length > 1) (d.sources as string[]).sort();
+      const key = d.sources.join("\n");
+      const one = shared.get(key);
+      if (one) d.sources = one;
+      else shared.set(key, Object.freeze(d.sources));
+    }
     out.set(asset, list);
   }
   return out;
