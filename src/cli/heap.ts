@@ -31,17 +31,20 @@ export const BUILD_SEMI_SPACE_MB = 8;
 export const BUILD_HEAP_GROWING_PERCENT = 50;
 /**
  * While the archive's closed part is made day by day (a first build, or the first after the code or a
- * closed day's inputs changed): 336 days leave ~85 MB live and a steady stream of day tables.
+ * closed day's inputs changed), V8's own pace is loosened so that the build's collections
+ * (REMAKING_COLLECT_AFTER_MB) come first: one V8 starts meanwhile makes the build's next a second
+ * full collection.
  */
-export const REMAKING_HEAP_GROWING_PERCENT = 30;
+export const REMAKING_HEAP_GROWING_PERCENT = 100;
 /**
  * While the closed part is made, how far the heap may grow past what the last full collection left
- * before the build asks for another, in MB. Each day made promotes its working set (a day's closes
- * and entries outlive the 8 MB young generation) and leaves it as garbage in the old generation; V8
- * collects it only once the old generation has grown by a third, and its concurrent marking keeps
- * what is allocated meanwhile, so a regular collection left ~100 MB "live" where ~60 MB are. A large
- * first build peaked at 317–336 MB; asking for a collection after 40 MB, 266–269 MB, for ~25 forced
- * collections of ~50–60 ms each (docs/performance.md "Memory").
+ * before the build asks for another, in MB. Each day made promotes its working set (its entries and
+ * its file's pieces outlive the 8 MB young generation) and leaves it as garbage in the old
+ * generation; V8 collected it once the old generation had grown by its pace, and its concurrent
+ * marking kept what was allocated meanwhile, so a collection left ~100 MB "live" where ~55 MB are
+ * and the heap grew to ~180 MB between two. A large first build peaked at 317–336 MB; with these
+ * two, at 254–266 MB, for 18 collections asked (~50 ms each) and 0.3–0.9 s more in all
+ * (docs/performance.md "Memory").
  */
 export const REMAKING_COLLECT_AFTER_MB = 40;
 

@@ -112,8 +112,6 @@ export class ArchiveDays implements CompactedDays {
       () => none,
     );
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    // No part to keep: the whole archive is made, and the load before it is paced as well.
-    if (!published || old.partKey === "") o.remaking?.(true);
     return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now(), o);
   }
 
