@@ -50,13 +50,10 @@ import { sha256Hex } from "./hash.js";
 import { readJson, readJsonOr } from "./json-file.js";
 import { insideCheck } from "./links.js";
 
-/**
- * `saveState`: whether the build saves data/state/ (else the entries of data/state/archive/ are not
- * kept); `remaking`: told when the closed part starts and stops being made day by day; `dayMade`:
- * told after each day is made (src/cli/heap.ts paces the collector by both).
- */
 export interface ArchiveDaysOptions {
+  /** Whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
   saveState?: boolean;
+  /** Told when the closed part starts and stops being made day by day, and after each day made (src/cli/heap.ts). */
   remaking?: ((on: boolean) => void) | undefined;
   dayMade?: (() => void) | undefined;
 }
