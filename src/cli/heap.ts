@@ -68,9 +68,10 @@ let remaking = false;
 let usedAfterCollection = 0;
 const collect = (o: object) => (globalThis as { gc?: (o: object) => void }).gc?.(o);
 /**
- * BuildOptions `remakingArchive` for the command line: a closer pace while the closed part is made,
- * read at the next full collection; when it is made, one full collection that lets go of what making
- * it held; the build's own pace afterwards (the flags its code cache was made under, src/cli/launch.ts).
+ * BuildOptions `remakingArchive` for the command line: while the closed part is made, V8's looser pace
+ * (read at its next full collection) and the build's own collections (archiveDayMade); when it is
+ * made, one full collection that lets go of what making it held; the build's own pace afterwards
+ * (the flags its code cache was made under, src/cli/launch.ts).
  */
 export function remakingArchive(on: boolean): void {
   // `gc` is there on the build's worker (commandHeapFlags); "last-resort" is V8's collection that

@@ -44,7 +44,7 @@ import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { codeFingerprint } from "./closed-days.js";
-import { dayFiles, readDayFile } from "./day-files.js";
+import { dayFiles, giveBackReadBuffer, lendReadBuffer, readDayFile } from "./day-files.js";
 import { historyCloses } from "./history-lines.js";
 import { sha256Hex } from "./hash.js";
 import { readJson, readJsonOr } from "./json-file.js";
@@ -92,8 +92,11 @@ export class ArchiveDays implements CompactedDays {
   }
   /** Where the state entries made wait for save(). */
   private readonly spill: string;
-  /** One buffer each history day is read into in turn (src/io/day-files.ts DayFileRead `into`). */
-  private readonly readBuffer = { buffer: Buffer.alloc(0) };
+  /** The process's read buffer (day-files.ts lendReadBuffer), borrowed at the first history day read until saveCache(). */
+  private borrowed: { buffer: Buffer } | null = null;
+  private readHistory(file: string, within: string | null): Promise<Buffer> {
+    return readDayFile(file, within, { allowEmpty: true, into: (this.borrowed ??= lendReadBuffer()) });
+  }
 
   static async open(dataDir: string, outDir: string, nowMs: number, o: ArchiveDaysOptions = {}): Promise<ArchiveDays> {
     const p = dataPaths(dataDir);
@@ -134,7 +137,7 @@ export class ArchiveDays implements CompactedDays {
       this.next.history[date] = old;
       return { sha: old.sha256, bytes: null };
     }
-    const bytes = await readDayFile(file, within, { allowEmpty: true, into: this.readBuffer });
+    const bytes = await this.readHistory(file, within);
     const sha = sha256Hex(bytes);
     this.next.history[date] = { ...now, sha256: sha };
     return { sha, bytes };
@@ -225,10 +228,7 @@ export class ArchiveDays implements CompactedDays {
     }
     this.pending.set(date, { key, old: entry });
     return {
-      closes: historyCloses(
-        { date, file },
-        bytes ?? (await readDayFile(file, within, { allowEmpty: true, into: this.readBuffer })),
-      ),
+      closes: historyCloses({ date, file }, bytes ?? (await this.readHistory(file, within))),
     };
   }
 
@@ -282,6 +282,8 @@ export class ArchiveDays implements CompactedDays {
    * then the folders of other parts are removed. A crash in between leaves an index and its part.
    */
   async saveCache(): Promise<void> {
+    if (this.borrowed) giveBackReadBuffer(this.borrowed);
+    this.borrowed = null;
     const dir = archiveCacheDir(this.outDir);
     if (this.freshPart) {
       // The part made by PartFiles, under its key: renamed, not written again.

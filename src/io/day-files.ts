@@ -142,10 +142,11 @@ export function readDayFileSync(file: string, within: string | null, read: DayFi
  * buffer of its own. Given back, it is kept for the process and never freed: freeing a buffer of a
  * raw day's 11 MB made glibc's malloc serve every later allocation under that size from its arenas,
  * whose freed middles stay resident (mallopt(3), M_MMAP_THRESHOLD; docs/performance.md "Memory").
- * A reader that fails does not give it back, and the next one makes another.
+ * A reader that fails does not give it back, and the next one makes another. Sized for `files` when
+ * given (readBufferFor); a reader without them has it as it is, grown by a file larger than it.
  */
 let spare: { buffer: Buffer } | null = { buffer: Buffer.alloc(0) };
-export function lendReadBuffer(files: ReadonlyArray<{ file: string }>): { buffer: Buffer } {
+export function lendReadBuffer(files: ReadonlyArray<{ file: string }> = []): { buffer: Buffer } {
   const into = spare ?? { buffer: Buffer.alloc(0) };
   spare = null;
   readBufferFor(into, files);
