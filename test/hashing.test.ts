@@ -36,6 +36,25 @@ describe("node and web hashing agree", () => {
   });
 });
 
+describe("node hashing in pieces (a file written item by item, src/feed/site-items.ts)", () => {
+  test("is the ETag of the pieces joined, whatever else is encoded between them", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: "grapheme" }), { maxLength: 8 }), async (pieces) => {
+        const h = nodeHashing.pieces!();
+        let bytes = 0;
+        for (const p of pieces) {
+          h.update(p);
+          bytes += nodeHashing.byteLength(p);
+          utf8Scratch("something else in between");
+        }
+        expect(h.etag()).toBe(await webHashing.etag(pieces.join("")));
+        expect(bytes).toBe(webHashing.byteLength(pieces.join("")));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("the build's one encoding buffer (src/io/utf8-scratch.ts)", () => {
   const big = [
     "x".repeat(400_000), // one byte a character: fits 1 MB until the 3-bytes-a-unit bound says no

@@ -15,6 +15,7 @@ export const nodeHashing: Hashing = {
   byteLength: (text) => utf8Scratch(text).length,
   pieces: () => {
     const h = createHash("sha256");
-    return { update: (text) => h.update(text, "utf8"), etag: () => `"${h.digest("base64url")}"` };
+    // Through the same buffer: byteLength of the piece just hashed (site-items.ts) is not encoded again.
+    return { update: (text) => h.update(utf8Scratch(text)), etag: () => `"${h.digest("base64url")}"` };
   },
 };
