@@ -10,13 +10,18 @@ import { bank, usdQuote } from "./helpers/rules.js";
 import fc from "fast-check";
 
 const usd: CatalogAsset = catalog.find((a) => a.id === "USD-EGP")!;
+// Gold as the real catalog had it before dealers were read: a reference asset, no seller list.
+const refGold: CatalogAsset = { ...catalog.find((a) => a.id === "XAU24K-EGP")!, market: "reference" };
 const NOW = Date.parse("2026-11-19T12:00:00Z");
 
 function ctx(official: { buy: number | null; sell: number | null } | null = null): AcceptanceContext {
   return {
     date: "2026-11-19",
     nowMs: NOW,
-    assets: new Map([[usd.id, usd]]),
+    assets: new Map([
+      [usd.id, usd],
+      [refGold.id, refGold],
+    ]),
     sellers: new Map(
       ["a", "b", "c", "d", "e"]
         .map((s) => [s, bank(s)])
@@ -29,7 +34,7 @@ function ctx(official: { buy: number | null; sell: number | null } | null = null
 }
 const q = (o: Partial<Quote>): Quote => usdQuote({ source: "first", ...o });
 
-describe("acceptance rules 1–4, one quote alone", () => {
+describe("acceptance rules 1–5, one quote alone", () => {
   test.each([
     { name: "a licensed seller's ordinary quote", quote: q({}), expected: "accepted" },
     {
@@ -81,6 +86,21 @@ describe("acceptance rules 1–4, one quote alone", () => {
       expected: "observed-in-future",
     },
     {
+      name: "rule 5: a licensed dealer's quote for a reference asset",
+      quote: q({ seller: "gold", asset: refGold.id, buy: 5400, sell: 5450 }),
+      expected: "reference-asset",
+    },
+    {
+      name: "rule 5 after rule 1: an unlicensed seller's quote for a reference asset",
+      quote: q({ seller: "nobody", asset: refGold.id, buy: 5400, sell: 5450 }),
+      expected: "unlicensed-seller",
+    },
+    {
+      name: "rule 5 after rule 3: a crossed quote for a reference asset",
+      quote: q({ seller: "gold", asset: refGold.id, buy: 5460, sell: 5450 }),
+      expected: "crossed",
+    },
+    {
       name: "a quote of another Cairo day in this day's file",
       quote: q({ observedAt: "2026-11-18T21:59:00Z" }),
       expected: "wrong-day-file",
@@ -101,7 +121,7 @@ describe("acceptance rules 1–4, one quote alone", () => {
   });
 });
 
-describe("acceptance rule 5, plausibility", () => {
+describe("acceptance rule 6, plausibility", () => {
   const day = (quotes: Quote[]): LocatedQuote[] =>
     quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
   const peers = ["b", "c", "d"].map((seller) => q({ seller, buy: 47.5, sell: 47.6 }));
@@ -163,7 +183,7 @@ describe("rounding half away from zero", () => {
   });
 });
 
-describe("rule 5's median of the others, read from one sorted list (core/stats.ts medianWithout)", () => {
+describe("rule 6's median of the others, read from one sorted list (core/stats.ts medianWithout)", () => {
   test.each([
     [[], null, null],
     [[5], 5, null],

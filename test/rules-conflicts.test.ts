@@ -1,7 +1,7 @@
 /**
  * Conflicting quotes (docs/methodology.md §11, issue 26 item 5): one source giving one seller and
- * asset different prices at one instant. None of them is a yardstick of rule 5; those that pass all
- * five tests and still differ are every one rejected as `conflicting-quote`, in whatever order the
+ * asset different prices at one instant. None of them is a yardstick of rule 6; those that pass all
+ * six tests and still differ are every one rejected as `conflicting-quote`, in whatever order the
  * lines come; quotes that agree are kept.
  */
 import { describe, expect, test } from "vitest";
@@ -105,7 +105,7 @@ describe("the rule does not depend on the order of the lines", () => {
     );
   });
 
-  test("a conflicting quote is no peer of test 5: the yardstick is made without it", () => {
+  test("a conflicting quote is no peer of test 6: the yardstick is made without it", () => {
     // b and c sell at 47.6, d at 53, the official rate is 50. Were a's first 10:00 price (52) a's
     // value, d would have three peers, their median 47.6, and 53 would be implausible (> 10 %); with
     // a's conflicting quotes out, d has two peers, fewer than 3, and is judged against 50: it stands.
@@ -120,7 +120,7 @@ describe("the rule does not depend on the order of the lines", () => {
   });
 });
 
-describe("rule 5 first", () => {
+describe("rule 6 first", () => {
   test("an outlier told at the same instant as the good quote is implausible, and the good quote stays", () => {
     // The sample market's wild outlier (src/sample/market.ts badQuotes) is such a row.
     const quotes = [q({}), q({ buy: 75.55, sell: 76.5 }), q({ seller: "b" }), q({ seller: "c" }), q({ seller: "d" })];

@@ -29,8 +29,9 @@ export interface LocatedQuote {
  * Why a quote is not used, one code per rule of docs/methodology.md §2 (the build report counts them).
  * `unknown-asset` and `wrong-day-file` guard the data itself: a quote of an asset the catalog does
  * not have, or filed under another Cairo date than its own. `conflicting-quote` (§11): one source
- * gives one seller and asset different prices at one instant, each passing the five tests, so none
- * is used (src/rules/acceptance.ts acceptDay).
+ * gives one seller and asset different prices at one instant, each passing the six tests, so none
+ * is used (src/rules/acceptance.ts acceptDay). `reference-asset` (test 5): a seller's quote for an
+ * asset the catalog marks `reference`, which has no seller list: said, never dropped silently.
  */
 export const REJECTION_REASONS = [
   "unknown-asset",
@@ -41,6 +42,7 @@ export const REJECTION_REASONS = [
   "crossed",
   "invalid-observedAt",
   "observed-in-future",
+  "reference-asset",
   "wrong-day-file",
   "conflicting-quote",
   "implausible-sell",

@@ -3,8 +3,8 @@
  * Changing one of these changes what the published numbers mean: change the changelog with it.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000; // Accepting quotes, rule 4
-export const PLAUSIBLE_BAND = 0.1; // Accepting quotes, rule 5: ±10 %
-export const PLAUSIBLE_MIN_PEERS = 3; // rule 5: fewer other sellers ⇒ compare with the official rate
+export const PLAUSIBLE_BAND = 0.1; // Accepting quotes, rule 6: ±10 %
+export const PLAUSIBLE_MIN_PEERS = 3; // rule 6: fewer other sellers ⇒ compare with the official rate
 export const SERIES_WINDOW_DAYS = 30; // History
 export const LOOKBACK_DAYS = 90; // The verdict: prior days used
 export const LOOKBACK_MAX_AGE_DAYS = 365; // The verdict: prior days not older than this

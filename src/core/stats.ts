@@ -8,7 +8,7 @@ export function median(values: readonly number[]): number {
 /**
  * The median of `sorted` (ascending) without one occurrence of `v` (all of it when `v` is null or
  * absent): what `median` gives of the same values, found by index instead of a copy and a sort, so
- * that each seller's "median of the others" (docs/methodology.md §2.1 rule 5) costs O(log n).
+ * that each seller's "median of the others" (docs/methodology.md §2.1 rule 6) costs O(log n).
  * Null when no value is left.
  */
 export function medianWithout(sorted: readonly number[], v: number | null): number | null {

@@ -64,6 +64,10 @@ export function checkQuote(
   const observedAtMs = parseInstant(q.observedAt);
   if (observedAtMs === null) return "invalid-observedAt"; // rule 4
   if (observedAtMs > ctx.nowMs + CLOCK_SKEW_MS) return "observed-in-future"; // rule 4
+  // Rule 5: a reference asset has no seller list, so a seller's quote for it has nowhere to go; it is
+  // rejected under its own reason so that the build report says so (a dealer quoting gold while the
+  // catalog still marks gold `reference` is a configuration to fix, not a quote to lose quietly).
+  if (asset.market === "reference") return "reference-asset";
   if (cairoDate(observedAtMs) !== ctx.date) return "wrong-day-file";
   return { source: q.source, seller: q.seller, asset: q.asset, buy, sell, observedAtMs, file: at.file, line: at.line };
 }
@@ -102,15 +106,15 @@ export function sellerValueOrder<Q>(
 }
 
 /**
- * Rule 5, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
+ * Rule 6, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
  * values of the day for that side (each other seller counted once, by the quote passing rules 1–4
  * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
  *
  * Conflicts (docs/methodology.md §11): quotes of one source, seller and asset at one instant whose
  * rounded prices differ. While such a group is open, none of its quotes is its seller's value for
- * the yardsticks of rule 5 (the seller's value comes from its other quotes); each quote of it is
- * still judged by rule 5, and those that pass are accepted when their prices agree, else every one
+ * the yardsticks of rule 6 (the seller's value comes from its other quotes); each quote of it is
+ * still judged by rule 6, and those that pass are accepted when their prices agree, else every one
  * rejected as `conflicting-quote`. So an obvious outlier is rejected as implausible and does not
  * take the source's good quote with it, and neither the yardsticks nor the outcome depend on the
  * order of the file's lines. A day without such a group is judged exactly as before.
@@ -121,7 +125,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
   const passing = new DayQuotes();
   // Each seller's value per asset (its own publication first, then the latest passing quote): the
-  // "values of the other sellers" of rule 5, chosen as the seller's close is (§2.3).
+  // "values of the other sellers" of rule 6, chosen as the seller's close is (§2.3).
   const byAsset = new Map<string, PeerValues>();
   const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
   // Quotes sharing a source, seller, asset and instant: by the first one's position, all their
@@ -162,7 +166,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
         (conflicted ??= new Set()).add(first);
     }
   }
-  // A conflicting group's quotes are no seller's value in rule 5, whichever came first: the sellers
+  // A conflicting group's quotes are no seller's value in rule 6, whichever came first: the sellers
   // they were the value of get it again from their other quotes (the same order as above).
   let conflicting: Set<number> | undefined;
   if (conflicted) {
@@ -207,7 +211,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     return m;
   };
   const accepted = new DayQuotesPicked(passing);
-  // With conflicts, the quotes passing rule 5 are noted here and picked, in reading order, once the
+  // With conflicts, the quotes passing rule 6 are noted here and picked, in reading order, once the
   // groups are settled.
   const passed = conflicting ? new Uint8Array(passing.length) : undefined;
   for (let i = 0; i < passing.length; i++) {
@@ -231,7 +235,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     else accepted.add(i);
   }
   if (passed) {
-    // A group whose quotes passing rule 5 still disagree: every one of them is rejected.
+    // A group whose quotes passing rule 6 still disagree: every one of them is rejected.
     const out: number[] = [];
     for (const first of conflicted!) {
       const left = groups!.get(first)!.filter((i) => passed[i] === 1);
@@ -263,7 +267,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   return { accepted, rejected, read };
 }
 
-/** One asset's sellers of a day in rule 5: each seller's value, and the peer medians computed so far. */
+/** One asset's sellers of a day in rule 6: each seller's value, and the peer medians computed so far. */
 interface PeerValues {
   latest: Map<string, AcceptedQuote>;
   sell: Map<string, number | null>;

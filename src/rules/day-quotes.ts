@@ -1,6 +1,6 @@
 /**
  * A day's quotes that passed rules 1–4, kept in columns rather than one object each: a raw day holds
- * tens of thousands of them from the first quote read until rule 5 has judged them all
+ * tens of thousands of them from the first quote read until rule 6 has judged them all
  * (docs/methodology.md §2.1), and as objects they lived long enough to be promoted to V8's old
  * generation, where they stayed as garbage until a full collection (docs/performance.md "Memory"). In columns a
  * quote costs 44 bytes outside the JavaScript heap; an AcceptedQuote object is made again only when
