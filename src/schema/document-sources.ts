@@ -62,7 +62,19 @@ const mapping = {
   divideBy: z.number().positive().default(1),
   /** Which prices to take when the document has both: bank notes (`buy`, `sell`) or transfers (`transferBuy`, `transferSell`). */
   take: z.enum(["cash", "transfer"]).default("cash"),
+  /**
+   * What a row's own unit (`fields.unit`) means: its name → how many of the asset's units one price
+   * is for (`{"gram": 1, "ounce": 31.1034768}`), matched as names are (case, Arabic spelling). A row
+   * whose unit is not listed is skipped as "unit not taken": a page with per-gram and per-ounce rows
+   * of one asset lists only the unit it wants, so the two rows never compete as one seller's price.
+   */
+  rowUnits: z.record(z.string().min(1), z.number().positive()).default({}),
 };
+const rowUnitsGiven = [
+  (s: { rowUnits: Record<string, number>; fields: { unit?: unknown } }) =>
+    s.fields.unit === undefined || Object.keys(s.rowUnits).length > 0,
+  "fields.unit needs rowUnits: the unit names a row may give and what each is worth",
+] as const;
 
 /** How the time of the rates is written. */
 const timeFormat = {
@@ -100,8 +112,27 @@ const usableTimeFormats = (
   }
 };
 
-/** Where a value is in a record: a field name (a dotted path), or a constant. */
-const Field = z.union([z.string().min(1), z.strictObject({ const: z.string() })]);
+/**
+ * Where a value is in a record: a field name (a dotted path); the same as `{"path", "regex"}`, read
+ * through a regular expression as the HTML fields are (the group named `value`, else the first
+ * group, else the whole match; no match: the record has no such value); or a constant.
+ */
+const Field = z.union([
+  z.string().min(1),
+  z.strictObject({ const: z.string() }),
+  z.strictObject({ path: z.string().min(1), regex: Regex.optional() }),
+]);
+export type DocumentField = z.infer<typeof Field>;
+
+/** One asset of a record that holds several, each with fields of its own (one gold dealer's record, every karat). */
+const PerAsset = z.strictObject({
+  asset: Field,
+  buy: Field,
+  sell: Field,
+  transferBuy: Field.optional(),
+  transferSell: Field.optional(),
+  unit: Field.optional(),
+});
 
 const exactlyOneSeller = [
   (s: { seller?: string | undefined; fields: { seller?: unknown } }) =>
@@ -125,23 +156,48 @@ export const SellerDocumentSource = z
     adapter: z.literal("seller-document"),
     ...request,
     format: z.enum(["json", "csv"]),
-    /** JSON: dotted path to the array of records ("data.rates"); empty for a top-level array (or the `d` of an ASP.NET answer). */
+    /** JSON: dotted path to the array of records ("data.rates"), or to one record; empty for the top level (or the `d` of an ASP.NET answer). */
     records: z.string().default(""),
+    /** What every record gives. `asset`, `buy` and `sell` (and the transfer rates) here, or in `perAsset`. */
     fields: z.strictObject({
       seller: Field.optional(),
-      asset: Field,
-      buy: Field,
-      sell: Field,
+      asset: Field.optional(),
+      buy: Field.optional(),
+      sell: Field.optional(),
       transferBuy: Field.optional(),
       transferSell: Field.optional(),
       time: Field.optional(),
+      unit: Field.optional(),
     }),
+    /**
+     * A record that holds several assets, each in fields of its own (`LocalPrice24`/`LocalSellPrice24`
+     * for 24 karat, `Buy`/`Sell` for 21): one entry per asset, read from every record, with the
+     * record's shared `fields` (seller, time, unit).
+     */
+    perAsset: z.array(PerAsset).min(1).optional(),
     ...mapping,
     time: TimeFormat.optional(),
   })
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
-  .refine(...transferMapped)
+  .refine(
+    (s) =>
+      s.perAsset === undefined
+        ? s.fields.asset !== undefined && s.fields.buy !== undefined && s.fields.sell !== undefined
+        : [s.fields.asset, s.fields.buy, s.fields.sell, s.fields.transferBuy, s.fields.transferSell].every(
+            (f) => f === undefined,
+          ),
+    "give fields.asset, fields.buy and fields.sell, or perAsset (one entry per asset of a record), not both",
+  )
+  .refine(
+    (s) =>
+      s.take !== "transfer" ||
+      (s.perAsset === undefined
+        ? s.fields.transferBuy !== undefined && s.fields.transferSell !== undefined
+        : s.perAsset.every((p) => p.transferBuy !== undefined && p.transferSell !== undefined)),
+    'take "transfer" needs transferBuy and transferSell',
+  )
+  .refine(...rowUnitsGiven)
   .superRefine(usableTimeFormats);
 
 /**
@@ -194,6 +250,8 @@ export const HtmlSource = z
       transferBuy: HtmlField.optional(),
       transferSell: HtmlField.optional(),
       time: HtmlField.optional(),
+      /** The row's own unit ("gram", "ounce"), looked up in `rowUnits`. */
+      unit: HtmlField.optional(),
     }),
     ...mapping,
     /**
@@ -207,6 +265,7 @@ export const HtmlSource = z
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
   .refine(...transferMapped)
+  .refine(...rowUnitsGiven)
   .refine(
     (s) => s.header !== undefined || !Object.values(s.fields).some(usesColumn),
     "fields found by column need a header selector",
@@ -241,6 +300,8 @@ export const XmlSource = z
       transferBuy: XmlField.optional(),
       transferSell: XmlField.optional(),
       time: XmlField.optional(),
+      /** The record's own unit, looked up in `rowUnits`. */
+      unit: XmlField.optional(),
     }),
     ...mapping,
     time: TimeFormat.optional(),
@@ -248,6 +309,7 @@ export const XmlSource = z
   .refine(...oneOfUrlAndPath)
   .refine(...exactlyOneSeller)
   .refine(...transferMapped)
+  .refine(...rowUnitsGiven)
   .superRefine(usableTimeFormats);
 
 export type SellerDocumentSource = z.infer<typeof SellerDocumentSource>;

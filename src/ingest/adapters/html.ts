@@ -211,6 +211,7 @@ export function htmlQuotes(
       transferSell: price("transferSell"),
     };
     if (cfg.fields.seller !== undefined) rec.seller = read(cfg.fields.seller)!.text;
+    if (cfg.fields.unit !== undefined) rec.unit = read(cfg.fields.unit)!.text ?? "";
     if (cfg.fields.time !== undefined) {
       const t = read(cfg.fields.time)!;
       rec.rawTime = t.text;

@@ -7,7 +7,7 @@
  * the build's acceptance to judge.
  */
 import { parse as parseCsv } from "csv-parse/sync";
-import type { SellerDocumentSource } from "../../schema/document-sources.js";
+import type { DocumentField, SellerDocumentSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf, parseJsonDocument } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
@@ -15,14 +15,23 @@ import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
 import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
-type Field = SellerDocumentSource["fields"]["asset"];
-
-function valueOf(rec: unknown, f: Field | undefined): unknown {
-  if (f === undefined) return undefined;
-  if (typeof f !== "string") return f.const;
-  return f
+const at = (rec: unknown, path: string): unknown =>
+  path
     .split(".")
     .reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), rec);
+
+/**
+ * A field's value in a record: at its dotted path, through its regex when it has one (the group
+ * named `value`, else the first, else the whole match; null when it does not match), or a constant.
+ */
+export function valueOf(rec: unknown, f: DocumentField | undefined): unknown {
+  if (f === undefined) return undefined;
+  if (typeof f === "string") return at(rec, f);
+  if ("const" in f) return f.const;
+  const v = at(rec, f.path);
+  if (f.regex === undefined || v === undefined || v === null) return v;
+  const m = new RegExp(f.regex, "u").exec(String(v));
+  return m ? (m.groups?.["value"] ?? m[1] ?? m[0]) : null;
 }
 
 /** The records of a document, by its format and the mapping's `records` path. */
@@ -47,7 +56,9 @@ export function recordsOf(
     const challenge = challengeOf(text, { contentMissing: true });
     throw challenge ? new ShapeError(challengeMessage(challenge)) : e;
   }
-  const list = cfg.records ? valueOf(doc, cfg.records) : doc;
+  const found = cfg.records ? at(doc, cfg.records) : doc;
+  // One record on its own (a dealer's single object of today's prices) is a list of one.
+  const list = found !== null && typeof found === "object" && !Array.isArray(found) ? [found] : found;
   if (!Array.isArray(list)) throw new ShapeError(`no array of records at "${cfg.records || "(top level)"}"`);
   return list.filter((r): r is Record<string, unknown> => typeof r === "object" && r !== null);
 }
@@ -56,27 +67,41 @@ export function recordsOf(
 export function sellerQuotes(
   records: Array<Record<string, unknown>>,
   cfg: Pick<SellerDocumentSource, "id" | "fields"> &
-    Partial<Pick<SellerDocumentSource, "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time">>,
+    Partial<
+      Pick<
+        SellerDocumentSource,
+        "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time" | "perAsset" | "rowUnits"
+      >
+    >,
   nowMs: number,
   known: ReadonlySet<string>,
 ): Pick<Observations, "quotes" | "fetched" | "skipped"> {
   const timeSpec = { format: cfg.time?.format, zone: cfg.time?.zone ?? "Africa/Cairo", regex: cfg.time?.regex };
-  const raw: RawRecord[] = records.map((rec, i) => {
-    const r: RawRecord = {
-      where: `record ${i + 1}`,
-      seller: valueOf(rec, cfg.fields.seller),
-      asset: valueOf(rec, cfg.fields.asset),
-      buy: valueOf(rec, cfg.fields.buy),
-      sell: valueOf(rec, cfg.fields.sell),
-      transferBuy: valueOf(rec, cfg.fields.transferBuy),
-      transferSell: valueOf(rec, cfg.fields.transferSell),
-    };
-    if (cfg.fields.time !== undefined) {
-      r.rawTime = valueOf(rec, cfg.fields.time);
-      // A record without the field is stamped with the run's instant; one whose time does not read is skipped.
-      if (r.rawTime !== undefined) r.timeMs = parseTime(r.rawTime, timeSpec, nowMs);
-    }
-    return r;
+  // Each record gives one asset (its `fields`), or one per `perAsset` entry (a record of every karat).
+  const parts = cfg.perAsset ?? [cfg.fields];
+  const raw: RawRecord[] = records.flatMap((rec, i) => {
+    let timeMs: number | null | undefined;
+    const rawTime = valueOf(rec, cfg.fields.time);
+    // A record without the field is stamped with the run's instant; one whose time does not read is skipped.
+    if (cfg.fields.time !== undefined && rawTime !== undefined) timeMs = parseTime(rawTime, timeSpec, nowMs);
+    return parts.map((p, j) => {
+      const r: RawRecord = {
+        where: cfg.perAsset ? `record ${i + 1}, asset ${j + 1}` : `record ${i + 1}`,
+        seller: valueOf(rec, cfg.fields.seller),
+        asset: valueOf(rec, p.asset),
+        buy: valueOf(rec, p.buy),
+        sell: valueOf(rec, p.sell),
+        transferBuy: valueOf(rec, p.transferBuy),
+        transferSell: valueOf(rec, p.transferSell),
+      };
+      const unit = valueOf(rec, ("unit" in p ? p.unit : undefined) ?? cfg.fields.unit);
+      if (unit !== undefined) r.unit = unit;
+      if (cfg.fields.time !== undefined) {
+        r.rawTime = rawTime;
+        if (timeMs !== undefined) r.timeMs = timeMs;
+      }
+      return r;
+    });
   });
   return quotesOf(raw, quoteMappingOf(cfg), known, nowMs);
 }

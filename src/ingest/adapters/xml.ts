@@ -110,6 +110,7 @@ export function xmlRecords(
         transferSell: get(cfg.fields.transferSell),
       };
       if (cfg.fields.seller !== undefined) rec.seller = get(cfg.fields.seller);
+      if (cfg.fields.unit !== undefined) rec.unit = get(cfg.fields.unit) ?? "";
       if (cfg.fields.time !== undefined) {
         rec.rawTime = get(cfg.fields.time);
         rec.timeMs = parseTime(rec.rawTime, timeSpec, nowMs);

@@ -115,6 +115,34 @@ export const ALIASES: ReadonlyMap<string, string> = new Map(
   ]),
 );
 
+/**
+ * A code written beside the name: "US Dollar/USD" (egrates' image titles), "USD/EGP" (a pair: the
+ * first is the asset's), "US Dollar (USD)".
+ */
+function codeBesideName(raw: string): string | null {
+  const m =
+    /\b([A-Za-z]{3})\s*\/\s*EGP\b/i.exec(raw) ?? /\/\s*([A-Za-z]{3})\s*$/.exec(raw) ?? /\(([A-Za-z]{3})\)/.exec(raw);
+  return m ? m[1]!.toUpperCase() : null;
+}
+
+const GOLD_WORDS = new Set(["gold", "karat", "carat", "kt", "k", "عيار", "ذهب", "قيراط"]);
+const COIN_WORDS = new Set(["pound", "coin", "guinea", "جنيه"]);
+/**
+ * Gold named by its karat in words the table does not list ("Gold 24 Karat", "ذهب عيار ٢١ جرام",
+ * "24K Gold Bar"): a number of karats (8 to 24, "21" or "21k") with a gold word → XAU<n>K; a gold
+ * coin or pound ("جنيه ذهب عيار 21") → GOLDPOUND. Whether the catalog has that karat is checked after.
+ */
+function goldCode(folded: string): string | null {
+  const words = folded.split(" ");
+  const goldWord = words.some((w) => GOLD_WORDS.has(w));
+  if (goldWord && words.some((w) => COIN_WORDS.has(w))) return "GOLDPOUND";
+  for (const w of words) {
+    const m = /^(\d{1,2})(k|kt|karat|carat)?$/.exec(w);
+    if (m && Number(m[1]) >= 8 && Number(m[1]) <= 24 && (goldWord || m[2] !== undefined)) return `XAU${m[1]}K`;
+  }
+  return null;
+}
+
 /** A standalone 10, 100 or 1000 in a name is how many units one price is for ("100 Japan Yen", "YENS(100)"). */
 const UNIT_IN_NAME = /(?:^| )(10|100|1000)(?: |$)/;
 
@@ -138,8 +166,9 @@ export type ResolvedAsset = { asset: string; unit: number; code: string | null }
 /**
  * A document's name for an asset → the catalog asset and the units one price is for. In order: a
  * catalog id as is; the source's `assets` map; the built-in names (with a unit count taken out of
- * the name when the rest is a known name); an ISO code in parentheses ("US Dollar (USD)"); a bare
- * three-letter code. The asset must be in the catalog.
+ * the name when the rest is a known name); an ISO code beside the name ("US Dollar (USD)", "US
+ * Dollar/USD", "USD/EGP"); gold by its karat ("Gold 24 Karat", «عيار ٢١»); a bare three-letter
+ * code. The asset must be in the catalog.
  */
 export function resolveAsset(name: string, naming: AssetNaming, known: ReadonlySet<string>): ResolvedAsset {
   const raw = name.trim();
@@ -155,7 +184,8 @@ export function resolveAsset(name: string, naming: AssetNaming, known: ReadonlyS
     code =
       ALIASES.get(folded) ??
       ALIASES.get(withoutUnit) ??
-      /\(([A-Za-z]{3})\)/.exec(raw)?.[1]?.toUpperCase() ??
+      codeBesideName(raw) ??
+      goldCode(withoutUnit) ??
       (/^[a-z]{3}$/.test(withoutUnit) ? withoutUnit.toUpperCase() : null);
     if (code === null) return { reason: "name not recognised" };
     asset = naming.assets.get(foldName(code)) ?? `${code}-EGP`;

@@ -22,6 +22,8 @@ export interface QuoteMapping {
   divideBy: number;
   /** Which prices the source takes when the record has both. */
   take: "cash" | "transfer";
+  /** A row's own unit name (folded) → units one price is for; see `rowUnits` in the sources schema. */
+  rowUnits: ReadonlyMap<string, number>;
 }
 
 /** A document source's mapping from its configuration (the schema's defaults where one is absent). */
@@ -33,6 +35,7 @@ export function quoteMappingOf(cfg: {
   units?: Record<string, number>;
   divideBy?: number | undefined;
   take?: "cash" | "transfer" | undefined;
+  rowUnits?: Record<string, number> | undefined;
 }): QuoteMapping {
   return {
     id: cfg.id,
@@ -41,6 +44,7 @@ export function quoteMappingOf(cfg: {
     naming: namingOf(cfg),
     divideBy: cfg.divideBy ?? 1,
     take: cfg.take ?? "cash",
+    rowUnits: new Map(Object.entries(cfg.rowUnits ?? {}).map(([k, v]) => [foldName(k), v])),
   };
 }
 
@@ -55,6 +59,8 @@ export interface RawRecord {
   transferSell?: unknown;
   timeMs?: number | null;
   rawTime?: unknown;
+  /** The row's own unit ("gram", "ounce"), when the source reads one (`fields.unit`). */
+  unit?: unknown;
 }
 
 export type Skip = { reason: string; detail: string };
@@ -84,6 +90,15 @@ export function quoteOf(r: RawRecord, m: QuoteMapping, known: ReadonlySet<string
       detail: `${r.where}: ${name}${resolved.reason === "name not recognised" ? " (name not recognised: map it in the source's assets)" : ""}`,
     };
   }
+  // A row's own unit replaces the one its name or `units` gives; one not listed is not taken (a
+  // page's per-ounce row beside its per-gram row of the same asset would otherwise compete with it).
+  let unit = resolved.unit;
+  if (r.unit !== undefined) {
+    const given = m.rowUnits.get(foldName(str(r.unit)));
+    if (given === undefined)
+      return { reason: "unit not taken", detail: `${r.where}: ${seller} ${resolved.asset} per "${str(r.unit)}"` };
+    unit = given;
+  }
   const [rawBuy, rawSell] = m.take === "transfer" ? [r.transferBuy, r.transferSell] : [r.buy, r.sell];
   const buy = parsePrice(rawBuy);
   const sell = parsePrice(rawSell);
@@ -97,7 +112,7 @@ export function quoteOf(r: RawRecord, m: QuoteMapping, known: ReadonlySet<string
   const timeMs = r.timeMs === undefined ? nowMs : r.timeMs;
   if (timeMs === null || !Number.isFinite(timeMs))
     return { reason: "unreadable time", detail: `${r.where}: ${str(r.rawTime)}` };
-  const per = resolved.unit * m.divideBy;
+  const per = unit * m.divideBy;
   const scale = (p: number | null) => (p === null || per === 1 ? p : roundHalfAway(p / per, 8));
   return {
     source: m.id,
