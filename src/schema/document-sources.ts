@@ -39,6 +39,21 @@ const request = {
   headers: z.record(z.string().min(1), z.string()).default({}),
   /** Sent as is when a string; as JSON (Content-Type application/json) when an object. */
   body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  /**
+   * A first request whose JSON answer holds a token the rates request must carry, as a page's own
+   * script does (Dahab Masr: `GET /api/price/auth` → `{"nonce": …}`, then the rates with
+   * `X-Price-Nonce`): the token at `path` goes in the `header`, and the cookies it set go along.
+   */
+  token: z
+    .strictObject({
+      url: Url,
+      method: z.enum(["GET", "POST"]).default("GET"),
+      /** Dotted path of the token in the JSON answer ("nonce"). */
+      path: z.string().min(1),
+      /** The header the rates request carries it in ("X-Price-Nonce"). */
+      header: z.string().min(1),
+    })
+    .optional(),
 };
 const oneOfUrlAndPath = [
   (s: { url?: string | undefined; path?: string | undefined }) => (s.url === undefined) !== (s.path === undefined),
