@@ -18,7 +18,7 @@ import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
 import { changeAmount, changeMark } from "../src/api/pages/change.js";
 import { weeklyRanges } from "../src/api/pages/periods.js";
-import { SIDE_WORDS, VERDICT_WORDS } from "../src/api/pages/words.js";
+import { SIDE_WORDS, SOURCE_WORDS, VERDICT_WORDS } from "../src/api/pages/words.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -241,7 +241,23 @@ describe("the docs start a developer in one minute", () => {
 });
 
 describe("the sources page", () => {
-  test("shows, in both languages, each source's kind, what it fed, its last success and its last failure with the reason", async () => {
+  /** Words of developers, never on the public sources page, in either language. */
+  const JARGON = [
+    /\bbuild/i,
+    /\bbuilt\b/i,
+    /\bstate\b/i,
+    /\bingest/i,
+    /\bnull\b/,
+    /recorded in this/i,
+    /البناء/,
+    /بناء/,
+    /مسجّل في هذا/,
+  ];
+  /** What a reader sees: the visible text, the title, the description and the phone layout's cell labels. */
+  const shown = (html: string) =>
+    [text(html), ...[...html.matchAll(/ (?:data-label|content)="([^"]*)"/g)].map((m) => m[1]!)].join(" ");
+
+  test("shows, in both languages, each source's kind, what it fed, its last success, its last failure with the reason, whether it was ever read, and how its format is known", async () => {
     const data = await writeDataset(await tempDir(), rows());
     const at = "2026-11-19T10:07:00.000Z";
     await fs.mkdir(path.join(data, "state"), { recursive: true });
@@ -254,24 +270,66 @@ describe("the sources page", () => {
         },
       }),
     );
+    const evidence: Record<string, object> = {
+      s1: { kind: "recorded", where: ["test/fixtures/sellers/s1.html"], recordedAt: "2026-11-18" },
+      s2: { kind: "public-code", where: ["someone/rates/s2.py@0123abc", "https://example.org/s2 <code>"] },
+      glob: { kind: "constructed", where: ["the provider's description of its daily file"] },
+    };
+    const file = path.join(data, "sources.json");
+    const config = JSON.parse(await fs.readFile(file, "utf8")) as { sources: Array<{ id: string }> };
+    config.sources = config.sources.map((s) => (evidence[s.id] ? { ...s, evidence: evidence[s.id] } : s));
+    await fs.writeFile(file, JSON.stringify(config));
     const out = path.join(data, "public");
     await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse(`${TODAY}T11:30:00Z`) });
     const en = await fs.readFile(path.join(out, "sources/index.html"), "utf8");
     const ar = await fs.readFile(path.join(out, "ar/sources/index.html"), "utf8");
     const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
-    // 10:07 UTC is 12:07 in Cairo; the reason is escaped, never markup.
+    // 10:07 UTC is 12:07 in Cairo; the reason and the citations are escaped, never markup.
     expect(row(en, "s1").trim()).toBe(
-      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 —",
+      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 None so far From a saved copy of what it publishes (saved 18 November 2026) test/fixtures/sellers/s1.html",
     );
+    expect(row(ar, "s1")).toContain("الخميس، 19 نوفمبر · 12:07");
+    expect(row(ar, "s1")).toContain("لا إخفاق حتى الآن");
+    expect(row(ar, "s1")).toContain("من نسخة محفوظة مما ينشره (حُفظت في 18 نوفمبر 2026)");
     expect(en).toContain("HTTP 503 &lt;busy&gt;");
-    // s2 ran and never succeeded; s3 has no run on record for this build.
-    expect(row(en, "s2")).toContain("never succeeded");
-    expect(row(en, "s3")).toContain("not recorded in this build");
-    expect(row(en, "s3")).not.toContain("never succeeded");
+    expect(en).toContain("https://example.org/s2 &lt;code&gt;");
+    // s2 ran and was never read successfully: its failure, when and why.
+    expect(row(en, "s2")).toContain("Never read successfully yet Thursday 19 November · 12:07 : HTTP 503 <busy>");
+    expect(row(en, "s2")).toContain(
+      "From public software that reads it someone/rates/s2.py@0123abc https://example.org/s2 <code>",
+    );
+    expect(row(ar, "s2")).toContain("لم يُقرأ بنجاح حتى الآن");
+    expect(row(ar, "s2")).toContain("الخميس، 19 نوفمبر · 12:07 : HTTP 503 <busy>");
+    expect(row(ar, "s2")).toContain("من برامج منشورة علنًا تقرؤه");
+    // s3 has no run on record and no prices: not read yet; nothing known of failures; no evidence.
+    expect(row(en, "s3")).toContain("Not read yet Not known Not stated");
+    expect(row(ar, "s3")).toContain("لم يُقرأ بعد غير معروف غير مذكور");
+    // The global reference has no run on record either, but its prices are here.
+    expect(row(en, "glob")).toContain(
+      "Its prices are here, but when it was last read is not known Not known Worked out by hand from other evidence the provider's description of its daily file",
+    );
+    expect(row(ar, "glob")).toContain("أسعاره هنا، لكن وقت آخر قراءة له غير معروف");
+    expect(row(ar, "glob")).toContain("استُنتجت يدويًا من أدلة أخرى");
+    for (const [html, i] of [
+      [en, 0],
+      [ar, 1],
+    ] as const) {
+      for (const pair of [SOURCE_WORDS.head.success, SOURCE_WORDS.head.failure, SOURCE_WORDS.head.evidence])
+        expect(html).toContain(`<th scope="col">${pair[i]}</th>`);
+      for (const j of JARGON) expect(shown(html)).not.toMatch(j);
+    }
     expect(ar).toContain('dir="rtl"');
-    expect(row(ar, "s2")).toContain("لم ينجح أبدًا");
-    expect(row(ar, "s3")).toContain("غير مسجّل في هذا البناء");
-    expect(row(ar, "s2")).toContain("HTTP 503 <busy>");
+    // Citations read left to right, each on a line of its own, in Arabic too.
+    expect(ar).toContain('<span class="sub"><bdi dir="ltr">test/fixtures/sellers/s1.html</bdi></span>');
+  });
+
+  test("the simulated market's sources page says what is known, in plain words in both languages", async () => {
+    const [en, ar] = await Promise.all([thursday.read("sources/index.html"), thursday.read("ar/sources/index.html")]);
+    for (const html of [en, ar]) for (const j of JARGON) expect(shown(html)).not.toMatch(j);
+    expect(text(en)).toContain("Its prices are here, but when it was last read is not known");
+    expect(text(en)).toContain("Not stated");
+    expect(text(ar)).toContain("أسعاره هنا، لكن وقت آخر قراءة له غير معروف");
+    expect(text(ar)).toContain("غير مذكور");
   });
 });
 

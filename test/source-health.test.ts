@@ -1,11 +1,17 @@
-/** Source health: ingest records each source's runs; the build publishes which sources fed which assets. */
+/**
+ * Source health: ingest records each source's runs; the build publishes which sources fed which
+ * assets, and how each one's format is known (the sources file's `evidence`).
+ */
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { runBuild } from "../src/jobs/build.js";
 import { recordRuns, writeSourceRuns } from "../src/io/source-runs.js";
 import { SourceHealth, type SourceRuns } from "../src/schema/documents.js";
-import { tempDir, writeDataset } from "./helpers/dataset.js";
+import { Sources } from "../src/schema/inputs.js";
+import { outputChecksCode } from "../scripts/output-checks.js";
+import { Evidence, EvidenceKind } from "../src/schema/source-base.js";
+import { sources, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows } from "./helpers/rows.js";
 
 const T1 = "2026-11-19T09:07:00.000Z";
@@ -92,5 +98,113 @@ describe("/api/v1/sources.json", () => {
     expect(byId.get("cbe")!.assets).toEqual(["CNY-EGP", "USD-EGP"]);
     expect(byId.get("glob")!.assets).toEqual(["CNY-EGP", "USD-EGP"]);
     expect(byId.get("s3")).toMatchObject({ assets: [], lastRunAt: null, lastSuccessAt: null, lastFailure: null });
+  });
+});
+
+describe("a source's evidence: how its format is known", () => {
+  const demo = (evidence: unknown) => ({ sources: [{ id: "s1", name: "s1", adapter: "demo", evidence }] });
+  const cbe = (evidence: unknown) => ({
+    sources: [
+      { id: "cbe", name: "CBE", adapter: "cbe", pageUrl: "https://cbe.example/rates", currencies: {}, evidence },
+    ],
+  });
+
+  test.each([
+    {
+      kind: "recorded",
+      where: ["test/fixtures/sellers/banquemisr-rates-2026-reduced-fixture.html"],
+      recordedAt: "2026-11-19",
+    },
+    { kind: "recorded", where: ["a.html", "b.html"], recordedAt: "2026-11-19T10:07:00+02:00" },
+    { kind: "public-code", where: ["someone/egp-rates/src/cbe.py@0123456789abcdef0123456789abcdef01234567"] },
+    { kind: "public-code", where: ["https://github.com/someone/egp-rates/blob/main/src/cbe.py"] },
+    { kind: "constructed", where: ["the bank's page as described on its help page"] },
+  ])("the sources file takes $kind evidence ($where.0)", (evidence) => {
+    expect(Sources.parse(demo(evidence)).sources[0]!.evidence).toEqual(evidence);
+    // Every adapter's schema shares it (source-base.ts `base`).
+    expect(Sources.parse(cbe(evidence)).sources[0]!.evidence).toEqual(evidence);
+  });
+
+  test("is optional", () => {
+    expect(Sources.parse(demo(undefined)).sources[0]!.evidence).toBeUndefined();
+  });
+
+  test.each([
+    { name: "an unknown kind", evidence: { kind: "guessed", where: ["x"] } },
+    { name: "no citation", evidence: { kind: "recorded", where: [] } },
+    { name: "an empty citation", evidence: { kind: "recorded", where: ["a.html", "  "] } },
+    { name: "where missing", evidence: { kind: "constructed" } },
+    { name: "where as a string", evidence: { kind: "constructed", where: "x" } },
+    { name: "a member it does not know", evidence: { kind: "recorded", where: ["a.html"], by: "me" } },
+    { name: "a date that is not one", evidence: { kind: "recorded", where: ["a.html"], recordedAt: "2026-02-30" } },
+    {
+      name: "a time without its offset",
+      evidence: { kind: "recorded", where: ["a.html"], recordedAt: "2026-11-19T10:07:00" },
+    },
+    { name: "not an object", evidence: "recorded" },
+  ])("refuses $name", ({ evidence }) => {
+    expect(Sources.safeParse(demo(evidence)).success).toBe(false);
+    expect(Sources.safeParse(cbe(evidence)).success).toBe(false);
+  });
+
+  test("the published kinds are the sources file's", () => {
+    const published = SourceHealth.shape.sources.element.shape.evidence.unwrap().shape.kind;
+    expect(published.options).toEqual(EvidenceKind.options);
+    expect(Object.keys(Evidence.shape).sort()).toEqual(
+      Object.keys(SourceHealth.shape.sources.element.shape.evidence.unwrap().shape).sort(),
+    );
+  });
+
+  test("flows from the sources file into /api/v1/sources.json, null where the file gives none", async () => {
+    const data = await writeDataset(await tempDir(), smallRows());
+    const evidence = {
+      s1: { kind: "recorded", where: ["test/fixtures/sellers/s1.html"], recordedAt: "2026-11-18" },
+      s2: {
+        kind: "public-code",
+        where: ["someone/rates/s2.py@0123456789abcdef0123456789abcdef01234567", "https://example.org/s2"],
+      },
+      cbe: { kind: "constructed", where: ["the central bank's own description of its workbook"] },
+    } as const;
+    await fs.writeFile(
+      path.join(data, "sources.json"),
+      JSON.stringify({
+        ...sources,
+        sources: sources.sources.map((s) =>
+          s.id in evidence ? { ...s, evidence: evidence[s.id as keyof typeof evidence] } : s,
+        ),
+      }),
+    );
+    const out = path.join(await tempDir(), "public");
+    await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse("2026-11-19T11:30:00Z"), renderers: [] });
+    const text = await fs.readFile(path.join(out, "api/v1/sources.json"), "utf8");
+    const doc = SourceHealth.parse(JSON.parse(text));
+    expect(Object.fromEntries(doc.sources.map((s) => [s.id, s.evidence]))).toEqual({
+      ...evidence,
+      s3: null,
+      glob: null,
+    });
+    // Without recordedAt the member is absent, not null.
+    expect(text).not.toContain('"recordedAt":null');
+
+    // The command line's bundle checks it with SourceHealth compiled to plain code
+    // (scripts/output-checks.ts): that check and zod agree on the evidence, well-formed or not.
+    const module = path.join(await tempDir(), "checks.mjs");
+    await fs.writeFile(module, outputChecksCode({ SourceHealth }));
+    const compiled = ((await import(module)) as { compiledOutputs: { SourceHealth: (v: unknown) => boolean } })
+      .compiledOutputs.SourceHealth;
+    const withEvidence = (e: unknown) => ({ ...doc, sources: doc.sources.map((s) => ({ ...s, evidence: e })) });
+    for (const [e, ok] of [
+      [evidence.s1, true],
+      [{ kind: "constructed", where: ["x"] }, true],
+      [null, true],
+      [{ kind: "constructed", where: [] }, false],
+      [{ kind: "guessed", where: ["x"] }, false],
+      [{ kind: "recorded", where: ["x"], recordedAt: "yesterday" }, false],
+      [{ kind: "recorded", where: ["x"], more: 1 }, false],
+      [undefined, false],
+    ] as const) {
+      expect({ e, zod: SourceHealth.safeParse(withEvidence(e)).success }).toEqual({ e, zod: ok });
+      expect({ e, compiled: compiled(JSON.parse(JSON.stringify(withEvidence(e)))) }).toEqual({ e, compiled: ok });
+    }
   });
 });

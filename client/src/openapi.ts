@@ -1364,7 +1364,7 @@ export interface components {
             /** @description The source's id; null for an asset event. */
             source: string | null;
         };
-        /** @description Which sources fed which assets, when each last succeeded and why it last failed. */
+        /** @description Which sources fed which assets, when each last succeeded and why it last failed, and how each one's format is known. */
         SourceHealth: {
             /**
              * Format: date-time
@@ -1383,11 +1383,23 @@ export interface components {
              */
             state: "ok" | "failing";
         };
-        /** @description One source: what it feeds, when it last succeeded, why it last failed. */
+        /** @description One source: what it feeds, when it last succeeded, why it last failed, and how its format is known. */
         SourceStatus: {
             /** @description Ids of the assets whose published values this source fed on their business dates. */
             assets: string[];
             enabled: boolean;
+            /** @description How the source's format is known, as the sources file says; null when it does not say. */
+            evidence: {
+                /**
+                 * @description recorded: a body the source answered was saved and is read by the tests; public-code: public code that reads the source shows its format; constructed: written by hand from other evidence.
+                 * @enum {string}
+                 */
+                kind: "recorded" | "public-code" | "constructed";
+                /** @description When the body was saved: a date, YYYY-MM-DD, or an instant; absent when not said. */
+                recordedAt?: string;
+                /** @description Where the evidence is: the saved bodies' paths (recorded), repository/path@commit or URLs (public-code), what it was made from (constructed). */
+                where: string[];
+            } | null;
             id: string;
             /**
              * @description seller: a licensed seller's own publication; aggregator: relays many sellers (the quotes are the sellers'); official: the central bank; reference: the global mid-market rate.
@@ -1404,7 +1416,9 @@ export interface components {
                 /** @description Why it failed, as ingest reported it. */
                 reason: string;
             } | null;
+            /** @description When ingest last asked this source; null: no run of it is on record. */
             lastRunAt: string | null;
+            /** @description When the source last answered something usable (ingest keeps it, so a success is never forgotten); null: it never has, or, when lastRunAt is null too, no run of it is on record. */
             lastSuccessAt: string | null;
             name: string;
         };

@@ -1,7 +1,9 @@
 /**
  * /api/v1/sources.json: source health, an operator's and a user's first question when a number looks
- * wrong — which sources fed which assets, when each last succeeded and why it last failed. The
- * feeding comes from the build's own closes and references; the runs from ingest's record.
+ * wrong — which sources fed which assets, when each last succeeded and why it last failed, and how its
+ * format is known. The feeding comes from the build's own closes and references; the runs from
+ * ingest's record, which keeps a source's last success for good (so a null one was never had); the
+ * evidence from the sources file.
  */
 import type { SourceHealth, SourceRuns } from "../schema/documents.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
@@ -27,6 +29,7 @@ export function buildSourceHealth(
         lastRunAt: run?.lastRunAt ?? null,
         lastSuccessAt: run?.lastSuccessAt ?? null,
         lastFailure: run?.lastFailure ?? null,
+        evidence: s.evidence ?? null,
       };
     }),
   };

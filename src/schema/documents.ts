@@ -9,6 +9,7 @@ import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 import { Day, Days, History } from "./archive.js";
 import { Events } from "./events.js";
 import { Homes } from "./homes.js";
+import { EvidenceKind } from "./source-base.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
@@ -243,6 +244,25 @@ export type SourceRuns = z.infer<typeof SourceRuns>;
 
 export const SourceKindName = z.enum(["seller", "aggregator", "official", "reference"]);
 
+/**
+ * A source's evidence as published: the sources file's (src/schema/source-base.ts `Evidence`),
+ * written without string lengths so that it compiles to plain checks (scripts/output-checks.ts).
+ */
+const PublishedEvidence = z.strictObject({
+  kind: EvidenceKind.meta({
+    description:
+      "recorded: a body the source answered was saved and is read by the tests; public-code: public code that reads the source shows its format; constructed: written by hand from other evidence.",
+  }),
+  where: z.array(z.string()).min(1).meta({
+    description:
+      "Where the evidence is: the saved bodies' paths (recorded), repository/path@commit or URLs (public-code), what it was made from (constructed).",
+  }),
+  recordedAt: z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })])
+    .optional()
+    .meta({ description: "When the body was saved: a date, YYYY-MM-DD, or an instant; absent when not said." }),
+});
+
 export const SourceHealth = z
   .strictObject({
     generatedAt: IsoInstant,
@@ -259,19 +279,29 @@ export const SourceHealth = z
           assets: z
             .array(z.string())
             .meta({ description: "Ids of the assets whose published values this source fed on their business dates." }),
-          lastRunAt: IsoInstant.nullable(),
-          lastSuccessAt: IsoInstant.nullable(),
+          lastRunAt: IsoInstant.nullable().meta({
+            description: "When ingest last asked this source; null: no run of it is on record.",
+          }),
+          lastSuccessAt: IsoInstant.nullable().meta({
+            description:
+              "When the source last answered something usable (ingest keeps it, so a success is never forgotten); null: it never has, or, when lastRunAt is null too, no run of it is on record.",
+          }),
           lastFailure: SourceRun.shape.lastFailure,
+          evidence: PublishedEvidence.nullable().meta({
+            description: "How the source's format is known, as the sources file says; null when it does not say.",
+          }),
         })
         .meta({
           id: "SourceStatus",
-          description: "One source: what it feeds, when it last succeeded, why it last failed.",
+          description:
+            "One source: what it feeds, when it last succeeded, why it last failed, and how its format is known.",
         }),
     ),
   })
   .meta({
     id: "SourceHealth",
-    description: "Which sources fed which assets, when each last succeeded and why it last failed.",
+    description:
+      "Which sources fed which assets, when each last succeeded and why it last failed, and how each one's format is known.",
   });
 export type SourceHealth = z.infer<typeof SourceHealth>;
 

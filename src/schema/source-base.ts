@@ -1,10 +1,33 @@
-/** What every source of the sources file has: its id, name, kind and credit; and the shared value types. */
+/** What every source of the sources file has: its id, name, kind, credit and evidence; and the shared value types. */
 import { DateTime } from "luxon";
 import { z } from "zod";
 
 export const Id = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected a lowercase hyphenated id");
 export const AssetId = z.string().regex(/^[A-Z0-9]+-[A-Z0-9]+$/, "expected an asset id <BASE>-<QUOTE>");
 export const Url = z.url({ protocol: /^https?$/ });
+
+/**
+ * How a source's format is known (the sources page says it, and /api/v1/sources.json carries it):
+ * `recorded`, a body the source answered was saved and the tests read it; `public-code`, public code
+ * that reads the source shows its format; `constructed`, the mapping was written by hand from other
+ * evidence (the source's own documentation, a description of its page, another source's format).
+ */
+export const EvidenceKind = z.enum(["recorded", "public-code", "constructed"]);
+export type EvidenceKind = z.infer<typeof EvidenceKind>;
+
+/**
+ * The evidence for a source's format. `where` cites it, one place or more: for `recorded` the saved
+ * bodies (`test/fixtures/sellers/….html`); for `public-code` the code, as `owner/repository/path@commit`
+ * or a URL; for `constructed` what it was made from. `recordedAt`: when the body was saved, a date
+ * (`2026-11-19`) or an instant with its offset.
+ */
+export const Evidence = z.strictObject({
+  kind: EvidenceKind,
+  where: z.array(z.string().trim().min(1, "expected a citation, not an empty string")).min(1, "expected a citation"),
+  recordedAt: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
 export const base = {
   id: Id,
   name: z.string().min(1),
@@ -20,6 +43,8 @@ export const base = {
   attribution: z.string().min(1).optional(),
   /** The operator's remark (why a source is disabled, what to check when it breaks); not used by the feed. */
   note: z.string().min(1).optional(),
+  /** How the source's format is known (Evidence); without it the sources page says it is not stated. */
+  evidence: Evidence.optional(),
 };
 
 /**

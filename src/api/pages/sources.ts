@@ -1,14 +1,15 @@
 /**
  * The sources page (/sources/ and /ar/sources/): source health from /api/v1/sources.json, the first
  * thing to look at when a number seems wrong — each source's kind, the assets it fed on their
- * business dates, when it last succeeded and why it last failed (times in Cairo).
+ * business dates, when it was last read successfully (or that it never has been), when and why a
+ * read last failed (times in Cairo), and how its format is known. The words are SOURCE_WORDS.
  */
 import type { RenderContext } from "../../feed/site.js";
 import { SOURCES_PAGE_PATH, SOURCES_PATH, type PageLang } from "../../feed/paths.js";
 import type { SourceHealth } from "../../schema/documents.js";
-import { esc, nameIn, page } from "./html.js";
-import { dayAndTime, westernDigits } from "./format.js";
-import { simulatedBanner } from "./words.js";
+import { english, esc, nameIn, page } from "./html.js";
+import { cairoDay, dayAndTime, fullDate, westernDigits } from "./format.js";
+import { simulatedBanner, SOURCE_WORDS, sourceWord } from "./words.js";
 
 const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: string }> = {
   seller: { en: "a seller's own publication", ar: "نشرة الجهة نفسها" },
@@ -17,21 +18,36 @@ const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: st
   reference: { en: "global reference rate", ar: "السعر العالمي المرجعي" },
 };
 
+type Status = SourceHealth["sources"][number];
+
+const at = (iso: string, lang: PageLang) => `<time datetime="${esc(iso)}">${esc(dayAndTime(iso, lang))}</time>`;
+
 /**
- * An instant with its day. A source with no run on record (lastRunAt null: the build was given no
- * ingest record, as `npm run build` of a copied data folder) is not the same as one that ran and
- * never succeeded: the page says which.
+ * When the source was last read successfully, or why no time can be given. ingest keeps a source's
+ * last success for good, so one that ran (lastRunAt) without one has never been read successfully;
+ * one with no run on record (a data folder copied without ingest's record, or a source not run yet)
+ * is not read yet, unless prices of it are here, and then only the time is unknown.
  */
-function when(iso: string | null, lang: PageLang, ran = true): string {
-  if (iso === null)
-    return ran
-      ? lang === "ar"
-        ? "لم ينجح أبدًا"
-        : "never succeeded"
-      : lang === "ar"
-        ? "غير مسجّل في هذا البناء"
-        : "not recorded in this build";
-  return `<time datetime="${esc(iso)}">${esc(dayAndTime(iso, lang))}</time>`;
+function lastSuccess(s: Status, lang: PageLang): string {
+  if (s.lastSuccessAt !== null) return at(s.lastSuccessAt, lang);
+  if (s.lastRunAt !== null) return sourceWord(SOURCE_WORDS.neverSucceeded, lang);
+  return sourceWord(s.assets.length ? SOURCE_WORDS.readWhenUnknown : SOURCE_WORDS.notReadYet, lang);
+}
+
+/** When a read last failed and the reason as ingest gave it (English, isolated, escaped), or that none has. */
+function lastFailure(s: Status, lang: PageLang): string {
+  if (s.lastFailure) return `${at(s.lastFailure.at, lang)}: ${english(s.lastFailure.reason)}`;
+  return sourceWord(s.lastRunAt !== null ? SOURCE_WORDS.noFailure : SOURCE_WORDS.failureUnknown, lang);
+}
+
+/** How the format is known, when the copy was saved, and each citation on a line of its own, left to right. */
+function evidence(s: Status, lang: PageLang): string {
+  const e = s.evidence;
+  if (!e) return sourceWord(SOURCE_WORDS.evidenceNone, lang);
+  const day = e.recordedAt === undefined ? null : e.recordedAt.length === 10 ? e.recordedAt : cairoDay(e.recordedAt);
+  const saved = day ? ` (${sourceWord(SOURCE_WORDS.savedOn, lang)} ${esc(fullDate(day, lang))})` : "";
+  const where = e.where.map((w) => `<span class="sub"><bdi dir="ltr">${esc(w)}</bdi></span>`).join("");
+  return `${sourceWord(SOURCE_WORDS.evidence[e.kind], lang)}${saved}${where}`;
 }
 
 export function sourcesTable(
@@ -41,23 +57,24 @@ export function sourcesTable(
   arabicNames: ReadonlyMap<string, string | undefined> = new Map(),
 ): string {
   const ar = lang === "ar";
-  const head = ar
-    ? { source: "المصدر", fed: "نقل أسعار", ok: "آخر نجاح", failed: "آخر إخفاق" }
-    : { source: "Source", fed: "Gave prices of", ok: "Last success", failed: "Last failure" };
+  const head = {
+    source: ar ? "المصدر" : "Source",
+    fed: ar ? "نقل أسعار" : "Gave prices of",
+    ok: sourceWord(SOURCE_WORDS.head.success, lang),
+    failed: sourceWord(SOURCE_WORDS.head.failure, lang),
+    evidence: sourceWord(SOURCE_WORDS.head.evidence, lang),
+  };
   const rows = health.sources
     .map((s) => {
       const fed = s.assets.length ? s.assets.map((id) => esc(names.get(id) ?? id)).join(ar ? "، " : ", ") : "—";
-      const failure = s.lastFailure
-        ? `${when(s.lastFailure.at, lang)}: <span lang="en" dir="ltr">${esc(s.lastFailure.reason)}</span>`
-        : "—";
       return (
         `<tr id="source-${esc(s.id)}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>` +
-        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${when(s.lastSuccessAt, lang, s.lastRunAt !== null)}</td><td data-label="${head.failed}">${failure}</td></tr>`
+        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${lastSuccess(s, lang)}</td><td data-label="${head.failed}">${lastFailure(s, lang)}</td><td data-label="${head.evidence}">${evidence(s, lang)}</td></tr>`
       );
     })
     .join("\n");
   return `<table class="sources-health"><caption>${ar ? "الأوقات بتوقيت القاهرة." : "Times are Cairo time."}</caption>
-<thead><tr><th scope="col">${head.source}</th><th scope="col">${head.fed}</th><th scope="col">${head.ok}</th><th scope="col">${head.failed}</th></tr></thead>
+<thead><tr><th scope="col">${head.source}</th><th scope="col">${head.fed}</th><th scope="col">${head.ok}</th><th scope="col">${head.failed}</th><th scope="col">${head.evidence}</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
@@ -67,15 +84,15 @@ export function renderSources(ctx: RenderContext, health: SourceHealth, lang: Pa
   // One kind of digit per page, as on the other Arabic pages.
   const names = new Map(ctx.feed.assets.map((a) => [a.id, ar ? westernDigits(a.nameAr) : a.name]));
   const intro = ar
-    ? `<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، وأسعار ما نقله في تاريخ تلك الأسعار، ومتى نجح آخر مرة، ولماذا أخفق آخر مرة. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
-    : `<h1>Sources</h1><p>Where the prices come from: each source's kind, whose prices it gave on the date of those prices, when it last succeeded and why it last failed. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
+    ? `<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، وأسعار ما نقله في تاريخ تلك الأسعار، ومتى قُرئ بنجاح آخر مرة، ومتى فشلت آخر قراءة له ولماذا، وهل قُرئ بنجاح من قبل، وكيف عُرفت صيغته، أي الشكل الذي تُقرأ منه أسعاره. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
+    : `<h1>Sources</h1><p>Where the prices come from: each source's kind, whose prices it gave on the date of those prices, when it was last read successfully, when a read last failed and why, whether it has ever been read successfully, and how its format, the layout its prices are read from, is known. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
   return page({
     lang,
     path: SOURCES_PAGE_PATH,
     title: ar ? "المصادر · Price Feed" : "Sources · Price Feed",
     description: ar
-      ? "حالة المصادر: ما نقلته من أسعار ومتى نجحت وأخفقت."
-      : "Where the prices come from: what each source gave, when it last succeeded and failed.",
+      ? "حالة المصادر: ما نقلته من أسعار، ومتى قُرئت ومتى أخفقت، وكيف عُرفت صيغتها."
+      : "Where the prices come from: what each source gave, when it was last read and failed, and how its format is known.",
     body: `${intro}\n${sourcesTable(health, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),

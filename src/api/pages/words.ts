@@ -248,3 +248,36 @@ export function simulatedBanner(site: Site, lang: PageLang = "en"): { banner?: s
     ),
   };
 }
+
+/**
+ * What the sources page says of a source's reads and of how its format is known, in words a reader
+ * of prices uses: no "build", "state" or "ingest". `lastSuccessAt` is kept for good once a source
+ * has answered, so a source that ran and has none has never been read successfully; one with no
+ * run on record is "not read yet", unless its prices are here (the record was not kept with them),
+ * and then only the time is unknown.
+ */
+export const SOURCE_WORDS = {
+  head: {
+    success: ["Last read successfully", "آخر قراءة ناجحة"],
+    failure: ["Last failed read, and why", "آخر قراءة فاشلة وسببها"],
+    evidence: ["How its format is known", "كيف عُرفت صيغته"],
+  },
+  neverSucceeded: ["Never read successfully yet", "لم يُقرأ بنجاح حتى الآن"],
+  notReadYet: ["Not read yet", "لم يُقرأ بعد"],
+  readWhenUnknown: [
+    "Its prices are here, but when it was last read is not known",
+    "أسعاره هنا، لكن وقت آخر قراءة له غير معروف",
+  ],
+  noFailure: ["None so far", "لا إخفاق حتى الآن"],
+  failureUnknown: ["Not known", "غير معروف"],
+  evidence: {
+    recorded: ["From a saved copy of what it publishes", "من نسخة محفوظة مما ينشره"],
+    "public-code": ["From public software that reads it", "من برامج منشورة علنًا تقرؤه"],
+    constructed: ["Worked out by hand from other evidence", "استُنتجت يدويًا من أدلة أخرى"],
+  },
+  evidenceNone: ["Not stated", "غير مذكور"],
+  savedOn: ["saved", "حُفظت في"],
+} as const;
+
+/** One of SOURCE_WORDS' pairs in the page's language. */
+export const sourceWord = (pair: readonly [string, string], lang: PageLang) => pair[lang === "ar" ? 1 : 0];
