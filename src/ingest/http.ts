@@ -16,14 +16,18 @@
  *   redirect is not retried: the server would send us there again.
  *
  * Every failure is a SourceError naming what happened, so ingest reports it against its source.
+ * Every answer met, and every request that got none, is told to `onAnswer` when it is set
+ * (http-answers.ts): `ingest --save-bodies` keeps them.
  * The Response `request` returns is already read into memory: `.text()`, `.arrayBuffer()` and
  * `.json()` on it cannot stall, reset or grow past the cap.
  */
 import { SourceError } from "../core/errors.js";
 import { redirectRefusal, systemLookup, type Lookup } from "./redirects.js";
 import { retryAfterMs } from "./http-headers.js";
+import { answerOf, readCapped, recordRefusal, type AnswerRecorder } from "./http-answers.js";
 
 export { cookiesOf, retryAfterMs, userAgent } from "./http-headers.js";
+export type { Answer, AnswerRecorder } from "./http-answers.js";
 
 export interface HttpOptions {
   userAgent: string;
@@ -46,6 +50,8 @@ export interface HttpOptions {
   /** Injected for tests: every address of a redirect target's host; node:dns lookup otherwise. */
   lookup?: Lookup;
   sleep?: (ms: number) => Promise<void>;
+  /** Told every answer met and every request that got none (`ingest --save-bodies`, http-answers.ts). */
+  onAnswer?: AnswerRecorder;
 }
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -74,32 +80,13 @@ const describe = (e: unknown): string => {
   return `${err.message ?? String(e)}${cause}`;
 };
 
-/** Reads a body to its end, cancelling it as soon as it passes `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      return "too-large";
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-async function attempt(url: string, init: RequestInit, headers: Headers, o: HttpOptions): Promise<Outcome> {
+async function attempt(
+  url: string,
+  init: RequestInit,
+  headers: Headers,
+  o: HttpOptions,
+  attemptNo: number,
+): Promise<Outcome> {
   const doFetch = o.fetch ?? fetch;
   const maxBytes = o.maxBytes ?? MAX_BODY_BYTES;
   const maxRedirects = o.maxRedirects ?? MAX_REDIRECTS;
@@ -110,12 +97,19 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
   let method = (init.method ?? "GET").toUpperCase();
   let body = init.body;
   const hdrs = new Headers(headers);
+  const record = o.onAnswer;
+  // What the recorder is told of the request in flight: its URL and method change with redirects.
+  const asked = () => ({ url: current, method, attempt: attemptNo });
+  /** The answer whose body is being read, for the recorder should the read fail. */
+  let reading: Response | undefined;
   try {
     let res: Response;
     for (let hops = 0; ; hops++) {
       res = await doFetch(current, { ...init, method, body: body ?? null, headers: hdrs, signal, redirect: "manual" });
       const location = res.headers.get("location");
       if (!REDIRECTS.has(res.status) || location === null) break;
+      // A redirect's body is never read: its headers (Location) are what it says.
+      record?.(answerOf(asked(), res, null));
       void res.body?.cancel().catch(() => {});
       if (hops >= maxRedirects)
         return {
@@ -183,7 +177,7 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       current = next.href;
     }
     if (!res.ok) {
-      void res.body?.cancel().catch(() => {});
+      await recordRefusal(res, maxBytes, record, asked());
       const error = new SourceError(`HTTP ${res.status} ${res.statusText}`.trim(), { url, status: res.status });
       if (!retriable(res.status)) return { error, retry: false };
       const after = retryAfterMs(res.headers.get("retry-after"), Date.now());
@@ -202,6 +196,7 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     const length = Number(res.headers.get("content-length") ?? NaN);
     if (Number.isFinite(length) && length > maxBytes) {
       void res.body?.cancel().catch(() => {});
+      record?.(answerOf(asked(), res, null, `${length} bytes announced, more than the limit of ${maxBytes}`));
       return {
         error: new SourceError(`the answer is ${length} bytes, more than the limit of ${maxBytes}`, {
           url,
@@ -211,7 +206,10 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
       };
     }
     phase = "while reading the body";
+    reading = res;
     const bytes = await readCapped(res, maxBytes);
+    const cut = `larger than the limit of ${maxBytes} bytes: cut off`;
+    record?.(bytes === "too-large" ? answerOf(asked(), res, null, cut) : answerOf(asked(), res, bytes));
     if (bytes === "too-large")
       return {
         error: new SourceError(`the answer is larger than the limit of ${maxBytes} bytes: cut off`, {
@@ -223,12 +221,14 @@ async function attempt(url: string, init: RequestInit, headers: Headers, o: Http
     return { ok: { url: current, status: res.status, statusText: res.statusText, headers: res.headers, bytes } };
   } catch (e) {
     const name = (e as Error)?.name;
-    if (name === "TimeoutError" || (name === "AbortError" && signal.aborted))
-      return {
-        error: new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, { url, cause: e }),
-        retry: true,
-      };
-    return { error: new SourceError(`network error ${phase}: ${describe(e)}`, { url, cause: e }), retry: true };
+    const timedOut = name === "TimeoutError" || (name === "AbortError" && signal.aborted);
+    const error = timedOut
+      ? new SourceError(`timed out after ${o.timeoutMs} ms ${phase}`, { url, cause: e })
+      : new SourceError(`network error ${phase}: ${describe(e)}`, { url, cause: e });
+    // Reading the body, the headers had come (a body that stalled or reset): kept with why the body
+    // is not. Before, the last answer (a redirect) was told already, and this request got none.
+    record?.(answerOf(asked(), reading, null, error.message));
+    return { error, retry: true };
   }
 }
 
@@ -250,7 +250,7 @@ export async function requestBytes(
   let last: SourceError = new SourceError("not attempted", { url });
   for (let n = 0; n <= o.retries; n++) {
     if (n > 0) await sleep(Math.max(wait, o.backoffMs * 2 ** (n - 1)));
-    const out = await attempt(url, rest, headers, o);
+    const out = await attempt(url, rest, headers, o, n + 1);
     if ("ok" in out) return out.ok;
     last = out.error;
     if (!out.retry) break;
