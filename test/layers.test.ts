@@ -112,10 +112,12 @@ describe("the folder layers of src/", () => {
     expect(cycles).toEqual([]);
   });
 
-  test("no module under src/ is over 300 lines: a longer one is split by subject", () => {
+  // A file splits when it holds two ideas, not at a line count; 450 lines is only a guard against
+  // sprawl, well above what one idea needs (the 300 it replaced split families by name prefix).
+  test("no module under src/ is over 450 lines", () => {
     const long = sourceFiles(SRC)
       .map((f) => ({ file: path.relative(".", f), lines: readFileSync(f, "utf8").split("\n").length - 1 }))
-      .filter((f) => f.lines > 300);
+      .filter((f) => f.lines > 450);
     expect(long).toEqual([]);
   });
 

@@ -306,9 +306,17 @@ describe("examples/egypt: a real deployment", () => {
     ])
       expect(assets.has(`${code}-EGP`), code).toBe(true);
     expect(catalog.find((a) => a.id === "JPY-EGP")).toMatchObject({ unit: "EGP/JPY", category: "currencies" });
-    expect(
-      registry.every((s) => s.kind === "bank" && s.licensedBy === "CBE" && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(s.id)),
-    ).toBe(true);
+    // Banks licensed by the CBE; gold dealers registered with the Assay and Weights Authority, for metals only.
+    for (const s of registry) {
+      expect(s.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      if (s.kind === "bank") expect([s.licensedBy, s.categories]).toEqual(["CBE", ["currencies"]]);
+      else
+        expect([s.kind, s.licensedBy, s.categories]).toEqual([
+          "gold-dealer",
+          expect.stringMatching(/^Assay and Weights Authority/),
+          ["metals"],
+        ]);
+    }
     const sellers = new Set(registry.map((s) => s.id));
     for (const p of PAGES) expect(sellers.has(p.seller), p.seller).toBe(true);
     for (const s of sources.sources) {
@@ -319,9 +327,10 @@ describe("examples/egypt: a real deployment", () => {
         for (const m of Object.values(s.currencies)) expect(assets.has(typeof m === "string" ? m : m.asset)).toBe(true);
       if (s.adapter === "global-rates") for (const a of s.assets) expect(assets.has(a.asset)).toBe(true);
     }
-    // One entry per recorded page whose prices are text, plus the central bank and the global reference.
+    // One entry per recorded page whose prices are text, one per endpoint the public record shows
+    // today (test/init-real.test.ts serves each), plus the central bank and the global reference.
     expect(sources.sources.map((s) => s.id).sort()).toEqual(
-      [...PAGES.map((p) => p.id), "cbe-official", "global-mid"].sort(),
+      [...PAGES.map((p) => p.id), ...MODERN, "cbe-official", "global-mid"].sort(),
     );
     expect(Object.fromEntries(sourceKinds(sources))).toMatchObject({
       "banque-misr": "seller",
@@ -344,10 +353,34 @@ describe("examples/egypt: a real deployment", () => {
   test("the pages still published today are enabled; the historical ones are disabled with a note saying why", () => {
     const sources = exampleSources().sources;
     const enabled = sources.filter((s) => s.enabled).map((s) => s.id);
-    expect(enabled).toEqual(["banque-misr", "ta3weem-cib", "cbe-official", "global-mid"]);
+    // Banks' and dealers' own publications first, then the relays: the order of trust.
+    expect(enabled).toEqual([
+      "banque-misr",
+      "cib-rates-api",
+      "nbe-prices-service",
+      "dahab-masr",
+      "dahab-zaman",
+      "ta3weem-cib",
+      "ta3weem-nbe",
+      "egrates-nbe",
+      "egrates-banque-du-caire",
+      "cbe-official",
+      "global-mid",
+    ]);
     for (const s of sources.filter((x) => !x.enabled)) expect(s.note, s.id).toMatch(/20(16|17)/);
   });
 });
+
+/** The endpoints of today enabled from the public record's evidence (constructed fixtures, test/init-real.test.ts). */
+const MODERN = [
+  "cib-rates-api",
+  "nbe-prices-service",
+  "dahab-masr",
+  "dahab-zaman",
+  "ta3weem-nbe",
+  "egrates-nbe",
+  "egrates-banque-du-caire",
+];
 
 describe("replaying the recorded pages through ingest", () => {
   test("each page yields the exact buy and sell it shows, at its own time in UTC", async () => {
