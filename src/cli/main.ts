@@ -8,7 +8,7 @@
  */
 import { promises as fs } from "node:fs";
 import { Command, CommanderError, type Option } from "commander";
-import { DataError, OutputError, PriceFeedError, UsageError } from "../core/errors.js";
+import { DataError, ERRNO, OutputError, PriceFeedError, UsageError } from "../core/errors.js";
 import { buildCommand } from "./build.js";
 import { compactCommand } from "./compact.js";
 import { demoCommand } from "./demo-command.js";
@@ -125,19 +125,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** What an errno code says of a path, for a file-system error that is not one of ours. */
-const ERRNO_WHAT: Record<string, string> = {
-  ENOENT: "does not exist",
-  EACCES: "is not readable or writable by this user (EACCES)",
-  EPERM: "is not permitted (EPERM)",
-  EISDIR: "is a folder, not a file",
-  ENOTDIR: "is not a folder",
-  ENOSPC: "is on a full disk (ENOSPC)",
-  EDQUOT: "is on a disk whose quota is used up (EDQUOT)",
-  EROFS: "is on a read-only file system (EROFS)",
-  EIO: "could not be read or written: the disk reported an input/output error (EIO)",
-};
-
 /**
  * An error that is not one of ours. A file-system error still names its path and what to check; a
  * full, read-only or forbidden disk without a path (Node's errors of write(2) carry none; our own
@@ -147,9 +134,9 @@ const ERRNO_WHAT: Record<string, string> = {
 function unexpected(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === "string" && typeof err.path === "string")
-    return `price-feed: ${err.path} ${ERRNO_WHAT[err.code] ?? `failed (${err.code})`}\ncheck the path and its permissions, then run the command again.`;
-  if (err && typeof err.code === "string" && err.code in ERRNO_WHAT && err.code !== "ENOENT")
-    return `price-feed: a file ${ERRNO_WHAT[err.code]}: ${err.message}\ncheck the disk and the permissions of the folders the command writes, then run it again.`;
+    return `price-feed: ${err.path} ${ERRNO[err.code]?.is ?? `failed (${err.code})`}\ncheck the path and its permissions, then run the command again.`;
+  if (err && typeof err.code === "string" && err.code in ERRNO && err.code !== "ENOENT")
+    return `price-feed: a file ${ERRNO[err.code]!.is}: ${err.message}\ncheck the disk and the permissions of the folders the command writes, then run it again.`;
   if (process.env["PRICE_FEED_DEBUG"]) return `price-feed: unexpected error\n${err?.stack ?? String(e)}`;
   return `price-feed: unexpected error: ${err?.message ?? String(e)}\nthis is a bug: run again with PRICE_FEED_DEBUG=1 and report the stack it prints.`;
 }

@@ -76,38 +76,67 @@ export class OutputError extends PriceFeedError {
 }
 
 /**
- * What a write that failed for a reason a person can fix says of it, by errno code: a full or
- * read-only disk, a used-up quota, a permission.
+ * What an errno code says of a path: the one table every message naming a path reads. `is`: the
+ * path's state ("does not exist"); `write`, for the faults a write meets that a person can fix (a
+ * full or read-only disk, a used-up quota, a permission): why it could not be written, what to do.
  */
-const WRITE_FAULTS: Record<string, { reason: string; hint: string }> = {
+export const ERRNO: Readonly<Record<string, { is: string; write?: { reason: string; hint: string } }>> = {
+  ENOENT: { is: "does not exist" },
+  EISDIR: { is: "is a folder, not a file" },
+  ENOTDIR: { is: "is not a folder" },
+  ELOOP: { is: "is a loop of symbolic links" },
+  EIO: { is: "could not be read or written: the disk reported an input/output error (EIO)" },
   ENOSPC: {
-    reason: "cannot be written: the disk is full (ENOSPC)",
-    hint: "free space on the disk that holds it, then run the command again",
+    is: "is on a full disk (ENOSPC)",
+    write: {
+      reason: "cannot be written: the disk is full (ENOSPC)",
+      hint: "free space on the disk that holds it, then run the command again",
+    },
   },
   EDQUOT: {
-    reason: "cannot be written: the disk quota is used up (EDQUOT)",
-    hint: "free space within the quota (or raise it), then run the command again",
+    is: "is on a disk whose quota is used up (EDQUOT)",
+    write: {
+      reason: "cannot be written: the disk quota is used up (EDQUOT)",
+      hint: "free space within the quota (or raise it), then run the command again",
+    },
   },
   EROFS: {
-    reason: "cannot be written: the file system is read-only (EROFS)",
-    hint: "mount it writable, or point the command at a folder on a writable disk",
+    is: "is on a read-only file system (EROFS)",
+    write: {
+      reason: "cannot be written: the file system is read-only (EROFS)",
+      hint: "mount it writable, or point the command at a folder on a writable disk",
+    },
   },
   EACCES: {
-    reason: "cannot be written by this user (EACCES)",
-    hint: "check the permissions of the file and of its folder, then run the command again",
+    is: "is not readable or writable by this user (EACCES)",
+    write: {
+      reason: "cannot be written by this user (EACCES)",
+      hint: "check the permissions of the file and of its folder, then run the command again",
+    },
   },
   EPERM: {
-    reason: "cannot be written: the operation is not permitted (EPERM)",
-    hint: "check the permissions and attributes of the file and of its folder, then run the command again",
+    is: "is not permitted (EPERM)",
+    write: {
+      reason: "cannot be written: the operation is not permitted (EPERM)",
+      hint: "check the permissions and attributes of the file and of its folder, then run the command again",
+    },
   },
 };
 
+/** What an error of the file system says of its path (ERRNO), or undefined for any other error. */
+export function errnoIs(e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return typeof code === "string" ? ERRNO[code]?.is : undefined;
+}
+
 /** The errno codes WriteError stands for. */
-export const WRITE_FAULT_CODES: ReadonlySet<string> = new Set(Object.keys(WRITE_FAULTS));
+export const WRITE_FAULT_CODES: ReadonlySet<string> = new Set(
+  Object.entries(ERRNO).flatMap(([code, e]) => (e.write ? [code] : [])),
+);
 
 /**
  * A file or folder that could not be written, created, renamed or removed for a reason outside the
- * program (WRITE_FAULTS): one line naming the path, never "a bug". A write that fails this way leaves
+ * program (ERRNO's `write`): one line naming the path, never "a bug". A write that fails this way leaves
  * what it would have replaced as it was (src/io/atomic-write.ts).
  */
 export class WriteError extends PriceFeedError {
@@ -117,7 +146,7 @@ export class WriteError extends PriceFeedError {
     readonly code: string,
     options: ErrorOptions = {},
   ) {
-    const fault = WRITE_FAULTS[code];
+    const fault = ERRNO[code]?.write;
     super(`${file}: ${fault?.reason ?? `cannot be written (${code})`}`, {
       hint: fault?.hint ?? "check the path and its disk, then run the command again",
       ...options,

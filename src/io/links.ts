@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { DataError, messageOf } from "../core/errors.js";
+import { DataError, errnoIs, messageOf } from "../core/errors.js";
 
 const realRoots = new Map<string, string>();
 
@@ -45,12 +45,9 @@ export function assertInsideSync(root: string, file: string, what: "file" | "fol
 
 /** A file-system error as the reason of a DataError: what a person can do something about. */
 export function errnoReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "file is missing";
-  if (code === "EISDIR") return "is a folder, not a file";
-  if (code === "ELOOP") return "is a loop of symbolic links";
-  if (code === "EACCES" || code === "EPERM") return "is not readable by this user";
-  return messageOf(e);
+  // "file is missing" reads better than "does not exist" after the file's name and a colon.
+  if ((e as NodeJS.ErrnoException).code === "ENOENT") return "file is missing";
+  return errnoIs(e) ?? messageOf(e);
 }
 
 /**

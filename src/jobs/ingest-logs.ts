@@ -8,7 +8,7 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { SourceError, messageOf } from "../core/errors.js";
+import { SourceError, errnoIs, messageOf } from "../core/errors.js";
 import { dataPaths, LOG_FOLDERS } from "../core/data-layout.js";
 import { assertInside } from "../io/links.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -40,17 +40,8 @@ export function failureOf(e: unknown, file?: string): string {
   if (e instanceof SourceError) return `${e.message}${e.url ? ` (${e.url})` : ""}${e.hint ? `: ${e.hint}` : ""}`;
   const err = e as NodeJS.ErrnoException | null;
   const where = typeof err?.path === "string" ? err.path : file;
-  if (err && typeof err.code === "string" && where !== undefined) {
-    const what: Record<string, string> = {
-      ENOENT: "does not exist",
-      EISDIR: "is a folder, not a file",
-      ENOTDIR: "is not inside a folder",
-      EACCES: "is not readable by this user",
-      EPERM: "is not permitted",
-      ELOOP: "is a loop of symbolic links",
-    };
-    if (what[err.code]) return `${where} ${what[err.code]}`;
-  }
+  const is = errnoIs(e);
+  if (is !== undefined && where !== undefined) return `${where} ${is}`;
   return messageOf(e);
 }
 
