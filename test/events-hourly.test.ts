@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { catchUp, demoPaths, hourlyRun, prepareCopy } from "../src/jobs/demo.js";
+import { catchUp, demoPaths, hourlyRun, prepareCopy } from "../src/jobs/demo/hourly.js";
 import { runBuild } from "../src/jobs/build.js";
 import type { Events } from "../src/schema/events.js";
 import { tempDir } from "./helpers/dataset.js";

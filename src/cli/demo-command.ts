@@ -27,7 +27,7 @@ export function demoCommand(program: Command): void {
       ).argParser(parseNow),
     )
     .action(async (o: DemoFlags) => {
-      const { startDemo } = await import("./demo.js"); // the loop, the server and the build: loaded to run
+      const { startDemo } = await import("../jobs/demo/loop.js"); // the loop, the server and the build: loaded to run
       const { data, work, port, host, now } = o;
       const demo = await startDemo({ data, work, port, host, ...(now === undefined ? {} : { startMs: now }) });
       await new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
  * and its timers as arguments (the demo's Timers, a lock's wait, a store's probe interval) runs its
  * hours or its seconds at once, and the test reads what it waited for instead of timing it.
  */
-import type { Timers } from "../../src/cli/demo.js";
+import type { Timers } from "../../src/jobs/demo/loop.js";
 
 export class ManualTimers implements Timers {
   private t: number;

@@ -7,10 +7,10 @@
  */
 import net from "node:net";
 import path from "node:path";
-import { cairoDate, isoUtc } from "../core/cairo.js";
-import { messageOf, PriceFeedError, UsageError } from "../core/errors.js";
-import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import type { Limits } from "../edge/deps.js";
+import { cairoDate, isoUtc } from "../../core/cairo.js";
+import { messageOf, PriceFeedError, UsageError } from "../../core/errors.js";
+import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
+import type { Limits } from "../../edge/deps.js";
 import {
   catchUp,
   checkWork,
@@ -24,8 +24,8 @@ import {
   type CatchUp,
   type DemoPaths,
   type HourlyRun,
-} from "../jobs/demo.js";
-import { startServer } from "../server/serve.js";
+} from "./hourly.js";
+import { startServer } from "../../server/serve.js";
 
 /**
  * What the demo's clock runs on: the machine's time and its timers. The command uses the real ones

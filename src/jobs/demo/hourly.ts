@@ -11,20 +11,20 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { DateTime } from "luxon";
-import { CAIRO, isoUtc } from "../core/cairo.js";
-import { DataError, UsageError } from "../core/errors.js";
-import { readiness } from "../edge/readyz.js";
-import { Sources } from "../schema/inputs.js";
-import type { Readiness } from "../schema/documents.js";
-import type { FreshnessState } from "../rules/freshness.js";
-import { dataPaths, GENERATED_FOLDERS } from "../core/data-layout.js";
-import { withDataLock } from "../io/data-lock.js";
-import { processAlive } from "../io/day-files.js";
-import { readJson } from "../io/json-file.js";
-import { runBuild } from "./build.js";
-import { runCompact } from "./compact.js";
-import { runIngest, type SourceReport } from "./ingest.js";
-import { writeSample } from "./sample.js";
+import { CAIRO, isoUtc } from "../../core/cairo.js";
+import { DataError, UsageError } from "../../core/errors.js";
+import { readiness } from "../../edge/readyz.js";
+import { Sources } from "../../schema/inputs.js";
+import type { Readiness } from "../../schema/documents.js";
+import type { FreshnessState } from "../../rules/freshness.js";
+import { dataPaths, GENERATED_FOLDERS } from "../../core/data-layout.js";
+import { withDataLock } from "../../io/data-lock.js";
+import { processAlive } from "../../io/day-files.js";
+import { readJson } from "../../io/json-file.js";
+import { runBuild } from "../build.js";
+import { runCompact } from "../compact.js";
+import { runIngest, type SourceReport } from "../ingest.js";
+import { writeSample } from "../sample.js";
 
 export const HOUR_MS = 3_600_000;
 /** A gap longer than this is not caught up hour by hour: the market is generated afresh, ending now. */
