@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild } from "../src/jobs/build.js";
 import { DataError, OutputError } from "../src/core/errors.js";
-import { apiRenderers } from "../src/api/renderers.js";
+import { renderers } from "../src/render/renderers.js";
 import { HTML_TYPE, type Renderer } from "../src/feed/site.js";
 import { snapshot, tempDir, writeDataset } from "./helpers/dataset.js";
 
@@ -202,7 +202,7 @@ describe("a bad file half-way through publishing (src/io/site-writer.ts SiteFold
     // Every file of the site is made and written into the new folder, then a page that is no HTML.
     const made: string[] = [];
     const broken: Renderer = function* (ctx) {
-      for (const r of apiRenderers)
+      for (const r of renderers)
         for (const f of r(ctx)) {
           made.push(f.path);
           yield f;

@@ -1,6 +1,6 @@
 /**
  * The bin runs the command line's bundle with V8's code cache (src/cli/launch.ts, made by
- * scripts/bundle-cli.mjs, with what src/api/precomputed.ts lists computed at compile time). It must
+ * scripts/bundle-cli.mjs, with what src/render/precomputed.ts lists computed at compile time). It must
  * make the same bytes as the modules themselves, and its cache must never be a requirement: written
  * after a run that needed it, left alone when V8 took it, replaced when V8 refused it, keyed by the
  * bundle's content rather than its length, one per Node major (test/node-versions.test.ts runs the

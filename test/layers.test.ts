@@ -16,7 +16,7 @@ const LAYER: Record<string, number> = {
   feed: 3,
   sample: 3,
   edge: 4,
-  api: 5,
+  render: 5,
   ingest: 5,
   io: 6,
   server: 6,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { parse } from "node-html-parser";
-import { headingSlug, renderMethodology } from "../src/api/pages/methodology.js";
+import { headingSlug, renderMethodology } from "../src/render/pages/methodology.js";
 
 const doc = readFileSync(new URL("../docs/methodology.md", import.meta.url), "utf8");
 

@@ -12,8 +12,8 @@ import { depsFor } from "./helpers/site.js";
 import { deref, describedBeforeAll, type Json } from "./helpers/openapi.js";
 import { handle } from "../src/edge/handler.js";
 import { MemoryStore } from "../src/edge/counters.js";
-import { buildOpenApi } from "../src/api/openapi.js";
-import type { OpenApiExamples } from "../src/api/openapi-parts.js";
+import { buildOpenApi } from "../src/render/openapi/index.js";
+import type { OpenApiExamples } from "../src/render/openapi/parts.js";
 
 const site = describedBeforeAll();
 

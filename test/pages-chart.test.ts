@@ -1,7 +1,7 @@
-/** The chart's coordinates as text (src/api/pages/chart.ts r1): the same text as printing the rounded number. */
+/** The chart's coordinates as text (src/render/pages/chart.ts r1): the same text as printing the rounded number. */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { r1 } from "../src/api/pages/chart.js";
+import { r1 } from "../src/render/pages/chart.js";
 
 const printed = (n: number) => `${Math.round(n * 10) / 10}`;
 

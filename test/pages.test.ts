@@ -9,16 +9,16 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild } from "../src/jobs/build.js";
-import { renderMethodology } from "../src/api/pages/methodology.js";
-import { cairoClock, count, fullDate, longDate, price, shortDate } from "../src/api/pages/format.js";
+import { renderMethodology } from "../src/render/pages/methodology.js";
+import { cairoClock, count, fullDate, longDate, price, shortDate } from "../src/render/pages/format.js";
 import fc from "fast-check";
 import type { Feed } from "../src/schema/outputs.js";
 import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
-import { changeAmount, changeMark } from "../src/api/pages/change.js";
-import { weeklyRanges } from "../src/api/pages/periods.js";
-import { SIDE_WORDS, SOURCE_WORDS, VERDICT_WORDS } from "../src/api/pages/words.js";
+import { changeAmount, changeMark } from "../src/render/pages/change.js";
+import { weeklyRanges } from "../src/render/pages/periods.js";
+import { SIDE_WORDS, SOURCE_WORDS, VERDICT_WORDS } from "../src/render/pages/words.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
 function rows() {
@@ -60,7 +60,7 @@ beforeAll(async () => {
   [thursday, friday] = await Promise.all([build(`${TODAY}T14:45:00Z`), build("2026-11-20T10:00:00Z")]);
 });
 
-describe("numbers, dates and times (src/api/pages/format.ts)", () => {
+describe("numbers, dates and times (src/render/pages/format.ts)", () => {
   // Each text is remembered once made: whatever was asked before, the answer is Intl's own.
   const LOCALE = { en: "en-GB", ar: "ar-EG-u-nu-latn" } as const;
   test("the same text as Intl in both languages, the first time and every time after", () => {

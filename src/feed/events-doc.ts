@@ -1,7 +1,7 @@
 /**
  * The events' JSON documents (docs/methodology.md §12): /api/v1/events.json with every kept event,
  * and /api/v1/events/asset/{slug}.json with one asset's, for every asset of the feed. The Atom twins
- * are rendered from these by the API layer (src/api/events-atom.ts).
+ * are rendered from these by the render layer (src/render/atom.ts).
  */
 import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
 import type { Dataset } from "../core/dataset.js";

@@ -46,7 +46,7 @@ export interface SiteInput {
   previous: PublishedState;
   /**
    * docs/methodology.md, the rulebook the docs page publishes, as the page's HTML: read and rendered
-   * by the io layer (src/api/pages/methodology-html.ts).
+   * by the io layer (src/render/pages/methodology-html.ts).
    */
   methodologyHtml: string;
   /** Ingest's record of each source's runs (data/state/sources.json), for the source health file. */

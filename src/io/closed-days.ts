@@ -31,7 +31,7 @@ import type { Catalog, DayClose, Registry, Sources } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
-import { precomputed } from "../api/precomputed.js";
+import { precomputed } from "../render/precomputed.js";
 import { dataPaths } from "../core/data-layout.js";
 import { dayFiles } from "./day-files.js";
 import { insideCheck } from "./links.js";

@@ -3,8 +3,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
-import { apiRenderers } from "../api/renderers.js";
-import { methodologyHtml as renderedMethodology } from "../api/pages/methodology-html.js";
+import { renderers } from "../render/renderers.js";
+import { methodologyHtml as renderedMethodology } from "../render/pages/methodology-html.js";
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
 import { loadChangelog } from "../io/changelog.js";
 import { ClosedDays } from "../io/closed-days.js";
@@ -80,7 +80,7 @@ async function buildUnlocked(
     site = await composeSite(
       { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, compacted: archiveDays, events },
       folder,
-      o.renderers ?? apiRenderers,
+      o.renderers ?? renderers,
       nodeHashing,
     );
     await folder.commit(site.manifest);

@@ -12,7 +12,7 @@ export async function binCopy(prefix: string): Promise<{ bin: string; cacheDir: 
     "dist/cli/heap.js",
     "dist/cli/main.bundle.cjs",
     "docs/methodology.md",
-    "src/api/changelog.json",
+    "src/render/openapi/changelog.json",
   ]) {
     await fs.mkdir(path.join(root, path.dirname(f)), { recursive: true });
     await fs.copyFile(f, path.join(root, f));

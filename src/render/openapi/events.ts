@@ -3,9 +3,9 @@
  * JSON and as Atom (RFC 4287). Static files the build writes, served with the manifest's ETag like
  * the feed. Schemas from src/schema/events.ts; examples cut down from the build's own documents.
  */
-import { EVENTS_ATOM_PATH, EVENTS_PATH, files } from "../feed/paths.js";
-import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
-import { CONDITIONAL, DOCUMENT_ERRORS, headerRefs, ref, type EventsExamples, type Json } from "./openapi-parts.js";
+import { EVENTS_ATOM_PATH, EVENTS_PATH, files } from "../../feed/paths.js";
+import { EVENTS_RETENTION_DAYS } from "../../core/methodology.js";
+import { CONDITIONAL, DOCUMENT_ERRORS, headerRefs, ref, type EventsExamples, type Json } from "./parts.js";
 
 export const ASSET_EVENTS_PATH = `/${files.assetEvents("{slug}")}`;
 export const ASSET_EVENTS_ATOM_PATH = `/${files.assetEventsAtom("{slug}")}`;

@@ -1,46 +1,23 @@
 /**
- * The documents rendered from the built feed beside it: the OpenAPI description and the pages
- * people read — home, one page per asset and terms, each in English and in Arabic (under /ar/), and
- * the docs. Each is a Renderer that composeSite runs after the feed files.
+ * The OpenAPI description's examples, from this build: a one-asset feed, the index, the changelog,
+ * the sources document, readiness at the build instant, every problem as the handler makes it, the
+ * archive's documents and the newest events, as JSON and as Atom.
  */
-import { HTML_TYPE, JSON_TYPE, manifestHead, type RenderContext, type Renderer, type SiteFile } from "../feed/site.js";
-import { canonical } from "../core/canonical.js";
-import { flat } from "../core/flat.js";
-import {
-  API,
-  DOCS_PATH,
-  FEED_PATH,
-  SOURCES_PAGE_PATH,
-  TERMS_PATH,
-  assetPagePath,
-  files,
-  localized,
-  urlOf,
-  type PageLang,
-} from "../feed/paths.js";
-import { readiness } from "../edge/readyz.js";
-import { httpDate } from "../edge/conditional.js";
-import { selectAssets } from "../edge/filters.js";
-import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../edge/problem.js";
-import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { buildOpenApi } from "./openapi.js";
-import { atomFeed, eventsAtomRenderer } from "./events-atom.js";
-import { eventNames } from "./pages/events.js";
-import type { EventsExamples } from "./openapi-parts.js";
-import type { Events } from "../schema/events.js";
-import { homesOf } from "../feed/homes.js";
-import type { ArchiveExamples, OpenApiExamples } from "./openapi-parts.js";
-import type { Day, Days, History } from "../schema/archive.js";
-import { historyCsv } from "../feed/archive-csv.js";
-import { addDays } from "../core/cairo.js";
-import { renderDocs } from "./pages/docs.js";
-import { renderArabicDocs } from "./pages/docs-ar.js";
-import { renderHome } from "./pages/home.js";
-import { renderTerms } from "./pages/terms.js";
-import { renderSources } from "./pages/sources.js";
-import { renderAssetPage } from "./pages/asset.js";
-import type { Feed } from "../schema/outputs.js";
-import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../schema/documents.js";
+import { manifestHead, type RenderContext } from "../../feed/site.js";
+import { API, FEED_PATH, files, urlOf } from "../../feed/paths.js";
+import { readiness } from "../../edge/readyz.js";
+import { selectAssets } from "../../edge/filters.js";
+import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../../edge/problem.js";
+import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
+import { addDays } from "../../core/cairo.js";
+import { historyCsv } from "../../feed/archive-csv.js";
+import type { Day, Days, History } from "../../schema/archive.js";
+import type { Events } from "../../schema/events.js";
+import type { Feed } from "../../schema/outputs.js";
+import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../../schema/documents.js";
+import { atomFeed } from "../atom.js";
+import { eventNames } from "../pages/events.js";
+import type { ArchiveExamples, EventsExamples, OpenApiExamples } from "./parts.js";
 
 const parsed = <T>(ctx: RenderContext, path: string): T => JSON.parse(ctx.text(path)) as T;
 
@@ -58,7 +35,7 @@ function filterProblem(m: Pick<Manifest, "categories" | "assets">, query: string
 }
 
 /** Examples from this build: a one-asset feed, the index, the changelog, readiness, every problem. */
-function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; observedAt: number } {
+export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: string; observedAt: number } {
   const { feed, input } = ctx;
   const pick = feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
   const feedPath = files.asset(pick.slug);
@@ -154,58 +131,3 @@ function noSuchDayExample(ctx: RenderContext): Problem {
   const later = dates.find((d) => d > date) ?? null;
   return { ...bodyOf(problems.noSuchDay(date, earlier, later)), instance: `${API}/days/${date}.json` };
 }
-
-export const openapiRenderer: Renderer = function* (ctx) {
-  const { ex, etag, observedAt } = examples(ctx);
-  const doc = buildOpenApi(ex, {
-    description: ctx.input.dataset.site.about,
-    license: ctx.input.dataset.site.license,
-    contact: ctx.input.dataset.site.contact,
-    homes: homesOf(ctx.input.dataset.site),
-    etagExample: etag,
-    lastModifiedExample: httpDate(observedAt),
-  });
-  const body = canonical(doc);
-  // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
-  // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
-  yield {
-    path: files.openapi,
-    body,
-    contentType: JSON_TYPE,
-    etagInput: () => body.split(ctx.feed.generatedAt).join(""),
-  };
-};
-
-/** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
-const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
-  path,
-  body: flat(body),
-  contentType: HTML_TYPE,
-  etagInput,
-});
-const LANGS: readonly PageLang[] = ["en", "ar"];
-
-/** Each page is rendered when the next is asked for (composeSite writes one before making another). */
-export const pageRenderer: Renderer = function* (ctx) {
-  for (const lang of LANGS) yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
-  // An asset's two pages one after the other: what they share (its charts by period, periods.ts) is
-  // made once and let go before the next asset's.
-  for (const a of ctx.feed.assets)
-    for (const lang of LANGS)
-      yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
-  for (const lang of LANGS) {
-    yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
-    yield page(
-      files.page(localized(SOURCES_PAGE_PATH, lang)),
-      renderSources(ctx, parsed<SourceHealth>(ctx, files.sources), lang),
-    );
-  }
-  // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
-  // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
-  const docs = renderDocs(ctx);
-  yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
-  yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
-};
-
-/** The Atom feeds first: the OpenAPI description quotes one. */
-export const apiRenderers: readonly Renderer[] = [eventsAtomRenderer, openapiRenderer, pageRenderer];

@@ -3,8 +3,8 @@
  * CSV, narrowed by `?from=`/`?to=` at the edge, and by day. Schemas come from src/schema/archive.ts,
  * examples from the build's own files and the handler's own problems.
  */
-import { DAYS_PATH, HISTORY_PREFIX, DAYS_PREFIX } from "../feed/paths.js";
-import { anyCasePattern } from "./openapi-forms.js";
+import { DAYS_PATH, HISTORY_PREFIX, DAYS_PREFIX } from "../../feed/paths.js";
+import { anyCasePattern } from "./forms.js";
 import {
   CONDITIONAL,
   DOCUMENT_ERRORS,
@@ -15,7 +15,7 @@ import {
   type ArchiveExamples,
   type Json,
   type OpenApiExamples,
-} from "./openapi-parts.js";
+} from "./parts.js";
 
 export const HISTORY_JSON_PATH = `${HISTORY_PREFIX}{asset}.json`;
 export const HISTORY_CSV_PATH = `${HISTORY_PREFIX}{asset}.csv`;

@@ -4,7 +4,12 @@
  * draft 2020-12, the dialect of OpenAPI 3.1), and the examples from the build's own documents and
  * from the handler's own errors. Nothing here restates a field by hand.
  */
-import { componentSchemas } from "./openapi-schemas.js";
+import { JSON_TYPE, type Renderer } from "../../feed/site.js";
+import { canonical } from "../../core/canonical.js";
+import { homesOf } from "../../feed/homes.js";
+import { httpDate } from "../../edge/conditional.js";
+import { componentSchemas } from "./schemas.js";
+import { examples } from "./examples.js";
 import {
   CHANGELOG_PATH,
   DOCS_PATH,
@@ -15,8 +20,9 @@ import {
   READYZ_PATH,
   SOURCES_PATH,
   TERMS_PATH,
+  VARIANT_PATHS,
   files,
-} from "../feed/paths.js";
+} from "../../feed/paths.js";
 import {
   CONDITIONAL,
   DOCUMENT_ERRORS,
@@ -31,15 +37,42 @@ import {
   type Json,
   servers,
   type OpenApiExamples,
-} from "./openapi-parts.js";
-import { anyCasePattern, headOf, headResponses } from "./openapi-forms.js";
-import { ASSET_FILE_PATH, CATEGORY_FILE_PATH, feedFile } from "./openapi-feed-files.js";
-import { archiveParameters, archivePaths, archiveResponses } from "./openapi-archive.js";
-import { eventsPaths } from "./openapi-events.js";
-
-export { componentSchemas, schemasFromZod } from "./openapi-schemas.js";
+} from "./parts.js";
+import { anyCasePattern, headOf, headResponses } from "./forms.js";
+import { archiveParameters, archivePaths, archiveResponses } from "./archive.js";
+import { eventsPaths } from "./events.js";
 
 export const OPENAPI_VERSION = "1.0";
+
+/**
+ * The pre-filtered feed files' public paths, their slug a path template: one per asset and one per
+ * category, the very files that `?asset=` or `?category=` with one value is served from.
+ */
+const ASSET_FILE_PATH = VARIANT_PATHS.asset;
+const CATEGORY_FILE_PATH = VARIANT_PATHS.category;
+
+/** The operation of a pre-filtered feed file. */
+function feedFile(operationId: string, what: string, param: string, example: unknown): Json {
+  return {
+    get: {
+      operationId,
+      summary: `The feed of one ${what}, as a file`,
+      description: `The pre-filtered file the build writes for each ${what}: the same document as ${FEED_PATH}?${what}={slug}, except that _self is this file's path. The slug is the file's name, lower case as published; for ids or other letter cases use ${FEED_PATH}. Query parameters are not read.`,
+      tags: ["Feed"],
+      parameters: [ref("parameters", param), ...CONDITIONAL],
+      responses: {
+        "200": {
+          description: `The feed of one ${what}; _self is the file's path.`,
+          headers: headerRefs("ETag", "Last-Modified", "Cache-Control"),
+          content: {
+            "application/json": { schema: ref("schemas", "Feed"), ...(example === undefined ? {} : { example }) },
+          },
+        },
+        ...DOCUMENT_ERRORS,
+      },
+    },
+  };
+}
 
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
   const categories = ex.index.filters.category;
@@ -280,3 +313,25 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     },
   };
 }
+
+/** The description as a file of the site, its examples from this build. */
+export const openapiRenderer: Renderer = function* (ctx) {
+  const { ex, etag, observedAt } = examples(ctx);
+  const doc = buildOpenApi(ex, {
+    description: ctx.input.dataset.site.about,
+    license: ctx.input.dataset.site.license,
+    contact: ctx.input.dataset.site.contact,
+    homes: homesOf(ctx.input.dataset.site),
+    etagExample: etag,
+    lastModifiedExample: httpDate(observedAt),
+  });
+  const body = canonical(doc);
+  // The examples carry the build instant (generatedAt, and checkedAt of readiness): as in the feed,
+  // it is not part of the ETag, so an hourly rebuild of unchanged data keeps the description's ETag.
+  yield {
+    path: files.openapi,
+    body,
+    contentType: JSON_TYPE,
+    etagInput: () => body.split(ctx.feed.generatedAt).join(""),
+  };
+};

@@ -3,12 +3,12 @@
  * with (zod 4 emits JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
  */
 import { z } from "zod";
-import * as documents from "../schema/documents.js";
-import * as outputs from "../schema/outputs.js";
-import * as archive from "../schema/archive.js";
-import * as events from "../schema/events.js";
-import type { Json } from "./openapi-parts.js";
-import { precomputed } from "./precomputed.js";
+import * as documents from "../../schema/documents.js";
+import * as outputs from "../../schema/outputs.js";
+import * as archive from "../../schema/archive.js";
+import * as events from "../../schema/events.js";
+import type { Json } from "./parts.js";
+import { precomputed } from "../precomputed.js";
 
 /** The public documents of the API, in the order they appear in `components.schemas`. */
 export const PUBLIC_SCHEMAS = [

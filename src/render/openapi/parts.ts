@@ -3,13 +3,13 @@
  * RateLimit draft, RFC 9745, RFC 8594), problem answers (RFC 9457) and the shape of a plain JSON
  * document's operation. openapi.ts assembles the paths from them.
  */
-import type { Day, Days, History } from "../schema/archive.js";
-import type { Events } from "../schema/events.js";
-import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
-import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../edge/problem.js";
-import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../edge/headers.js";
-import type { Feed } from "../schema/outputs.js";
-import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../schema/documents.js";
+import type { Day, Days, History } from "../../schema/archive.js";
+import type { Events } from "../../schema/events.js";
+import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
+import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../../edge/problem.js";
+import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../../edge/headers.js";
+import type { Feed } from "../../schema/outputs.js";
+import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../../schema/documents.js";
 
 export type Json = Record<string, unknown>;
 
@@ -26,13 +26,13 @@ export interface OpenApiExamples {
   readiness: { ready?: Readiness; notReady?: Readiness };
   /** One body per problem type, made by the handler's own code. */
   problems: Partial<Record<ProblemSlug, Problem>>;
-  /** The archive's examples (src/api/openapi-archive.ts). */
+  /** The archive's examples (src/render/openapi/archive.ts). */
   archive: ArchiveExamples;
-  /** What changed, cut down from the build's events (src/api/openapi-events.ts); without it, no example. */
+  /** What changed, cut down from the build's events (src/render/openapi/events.ts); without it, no example. */
   events?: EventsExamples;
 }
 
-/** What the archive's description quotes, cut down from the build's files (src/api/openapi-archive.ts). */
+/** What the archive's description quotes, cut down from the build's files (src/render/openapi/archive.ts). */
 export interface ArchiveExamples {
   /** One asset's history narrowed to its last days, as `?from=` gives it. */
   history: History | null;

@@ -2,7 +2,7 @@
  * The forms of a request that the OpenAPI description must admit besides a GET as written: any
  * letter case of a filter value, and HEAD (RFC 9110 §9.3.2: a GET without its body).
  */
-import { ref, type Json } from "./openapi-parts.js";
+import { ref, type Json } from "./parts.js";
 
 /**
  * A JSON Schema pattern (ECMA-262, as OpenAPI 3.1 and ajv read it) matching any of `values` in any

@@ -30,8 +30,7 @@ import {
 } from "../../feed/paths.js";
 import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
 import { anonymousWindow } from "../../edge/policy.js";
-import { componentSchemas } from "../openapi.js";
-import { PUBLIC_SCHEMAS } from "../openapi-schemas.js";
+import { PUBLIC_SCHEMAS, componentSchemas } from "../openapi/schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, esc } from "./html.js";
 import { SIDE_WORDS } from "./words.js";

@@ -70,7 +70,7 @@ export function weeklyRanges(series: readonly Entry[]): Entry[] {
  * Each period's view of the asset: its series replaced by the history's days in the period. Made
  * once per build and asset and shared by both languages, so that chart.ts draws each layer once.
  * Only the latest asset's views are kept: the pages of an asset are rendered one language after the
- * other (src/api/renderers.ts pageRenderer), and holding every asset's year of entries until the
+ * other (pages/index.ts pageRenderer), and holding every asset's year of entries until the
  * last page was what the large build's heap peaked on (docs/performance.md "Memory").
  */
 let latest: { feed: Feed; slug: string; views: Array<View> } | null = null;

@@ -1,0 +1,53 @@
+/**
+ * The pages people read, in English and in Arabic (under /ar/): home, one page per asset, terms,
+ * sources and the docs.
+ */
+import { HTML_TYPE, type Renderer, type SiteFile } from "../../feed/site.js";
+import { flat } from "../../core/flat.js";
+import {
+  DOCS_PATH,
+  SOURCES_PAGE_PATH,
+  TERMS_PATH,
+  assetPagePath,
+  files,
+  localized,
+  type PageLang,
+} from "../../feed/paths.js";
+import type { SourceHealth } from "../../schema/documents.js";
+import { renderDocs } from "./docs.js";
+import { renderArabicDocs } from "./docs-ar.js";
+import { renderHome } from "./home.js";
+import { renderTerms } from "./terms.js";
+import { renderSources } from "./sources.js";
+import { renderAssetPage } from "./asset.js";
+
+/** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
+const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
+  path,
+  body: flat(body),
+  contentType: HTML_TYPE,
+  etagInput,
+});
+const LANGS: readonly PageLang[] = ["en", "ar"];
+
+/** Each page is rendered when the next is asked for (composeSite writes one before making another). */
+export const pageRenderer: Renderer = function* (ctx) {
+  for (const lang of LANGS) yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
+  // An asset's two pages one after the other: what they share (its charts by period, periods.ts) is
+  // made once and let go before the next asset's.
+  for (const a of ctx.feed.assets)
+    for (const lang of LANGS)
+      yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
+  for (const lang of LANGS) {
+    yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
+    yield page(
+      files.page(localized(SOURCES_PAGE_PATH, lang)),
+      renderSources(ctx, JSON.parse(ctx.text(files.sources)) as SourceHealth, lang),
+    );
+  }
+  // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
+  // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
+  const docs = renderDocs(ctx);
+  yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
+  yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
+};
