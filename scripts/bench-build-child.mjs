@@ -13,7 +13,7 @@ import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { runCli } from "../dist/cli/launch.js";
+import module from "node:module";
 import { nodeHashing, sha256Hex } from "../dist/io/hash.js";
 import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
 import { loadForBuild } from "../dist/io/load-build.js";
@@ -29,15 +29,14 @@ async function listFiles(dir) {
 }
 
 if (mode === "build" || mode === "build-hourly") {
-  // The program the hourly job runs: the bin's bundle with its code cache (src/cli/launch.ts), its
-  // compiled output checks and its heap settings (src/cli/heap.ts), in this process so that its
-  // peak RSS is this process's. build: from no state, saving it (closes the raw days and keeps them,
+  // The program the hourly job runs: the bin's bundle under Node's compile cache, as src/cli/bin.ts
+  // loads it, with its compiled output checks, in this process so that its peak RSS is this
+  // process's. build: from no state, saving it (closes the raw days and keeps them,
   // src/io/closed-days.ts); build-hourly: on the state a build saved, as the next hour's job finds
   // it, not saving it again (--no-state).
   const argv = ["node", "price-feed", "build", "--data", a, "--out", b, "--now", c];
   if (mode === "build-hourly") argv.push("--no-state");
-  // What the command prints, taken from this process's standard output (the build's worker thread
-  // writes to it through this thread).
+  // What the command prints, taken from this process's standard output.
   const printed = [];
   const write = process.stdout.write;
   process.stdout.write = (chunk, ...rest) => {
@@ -47,9 +46,11 @@ if (mode === "build" || mode === "build-hourly") {
     return true;
   };
   const t0 = performance.now();
+  module.enableCompileCache?.();
   let status;
   try {
-    status = await runCli(argv);
+    const { main } = module.createRequire(import.meta.url)("../dist/cli/main.bundle.cjs");
+    status = await main(argv);
   } finally {
     process.stdout.write = write;
   }

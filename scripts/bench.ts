@@ -37,15 +37,17 @@ async function dataset(name: string, args: string[]): Promise<string> {
 }
 
 /**
- * A whole `price-feed build` process, as a developer or the hourly job runs it: wall time. With the
- * code cache (dist/cli/.cache, written by the untimed run before the timed ones) or without it
- * (PRICE_FEED_NO_CODE_CACHE: a first run, or a fresh checkout as the hourly job has).
+ * A whole `price-feed build` process, as a developer or the hourly job runs it: wall time. With
+ * Node's compile cache (which the bin turns on; written by the untimed run before the timed ones) or
+ * without it (NODE_DISABLE_COMPILE_CACHE: a first run, or a fresh runner as the hourly job has).
  */
 async function wholeProcess(data: string, out: string, codeCache = true) {
   // A first build, as every run of the whole process measures: no site (and so no archive) to keep.
   for (const f of [out, `${out}.archive-cache`]) await fs.rm(f, { recursive: true, force: true });
   const t0 = performance.now();
-  const env = { ...process.env, PRICE_FEED_NO_CODE_CACHE: codeCache ? "" : "1" };
+  // Node reads the variable's presence, not its value: set, even empty, it turns the cache off.
+  const { NODE_DISABLE_COMPILE_CACHE: _, ...env } = process.env;
+  if (!codeCache) env["NODE_DISABLE_COMPILE_CACHE"] = "1";
   const child = execFile("node", [cli, "build", "--no-state", "--force", "--data", data, "--out", out, "--now", NOW], {
     maxBuffer: 1 << 26,
     env,
@@ -56,8 +58,12 @@ async function wholeProcess(data: string, out: string, codeCache = true) {
   return performance.now() - t0;
 }
 
+/** The V8 flag the hourly job's build runs under (.github/workflows/publish.yml, "Build and validate"). */
+const JOB_NODE_FLAGS = ["--max-semi-space-size=8"];
+
 async function measure(mode: "build" | "build-hourly" | "floor" | "floor+input", ...args: string[]) {
-  const { stdout } = await run("node", [child, mode, ...args], { maxBuffer: 1 << 26 });
+  const flags = mode.startsWith("build") ? JOB_NODE_FLAGS : [];
+  const { stdout } = await run("node", [...flags, child, mode, ...args], { maxBuffer: 1 << 26 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
     ms: number;
     maxRssMB: number;
@@ -171,7 +177,7 @@ export async function benchBuild() {
       for (const o of [out, path.join(BENCH, `${name}-whole`)])
         for (const f of [o, `${o}.archive-cache`]) await fs.rm(f, { recursive: true, force: true });
     };
-    await wholeProcess(dir, path.join(BENCH, `${name}-whole`)); // untimed: writes the code cache if it is missing
+    await wholeProcess(dir, path.join(BENCH, `${name}-whole`)); // untimed: writes the compile cache if it is missing
     for (let i = 0; i < RUNS; i++) {
       await noState();
       builds.push(await measure("build", dir, out, NOW));

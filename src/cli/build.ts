@@ -1,5 +1,4 @@
 /** `price-feed build`: data/ → public/, then a summary of the build report. */
-import { archiveDayMade, remakingArchive } from "./heap.js";
 import type { Command } from "commander";
 import { nowOption } from "./options.js";
 import { EVENTS_RETENTION_DAYS } from "../core/methodology.js";
@@ -24,9 +23,7 @@ export function buildCommand(program: Command): void {
         nowMs: o.now ?? Date.now(),
         force: o.force,
         saveState: o.state,
-        remakingArchive,
-        archiveDayMade,
-      }).finally(() => remakingArchive(false));
+      });
       const r = site.report;
       const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
       console.log(

@@ -53,9 +53,6 @@ import { insideCheck } from "./links.js";
 export interface ArchiveDaysOptions {
   /** Whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
   saveState?: boolean;
-  /** Told when the closed part starts and stops being made day by day, and after each day made (src/cli/heap.ts). */
-  remaking?: ((on: boolean) => void) | undefined;
-  dayMade?: (() => void) | undefined;
 }
 
 /** The compacted days a build's archive takes, and what it learned of them, to save afterwards. */
@@ -83,7 +80,7 @@ export class ArchiveDays implements CompactedDays {
     private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
     startedMs: number,
-    private readonly o: ArchiveDaysOptions,
+    o: ArchiveDaysOptions,
   ) {
     this.dates = [...files.keys()];
     this.next.recordedAtMs = startedMs;
@@ -200,12 +197,10 @@ export class ArchiveDays implements CompactedDays {
   }
 
   partSink(heads: HistoryHeads): PartSink {
-    this.o.remaking?.(true);
     return new PartFiles(archiveCacheDir(this.outDir), heads);
   }
 
   keepPart(part: CompactedPart): void {
-    this.o.remaking?.(false);
     this.freshPart = true;
     writeDigests(path.join(archiveCacheDir(this.outDir), PartFiles.folderName), part.assets);
     this.next.part = Object.fromEntries(
@@ -233,7 +228,6 @@ export class ArchiveDays implements CompactedDays {
   }
 
   made(date: string, rows: readonly EntryRow[], etag: string): void {
-    this.o.dayMade?.();
     const key = this.keys.get(date);
     if (key !== undefined) this.next.days[date] = { key, etag, count: rows.length };
     const pending = this.pending.get(date);

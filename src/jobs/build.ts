@@ -33,10 +33,6 @@ export interface BuildOptions {
   lockWaitMs?: number;
   /** false: read data/state/ (published.json, closed-days/) but do not rewrite it (a local build; the hourly job commits it). */
   saveState?: boolean;
-  /** Told when the archive's closed part starts and stops being made day by day (src/cli/heap.ts). */
-  remakingArchive?: (on: boolean) => void;
-  /** Told after each day of the archive is made (src/cli/heap.ts archiveDayMade). */
-  archiveDayMade?: () => void;
 }
 
 /**
@@ -63,8 +59,6 @@ async function buildUnlocked(
   const closedDays = await ClosedDays.open(o.dataDir);
   const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, {
     saveState: o.saveState !== false,
-    remaking: o.remakingArchive,
-    dayMade: o.archiveDayMade,
   });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
     loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),

@@ -3,13 +3,11 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tempDir } from "./dataset.js";
 
-/** The bin, its launcher (with the heap it gives the build) and bundle, and the files the bundle reads beside them; its code cache's folder. */
-export async function binCopy(prefix: string): Promise<{ bin: string; cacheDir: string }> {
+/** The bin and its bundle, and the files the bundle reads beside them. */
+export async function binCopy(prefix: string): Promise<{ bin: string }> {
   const root = await tempDir(prefix);
   for (const f of [
     "dist/cli/bin.js",
-    "dist/cli/launch.js",
-    "dist/cli/heap.js",
     "dist/cli/main.bundle.cjs",
     "docs/methodology.md",
     "src/render/openapi/changelog.json",
@@ -18,5 +16,5 @@ export async function binCopy(prefix: string): Promise<{ bin: string; cacheDir: 
     await fs.copyFile(f, path.join(root, f));
   }
   await fs.writeFile(path.join(root, "package.json"), '{"type":"module"}\n');
-  return { bin: path.join(root, "dist/cli/bin.js"), cacheDir: path.join(root, "dist/cli/.cache") };
+  return { bin: path.join(root, "dist/cli/bin.js") };
 }
