@@ -33,8 +33,11 @@ export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Every archive file, a day at a time, then each asset's history and the list of days. */
-export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile> {
+/**
+ * Every archive file, a day at a time, then each asset's history and the list of days; returns that
+ * list, for the renderers (src/feed/site.ts RenderContext).
+ */
+export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile, Days> {
   const { ds, records } = input;
   const sellers: ReadonlyMap<string, RegistrySeller> = new Map(ds.registry.map((s) => [s.id, s]));
   const refsOn = (asset: string, date: string) => ({
@@ -162,4 +165,5 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   yield* historyFiles(ds, part ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
+  return doc;
 }

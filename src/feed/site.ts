@@ -10,15 +10,24 @@ import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { cairoDate, isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
 import type { LoadedDataset } from "../rules/days.js";
-import type { Feed } from "../schema/outputs.js";
-import type { BuildReport, Changelog, Manifest, PublishedState, SourceRuns } from "../schema/documents.js";
+import type { Asset, Feed } from "../schema/outputs.js";
+import type {
+  BuildReport,
+  Changelog,
+  IndexDoc,
+  Manifest,
+  PublishedState,
+  SourceHealth,
+  SourceRuns,
+} from "../schema/documents.js";
+import type { Day, Days, History } from "../schema/archive.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles, type CompactedDays, type KeptFile, type PartFile } from "./archive.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
-import type { EventsState } from "../schema/events.js";
+import type { Events, EventsState } from "../schema/events.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -61,20 +70,37 @@ export interface SiteInput {
 }
 
 /**
- * Extra documents rendered from the built feed (OpenAPI, pages); added by the API layer. A renderer
+ * Extra documents rendered from the built feed (OpenAPI, Atom, pages; src/render/). A renderer
  * yields its files one at a time, and each is hashed and handed to the sink before the next is made.
  */
 export type Renderer = (ctx: RenderContext) => Iterable<SiteFile>;
+/**
+ * The documents a renderer is handed, typed (the changelog is `input.changelog`): those the build
+ * holds as the very values it serialized; the archive's, which it never holds whole, as ArchiveDocuments.
+ */
 export interface RenderContext {
   feed: Feed;
   input: SiteInput;
-  /**
-   * The text of a file made before: the feed, its variants, the index, the changelog, the sources
-   * document, the events' JSON documents, then earlier renderers' files. Throws for a path not made yet.
-   */
-  text(path: string): string;
+  /** The feed of one asset, as its pre-filtered file has it (feedFiles). */
+  assetFeed(a: Asset): Feed;
+  index: IndexDoc;
+  sources: SourceHealth;
+  /** The events document of every asset (`slug` null) or of one (eventsDocs). */
+  events(slug: string | null): Events;
+  archive: ArchiveDocuments;
   /** The ETag of a file made before, as the manifest gives it. */
   etag(path: string): string;
+}
+
+/** The archive's documents: the list of days as made, the others read back when asked for. */
+export interface ArchiveDocuments {
+  days: Days;
+  /**
+   * An asset's history, or a day: written item by item or after their closed part, copied, they are
+   * never whole in the build (docs/performance.md "Memory"), so a renderer gets one at a time.
+   */
+  history(slug: string): History;
+  day(date: string): Day;
 }
 
 /**
@@ -86,7 +112,7 @@ export interface SiteSink {
   put(f: SiteFile): void;
   /** Puts a file an earlier build wrote, as it is (src/feed/archive.ts KeptFile): it was checked when written. */
   keep(path: string, from: string): void;
-  /** The text of a file put before (RenderContext.text). */
+  /** The text of a file put before (the archive's documents read back: ArchiveDocuments). */
   text(path: string): string;
   /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
   openItems(path: string, head: string, tail: string): ItemsWriter;
@@ -217,6 +243,7 @@ export async function composeSite(
     }
   };
   await finish(feedFiles(ds, feed));
+  let days: Days | undefined;
   await finish(
     (async function* () {
       const made = archiveFiles({
@@ -230,25 +257,41 @@ export async function composeSite(
         digest: (text) => hashing.etag(text),
       });
       // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
-      for await (const f of made)
+      let next = await made.next();
+      for (; !next.done; next = await made.next()) {
+        const f = next.value;
         yield "kept" in f || "items" in f
           ? f
           : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
+      }
+      days = next.value;
     })(),
     input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
   );
   const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
   const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
+  const index = buildIndex(ds.catalog, ds.site);
+  const eventDocs = new Map(eventsDocs(ds, feed, events));
   await finish([
-    jsonFile(files.index, buildIndex(ds.catalog, ds.site)),
+    jsonFile(files.index, index),
     jsonFile(files.changelog, input.changelog),
     jsonFile(files.sources, sources),
-    ...[...eventsDocs(ds, feed, events)].map(([path, doc]) => jsonFile(path, doc)),
+    ...[...eventDocs].map(([path, doc]) => jsonFile(path, doc)),
   ]);
+  /** An archive document as written: checked against its schema then (src/feed/validate.ts). */
+  const readBack = <T>(path: string): T => JSON.parse(sink.text(path)) as T;
   const ctx: RenderContext = {
     feed,
     input,
-    text: (path) => sink.text(path),
+    assetFeed: (a) => ({ ...feedHeader(ds, urlOf(files.asset(a.slug)), generatedAt), assets: [a] }),
+    index,
+    sources,
+    events: (slug) => eventDocs.get(slug === null ? files.events : files.assetEvents(slug))!,
+    archive: {
+      days: days!,
+      history: (slug) => readBack<History>(files.history(slug)),
+      day: (date) => readBack<Day>(files.day(date)),
+    },
     etag: (path) => {
       const entry = manifestFiles[path];
       if (!entry) throw new Error(`${path} is not built yet`);

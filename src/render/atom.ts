@@ -1,6 +1,6 @@
 /**
  * The events as Atom feeds (RFC 4287; docs/methodology.md §12): /api/v1/events.atom and one per asset
- * at /api/v1/events/asset/{slug}.atom, rendered from the JSON documents of the same build, one entry
+ * at /api/v1/events/asset/{slug}.atom, rendered from the events documents of the same build, one entry
  * per event. Atom allows one title per entry (RFC 4287 §4.1.2), so the title says it in English and
  * Arabic, and the content (XHTML) gives each language its own paragraph, direction and language tag.
  */
@@ -76,16 +76,13 @@ ${doc.events.map((e) => entry(e, names)).join("\n")}
 `;
 }
 
-/** Every Atom feed of the build, after the JSON documents they are made from. */
+/** Every Atom feed of the build, from the events documents it is handed. */
 export const eventsAtomRenderer: Renderer = function* (ctx: RenderContext): Generator<SiteFile> {
   const names = eventNames(ctx);
   const { license, baseUrl } = ctx.input.dataset.site;
-  const paths = [
-    [files.events, files.eventsAtom],
-    ...ctx.feed.assets.map((a) => [files.assetEvents(a.slug), files.assetEventsAtom(a.slug)]),
-  ] as const;
-  for (const [json, path] of paths) {
-    const doc = JSON.parse(ctx.text(json)) as Events;
+  for (const slug of [null, ...ctx.feed.assets.map((a) => a.slug)]) {
+    const doc = ctx.events(slug);
+    const path = slug === null ? files.eventsAtom : files.assetEventsAtom(slug);
     const body = atomFeed(doc, names, license, baseUrl);
     // Only a feed whose `updated` is the build instant (no entry) leaves it out.
     const instant = doc.events.length === 0;

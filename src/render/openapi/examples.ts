@@ -11,15 +11,10 @@ import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../../
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { addDays } from "../../core/cairo.js";
 import { historyCsv } from "../../feed/archive-csv.js";
-import type { Day, Days, History } from "../../schema/archive.js";
-import type { Events } from "../../schema/events.js";
-import type { Feed } from "../../schema/outputs.js";
-import type { Changelog, IndexDoc, Manifest, Problem, SourceHealth } from "../../schema/documents.js";
+import type { Manifest, Problem } from "../../schema/documents.js";
 import { atomFeed } from "../atom.js";
 import { eventNames } from "../pages/events.js";
 import type { ArchiveExamples, EventsExamples, OpenApiExamples } from "./parts.js";
-
-const parsed = <T>(ctx: RenderContext, path: string): T => JSON.parse(ctx.text(path)) as T;
 
 /** The body the handler sends for a problem, at the feed's path. */
 const bodyOf = (p: HttpProblem) => p.body(FEED_PATH) as Problem;
@@ -69,10 +64,10 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
     "no-such-day": noSuchDayExample(ctx),
   };
   const ex: OpenApiExamples = {
-    feed: { ...parsed<Feed>(ctx, feedPath), _self: `${FEED_PATH}?asset=${pick.slug}` },
-    index: parsed<IndexDoc>(ctx, files.index),
-    changelog: parsed<Changelog>(ctx, files.changelog),
-    sources: parsed<SourceHealth>(ctx, files.sources),
+    feed: { ...ctx.assetFeed(pick), _self: `${FEED_PATH}?asset=${pick.slug}` },
+    index: ctx.index,
+    changelog: ctx.input.changelog,
+    sources: ctx.sources,
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
@@ -86,14 +81,14 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
   };
 }
 
-/** The archive's examples, cut down from the build's files: the example asset's last days, one asset of the last day. */
+/** The archive's examples, cut down from its documents: the example asset's last days, one asset of the last day. */
 function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
-  const days = parsed<Days>(ctx, files.days);
-  const history = parsed<History>(ctx, files.history(slug));
+  const { days } = ctx.archive;
+  const history = ctx.archive.history(slug);
   const entries = history.entries.slice(-3);
   const from = entries[0]?.date ?? null;
   const last = days.days.at(-1);
-  const day = last ? parsed<Day>(ctx, files.day(last.date)) : null;
+  const day = last ? ctx.archive.day(last.date) : null;
   return {
     history: {
       ...history,
@@ -116,7 +111,7 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
 
 /** The newest events of the build, as JSON and as the Atom feed of those events. */
 function eventsExamples(ctx: RenderContext): EventsExamples {
-  const all = parsed<Events>(ctx, files.events);
+  const all = ctx.events(null);
   const events = { ...all, events: all.events.slice(0, 2) };
   const { license, baseUrl } = ctx.input.dataset.site;
   return { events, atom: atomFeed(events, eventNames(ctx), license, baseUrl) };
@@ -124,7 +119,7 @@ function eventsExamples(ctx: RenderContext): EventsExamples {
 
 /** A date without data, between two dates with data when the archive has a gap, else before its first. */
 function noSuchDayExample(ctx: RenderContext): Problem {
-  const dates = parsed<Days>(ctx, files.days).days.map((d) => d.date);
+  const dates = ctx.archive.days.days.map((d) => d.date);
   const gap = dates.findIndex((d, i) => i > 0 && addDays(dates[i - 1]!, 1) < d);
   const date = gap > 0 ? addDays(dates[gap - 1]!, 1) : addDays(dates[0] ?? "2026-01-02", -1);
   const earlier = dates.filter((d) => d < date).at(-1) ?? null;

@@ -8,6 +8,7 @@
 import type { RenderContext } from "../../feed/site.js";
 import type { Site } from "../../schema/inputs.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
+import { canonical } from "../../core/canonical.js";
 import type { CategoryCalendar } from "../../schema/inputs.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { DOCS_PATH, FEED_PATH, files, localized } from "../../feed/paths.js";
@@ -25,13 +26,18 @@ export const baseUrlOf = (site: Site) => (site.baseUrl ?? LOCAL_BASE_URL).replac
 export const exampleAsset = (feed: Feed): Asset =>
   feed.assets.find((a) => a.market === "competitive") ?? feed.assets[0]!;
 
-/** JSON laid out for reading: a value on one line when it fits, else one member or item a line. */
+/**
+ * JSON laid out for reading: a value on one line when it fits, else one member or item a line; its
+ * members in canonical order, as the served file has them.
+ */
 function pretty(v: unknown, indent = ""): string {
-  const flat = JSON.stringify(v);
+  const flat = canonical(v);
   if (v === null || typeof v !== "object" || indent.length + flat.length <= 110) return flat;
   const inner = `${indent}  `;
   if (Array.isArray(v)) return `[\n${v.map((x) => inner + pretty(x, inner)).join(",\n")}\n${indent}]`;
   return `{\n${Object.entries(v)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`)
     .join(",\n")}\n${indent}}`;
 }
@@ -44,7 +50,7 @@ const CUT_SELLERS = "__more_sellers__";
  * cut to the last days and its seller table to the first rows, each cut said where it is.
  */
 function realAnswer(ctx: RenderContext, a: Asset, keep = 2): string {
-  const body = JSON.parse(ctx.text(files.asset(a.slug))) as Feed;
+  const body = ctx.assetFeed(a);
   const asset = body.assets[0]!;
   const earlier = Math.max(0, asset.series.length - keep);
   const more = Math.max(0, asset.sellers.length - keep);

@@ -7,7 +7,7 @@ import type { RenderContext } from "../../feed/site.js";
 import { EVENTS_ATOM_PATH, EVENTS_PATH, files, urlOf, type PageLang } from "../../feed/paths.js";
 import { EVENTS_ON_PAGES } from "../../core/methodology.js";
 import type { ConfidenceLevel, FreshnessState } from "../../schema/outputs.js";
-import type { Event, Events, OfficialRateValue } from "../../schema/events.js";
+import type { Event, OfficialRateValue } from "../../schema/events.js";
 import { esc } from "./html.js";
 import { cairoClock, longDate, price, westernDigits } from "./format.js";
 import { sideLabel, verdictLabel } from "./words.js";
@@ -111,10 +111,9 @@ export const eventWhen = (e: Event, lang: PageLang) =>
  */
 export function eventsSection(ctx: RenderContext, lang: PageLang, slug: string | null = null): string {
   const ar = lang === "ar";
-  const file = slug === null ? files.events : files.assetEvents(slug);
   const atom = slug === null ? EVENTS_ATOM_PATH : urlOf(files.assetEventsAtom(slug));
-  const json = slug === null ? EVENTS_PATH : urlOf(file);
-  const doc = JSON.parse(ctx.text(file)) as Events;
+  const json = slug === null ? EVENTS_PATH : urlOf(files.assetEvents(slug));
+  const doc = ctx.events(slug);
   const names = eventNames(ctx);
   const latest = doc.events.slice(0, EVENTS_ON_PAGES);
   const items = latest

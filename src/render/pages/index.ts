@@ -13,7 +13,6 @@ import {
   localized,
   type PageLang,
 } from "../../feed/paths.js";
-import type { SourceHealth } from "../../schema/documents.js";
 import { renderDocs } from "./docs.js";
 import { renderArabicDocs } from "./docs-ar.js";
 import { renderHome } from "./home.js";
@@ -40,10 +39,7 @@ export const pageRenderer: Renderer = function* (ctx) {
       yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
   for (const lang of LANGS) {
     yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
-    yield page(
-      files.page(localized(SOURCES_PAGE_PATH, lang)),
-      renderSources(ctx, JSON.parse(ctx.text(files.sources)) as SourceHealth, lang),
-    );
+    yield page(files.page(localized(SOURCES_PAGE_PATH, lang)), renderSources(ctx, lang));
   }
   // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
   // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.

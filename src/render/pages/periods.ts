@@ -6,7 +6,6 @@
  */
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
-import type { History } from "../../schema/archive.js";
 import { files, urlOf, type PageLang } from "../../feed/paths.js";
 import { addDays, daysBetween } from "../../core/cairo.js";
 import { loHi } from "../../core/stats.js";
@@ -77,7 +76,7 @@ let latest: { feed: Feed; slug: string; views: Array<View> } | null = null;
 export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
   if (latest?.feed === ctx.feed && latest.slug === a.slug) return latest.views;
   latest = null; // the previous asset's entries can go before this one's are read
-  const entries = (JSON.parse(ctx.text(files.history(a.slug))) as History).entries;
+  const entries = ctx.archive.history(a.slug).entries;
   const made: Array<View> = [];
   // Each view carries its table's rows too, made here once for both languages.
   let shown = -1;

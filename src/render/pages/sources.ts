@@ -78,7 +78,7 @@ export function sourcesTable(
 <tbody>${rows}</tbody></table>`;
 }
 
-export function renderSources(ctx: RenderContext, health: SourceHealth, lang: PageLang): string {
+export function renderSources(ctx: RenderContext, lang: PageLang): string {
   const ar = lang === "ar";
   const site = ctx.input.dataset.site;
   // One kind of digit per page, as on the other Arabic pages.
@@ -93,7 +93,7 @@ export function renderSources(ctx: RenderContext, health: SourceHealth, lang: Pa
     description: ar
       ? "حالة المصادر: ما نقلته من أسعار، ومتى قُرئت ومتى أخفقت، وكيف عُرفت صيغتها."
       : "Where the prices come from: what each source gave, when it was last read and failed, and how its format is known.",
-    body: `${intro}\n${sourcesTable(health, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
+    body: `${intro}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),
   });
