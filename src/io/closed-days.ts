@@ -86,8 +86,8 @@ let fingerprint: string | undefined;
 
 /**
  * The fingerprint of a code root (src/ or dist/) and the lockfile beside it, what the bundle step
- * stores: every program file below it (`relative path\0content\0`, in name order; not source maps,
- * nor the code caches of dist/cli/.cache), then the lockfile.
+ * stores: every program file below it (`relative path\0content\0`, in name order; not source maps),
+ * then the lockfile.
  */
 export function sourceFingerprint(codeRoot: string): string {
   const h = createHash("sha256");

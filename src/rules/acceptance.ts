@@ -40,7 +40,7 @@ export interface AcceptanceContext {
 export type Side = "buy" | "sell";
 const SIDES: readonly Side[] = ["sell", "buy"];
 
-/** Rules 1–4, which look at one quote alone. Returns the rounded quote or the reason it fails. */
+/** Rules 1–5, which look at one quote alone. Returns the rounded quote or the reason it fails. */
 export function checkQuote(
   q: Quote,
   ctx: AcceptanceContext,
@@ -107,7 +107,7 @@ export function sellerValueOrder<Q>(
 
 /**
  * Rule 6, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
- * values of the day for that side (each other seller counted once, by the quote passing rules 1–4
+ * values of the day for that side (each other seller counted once, by the quote passing rules 1–5
  * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
  * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
  *
@@ -121,7 +121,7 @@ export function sellerValueOrder<Q>(
  */
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const rejected: RejectedQuote[] = [];
-  // The quotes passing rules 1–4, in columns (day-quotes.ts: as objects they were the build's largest
+  // The quotes passing rules 1–5, in columns (day-quotes.ts: as objects they were the build's largest
   // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
   const passing = new DayQuotes();
   // Each seller's value per asset (its own publication first, then the latest passing quote): the
@@ -274,6 +274,6 @@ interface PeerValues {
   buy: Map<string, number | null>;
   /** Per side, every seller's value (latest), ascending: made once, when a median is first asked. */
   sorted: Partial<Record<Side, number[]>>;
-  /** seller → source → observedAtMs → the position of its first quote passing rules 1–4: where conflicts are found. */
+  /** seller → source → observedAtMs → the position of its first quote passing rules 1–5: where conflicts are found. */
   instants: Map<string, Map<string, Map<number, number>>>;
 }

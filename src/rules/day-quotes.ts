@@ -1,5 +1,5 @@
 /**
- * A day's quotes that passed rules 1–4, kept in columns rather than one object each: a raw day holds
+ * A day's quotes that passed rules 1–5, kept in columns rather than one object each: a raw day holds
  * tens of thousands of them from the first quote read until rule 6 has judged them all
  * (docs/methodology.md §2.1), and as objects they lived long enough to be promoted to V8's old
  * generation, where they stayed as garbage until a full collection (docs/performance.md "Memory"). In columns a
