@@ -54,13 +54,17 @@ export interface Planned {
 /**
  * What to append: each observation valid by its format, on its Cairo date, not already logged.
  * `known` are the catalog's asset ids; `existing(file)` gives the lines a file holds;
- * `compacted(date)` says a quote day is compacted (its raw log is gone).
+ * `compacted(date)` says a quote day is compacted (its raw log is gone). `keepFrom`, the first Cairo
+ * date of the raw days kept at the run's instant (src/rules/compact.ts retentionStart): a quote of an
+ * earlier day is skipped (docs/methodology.md §2.1, test 4): that day is closed or about to be, so only
+ * a wrong clock or a misread date gives one, and appended it would be compacted and published forever.
  */
 export function planAppends(
   obs: Pick<Observations, LogKind>,
   known: ReadonlySet<string>,
   existing: (file: string) => ReadonlySet<string>,
   compacted: (date: string) => boolean,
+  keepFrom?: string,
 ): Planned {
   const plan: Planned = { appends: new Map(), appended: 0, duplicates: 0, skipped: [] };
   const planned = new Map<string, Set<string>>();
@@ -80,6 +84,14 @@ export function planAppends(
         continue;
       }
       const { file, date } = place;
+      if (kind === "quotes" && keepFrom !== undefined && date < keepFrom) {
+        const q = o as Quote;
+        plan.skipped.push({
+          reason: "observed before the compaction horizon",
+          detail: `${q.seller} ${q.asset} observed at ${q.observedAt}: its Cairo day ${date} is before ${keepFrom}, the first day kept raw (a wrong clock or a misread date)`,
+        });
+        continue;
+      }
       if (kind === "quotes" && compacted(date)) {
         plan.skipped.push({ reason: "day already compacted", detail: `${date}: ${o.asset}` });
         continue;

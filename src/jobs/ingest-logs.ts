@@ -16,6 +16,7 @@ import { processAlive, tornTail } from "../io/day-files.js";
 import { loadSourceRuns, recordRuns, writeSourceRuns } from "../io/source-runs.js";
 import type { Observations } from "../ingest/adapters/types.js";
 import { LOG_KINDS, logPlace, planAppends, type LogKind } from "../ingest/log.js";
+import { retentionStart } from "../rules/compact.js";
 
 export interface SourceReport {
   id: string;
@@ -65,6 +66,7 @@ export async function planLogs(
   dataDir: string,
   fetched: ReadonlyArray<{ report: SourceReport; obs: Observations | null }>,
   known: ReadonlySet<string>,
+  nowMs: number,
   dryRun = false,
 ): Promise<LogPlan> {
   const p = dataPaths(dataDir);
@@ -108,13 +110,14 @@ export async function planLogs(
     if (!obs) continue;
     const started = performance.now();
     try {
-      // Read each day file the observations fall on, so duplicates are known before planning.
+      // Read each day file the observations fall on, so duplicates are known before planning (not
+      // those of quotes before the horizon: they are skipped, and their day need not exist).
       for (const kind of LOG_KINDS)
         for (const x of obs[kind]) {
           const place = logPlace(kind, x);
-          if (place) await load(place.file);
+          if (place && !(kind === "quotes" && place.date < retentionStart(nowMs))) await load(place.file);
         }
-      const plan = planAppends(obs, known, existing, compacted);
+      const plan = planAppends(obs, known, existing, compacted, retentionStart(nowMs));
       for (const [file, lines] of plan.appends) {
         appends.set(file, [...(appends.get(file) ?? []), ...lines]);
         for (const l of lines) logs.get(file)!.lines.add(l);

@@ -168,14 +168,14 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   const known = new Set(catalog.map((a) => a.id));
   const reports = fetched.map((f) => f.report);
   if (o.dryRun) {
-    const plan = await planLogs(o.dataDir, fetched, known, true);
+    const plan = await planLogs(o.dataDir, fetched, known, o.nowMs, true);
     return { reports, files: [...plan.appends.keys()].sort(), warnings: [...warnings, ...plan.warnings] };
   }
   return withDataLock(
     o.dataDir,
     { command: "ingest", nowMs: o.nowMs, ...(o.lockWaitMs ? { waitMs: o.lockWaitMs } : {}) },
     async () => {
-      const plan = await planLogs(o.dataDir, fetched, known);
+      const plan = await planLogs(o.dataDir, fetched, known, o.nowMs);
       const files = await writeLogs(o.dataDir, o.nowMs, plan, reports);
       return { reports, files, warnings: [...warnings, ...plan.warnings] };
     },
