@@ -187,16 +187,22 @@ describe("filters", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  test("one URL gets one ETag for one build's data; spellings of one selection may share it", async () => {
+  test("one URL gets one ETag for one build's data; another spelling, another _self, another ETag", async () => {
     const a = await call("/api/v1/feed.json?asset=USD-EGP,gold-24k");
     const b = await call("/api/v1/feed.json?asset=USD-EGP,gold-24k");
     const c = await call("/api/v1/feed.json?asset=gold-24k&asset=us-dollar");
     expect(a.headers.get("etag")).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(a.headers.get("etag")).toBe(b.headers.get("etag"));
-    expect(c.headers.get("etag")).toBe(a.headers.get("etag"));
+    // Equal ETags mean equal bytes (RFC 9110 §8.8.3): the two spellings echo different _self members.
+    expect(c.headers.get("etag")).not.toBe(a.headers.get("etag"));
     expect(a.headers.get("etag")).not.toBe(manifest.files["api/v1/feed.json"]!.etag);
+    // The variant's bytes with the request's _self: not the file's ETag, and stable for one build.
     const single = await call("/api/v1/feed.json?asset=gold-24k");
-    expect(single.headers.get("etag")).toBe(manifest.files["api/v1/feed/asset/gold-24k.json"]!.etag);
+    expect(single.headers.get("etag")).not.toBe(manifest.files["api/v1/feed/asset/gold-24k.json"]!.etag);
+    expect((await call("/api/v1/feed.json?asset=gold-24k")).headers.get("etag")).toBe(single.headers.get("etag"));
+    // The file at its own path keeps the build's ETag.
+    const file = await call("/api/v1/feed/asset/gold-24k.json");
+    expect(file.headers.get("etag")).toBe(manifest.files["api/v1/feed/asset/gold-24k.json"]!.etag);
   });
 });
 

@@ -10,7 +10,7 @@ import type { History } from "../schema/archive.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";
 import { problems } from "./problem.js";
-import { fileRepresentation, withSelf, type Representation } from "./representation.js";
+import { fileRepresentation, selfEtag, withSelf, type Representation } from "./representation.js";
 
 /** A calendar date written YYYY-MM-DD that exists (2026-02-30 does not). */
 export function isDate(s: string): boolean {
@@ -18,6 +18,9 @@ export function isDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
+
+/** Two dates that exist (isDate), in calendar order: compared as days, never as strings. */
+const byDate = (a: string, b: string) => Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`);
 
 /** `?from=` and `?to=`: inclusive Cairo dates, either may be absent; a bad one is a 400 naming it. */
 export function dateRange(params: URLSearchParams): { from: string | null; to: string | null } {
@@ -42,14 +45,20 @@ export async function archiveRepresentation(url: URL, m: Manifest, deps: Handler
   const { pathname } = url;
   if (pathname.startsWith(DAYS_PREFIX)) {
     const name = pathname.slice(DAYS_PREFIX.length);
-    const date = name.endsWith(".json") ? name.slice(0, -5) : name;
+    // Only `<date>.json` names a day: another name ("2026-11-19.JSON") is the handler's plain 404.
+    if (!name.endsWith(".json")) return null;
+    const date = name.slice(0, -".json".length);
     if (Object.hasOwn(m.files, F.day(date))) return null; // a published file: served as any other
+    // A malformed or impossible date is the caller's to fix, as in ?from= (400 invalid-date).
+    if (!isDate(date))
+      throw problems.invalidDate("date", `${JSON.stringify(date.slice(0, 32))} in the path is not a date that exists.`);
     const dates = Object.keys(m.files)
-      .filter((f) => f.startsWith("api/v1/days/"))
+      .filter((f) => f.startsWith("api/v1/days/") && f.endsWith(".json"))
       .map((f) => f.slice("api/v1/days/".length, -".json".length))
-      .sort();
-    const earlier = dates.filter((d) => d < date).at(-1) ?? null;
-    const later = dates.find((d) => d > date) ?? null;
+      .filter(isDate)
+      .sort(byDate);
+    const earlier = dates.filter((d) => byDate(d, date) < 0).at(-1) ?? null;
+    const later = dates.find((d) => byDate(d, date) > 0) ?? null;
     throw problems.noSuchDay(date, earlier, later);
   }
   if (!pathname.startsWith(HISTORY_PREFIX)) return null;
@@ -75,7 +84,13 @@ export async function archiveRepresentation(url: URL, m: Manifest, deps: Handler
   if (from === null && to === null) {
     const file = ext === "json" ? jsonFile : F.historyCsv(asset.slug);
     const r = await fileRepresentation(file, m, deps);
-    return ext === "json" ? { ...r, body: () => withSelf(r.body() as string, `/${file}`, self) } : r;
+    return ext === "json"
+      ? {
+          ...r,
+          etag: await selfEtag(r.etag, `/${file}`, self),
+          body: () => withSelf(r.body() as string, `/${file}`, self),
+        }
+      : r;
   }
   // Narrowed: made from the JSON's entries, with the same functions the build uses, so a range that
   // keeps every day gives the file's own bytes (but for _self).
@@ -87,11 +102,9 @@ export async function archiveRepresentation(url: URL, m: Manifest, deps: Handler
     const entries = doc.entries.filter((e) => (from === null || e.date >= from) && (to === null || e.date <= to));
     return { ...doc, _self: self, from: entries[0]?.date ?? null, to: entries.at(-1)?.date ?? null, entries };
   };
-  return {
-    ...whole,
-    // Strong: the file's ETag (a hash of its bytes) and the range determine the bytes (RFC 9110 §8.8.3).
-    etag: await strongEtag(`${whole.etag}|${ext}|${from ?? ""}|${to ?? ""}`),
-    contentType: typeOf,
-    body: () => (ext === "json" ? canonical(narrowed()) : historyCsv(narrowed().entries)),
-  };
+  // The ETag hashes the bytes answered (RFC 9110 §8.8.3), as the build's do: two spellings of one range
+  // differ in `_self`, and a range wholly in the past keeps its ETag while its days do not change,
+  // whatever today's entry does to the whole file's.
+  const body = ext === "json" ? canonical(narrowed()) : historyCsv(narrowed().entries);
+  return { ...whole, etag: await strongEtag(body), contentType: typeOf, body: () => body };
 }

@@ -51,8 +51,8 @@ export const PROBLEM_TYPES = {
   "invalid-date": {
     status: 400,
     title: "Invalid date",
-    when: "A ?from= or ?to= of the archive is not a date that exists, written YYYY-MM-DD, or from is after to.",
-    fix: "Send Cairo calendar dates as YYYY-MM-DD, from on or before to; the parameter member names the one at fault.",
+    when: "A ?from= or ?to= of the archive, or the date in /api/v1/days/{date}.json, is not a date that exists, written YYYY-MM-DD; or from is after to.",
+    fix: "Send Cairo calendar dates as YYYY-MM-DD, from on or before to; the parameter member names the one at fault (date: the path's).",
   },
   "not-found": {
     status: 404,
@@ -209,7 +209,7 @@ export const problems = {
       { Allow: allow.join(", ") },
     ),
   unavailable: () => new HttpProblem("unavailable", "The feed could not be read; retry shortly.", "unavailable"),
-  invalidDate: (parameter: "from" | "to", detail: string) =>
+  invalidDate: (parameter: "from" | "to" | "date", detail: string) =>
     new HttpProblem("invalid-date", `${detail} Send a Cairo date as YYYY-MM-DD.`, `invalid ${parameter}`, {
       parameter,
     }),

@@ -11,6 +11,16 @@ import { selectAssets } from "./filters.js";
 import { FEED_CACHE } from "./headers.js";
 import { problems } from "./problem.js";
 
+/**
+ * The ETag of a file's bytes with its `_self` replaced by the request's (withSelf): the file's own
+ * when nothing was replaced, else one made from the file's and the `_self` written, so that equal
+ * ETags always mean equal bytes (RFC 9110 §8.8.3: a strong validator changes with every byte), and a
+ * 304 never answers one spelling of a request with another's body.
+ */
+export async function selfEtag(etag: string, fileSelf: string, self: string): Promise<string> {
+  return fileSelf === self ? etag : strongEtag(`${etag}|_self=${self}`);
+}
+
 /** Replaces the top-level `_self` of a canonical feed (the first `"_self":` can only be that one). */
 export function withSelf(body: string, fileSelf: string, self: string): string {
   if (fileSelf === self) return body;
@@ -75,8 +85,9 @@ export async function feedRepresentation(
   const self = url.pathname + url.search;
   const selected = selectAssets(url.searchParams, m);
   const variant = (file: string) =>
-    fileRepresentation(file, m, deps).then((r) => ({
+    fileRepresentation(file, m, deps).then(async (r) => ({
       ...r,
+      etag: await selfEtag(r.etag, `/${file}`, self),
       body: () => withSelf(r.body() as string, `/${file}`, self),
     }));
   if (selected === null || selected.length === m.assets.length) return variant(F.feed);
@@ -113,9 +124,11 @@ export async function feedRepresentation(
   };
   const feedEntry = entryOf(m, F.feed);
   const parts = selected.length ? selected.map((s) => entryOf(m, F.asset(s))) : [feedEntry];
-  const etag = await cache.etag(selected.join(",") || "-", () =>
+  const base = await cache.etag(selected.join(",") || "-", () =>
     strongEtag(`${selected.length ? "" : "none|"}${parts.map((p) => p.etag).join("|")}`),
   );
+  // The selection's ETag, and the `_self` the body echoes: two spellings of one selection differ there.
+  const etag = await selfEtag(base, "", self);
   const lastModifiedMs = Math.max(...parts.map((p) => Date.parse(p.lastModified)));
   return { body, etag, lastModifiedMs, contentType: feedEntry.contentType, cacheControl: FEED_CACHE };
 }

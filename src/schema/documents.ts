@@ -32,7 +32,10 @@ export const Problem = z
       .optional()
       .meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
     allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
-    parameter: z.string().optional().meta({ description: "On an invalid date: the parameter at fault (from or to)." }),
+    parameter: z.string().optional().meta({
+      description:
+        "On an invalid date: the parameter at fault: from or to, or date for the date in a /api/v1/days/ path.",
+    }),
     earlier: DateString.nullable()
       .optional()
       .meta({ description: "On a date the archive does not have: the nearest earlier date it has, or null." }),
