@@ -1199,7 +1199,7 @@ export interface components {
             instance?: string;
             /** @description On a date the archive does not have: the nearest later date it has, or null. */
             later?: string | null;
-            /** @description On an invalid date: the parameter at fault (from or to). */
+            /** @description On an invalid date: the parameter at fault: from or to, or date for the date in a /api/v1/days/ path. */
             parameter?: string;
             /** @description The HTTP status. */
             status: number;
