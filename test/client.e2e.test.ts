@@ -1,8 +1,8 @@
 /**
  * The example app (examples/client.ts) is a user of the client package (client/): it type-checks
- * with tsc under examples/tsconfig.json, reads the feed from the local server over loopback HTTP,
- * and reports the server's problem for a request the server refuses. The package itself is tested
- * in test/client-package.test.ts.
+ * with tsc under examples/tsconfig.json, reads the feed from the local server over loopback HTTP
+ * with the age of its build, and reports the server's problem for a request the server refuses.
+ * The package itself is tested in test/client-package.test.ts and test/client-fallback.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { execFile } from "node:child_process";
@@ -28,6 +28,8 @@ test("the example app, a user of the client package, type-checks and reads the f
   const { stdout } = await run(process.execPath, ["--import", "tsx", "examples/client.ts", server.url, "metals"]);
   const lines = stdout.trim().split("\n");
   expect(lines[0]).toMatch(/^XAU24K-EGP sell \d+ \(\w+\) buy \d+ \(\w+\) \w+$/);
+  // How old the build is, at the real clock (the test build is of 2026-11-19): its instant and age.
+  expect(lines[1]).toMatch(/^built 2026-11-19T11:30:00\.000Z \(\d+ (min|h|d) ago\)/);
   expect(lines.at(-1)).toBe("second call: copy reused, 1 request sent in all");
 }, 60_000);
 

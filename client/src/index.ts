@@ -1,16 +1,22 @@
 /**
  * @price-feed/client: a typed client of the price feed that keeps answering when its primary home
- * does not. It asks the primary (the edge: filters, limits, problems); when the primary fails (a
- * network error, a 5xx, no answer in time, or a 429) it asks the mirror, the same build served as
- * static files elsewhere, for the pre-filtered files that stand in for the filters, and it goes
- * back to the primary once the primary may be asked again. It is polite: it reuses an answer for
- * its Cache-Control max-age without asking, revalidates with the ETag (a 304 costs no body), and
- * sends nothing to a home before the Retry-After that home gave. Types come from the API's OpenAPI
- * description (./openapi.ts, generated). No dependency but `fetch`.
+ * does not, and says how old what it answers is. It asks the primary (the edge: filters, limits,
+ * problems); when the primary fails (a network error, a 5xx, a 429, no answer in time, an error
+ * answer that is not the API's own problem document, such as a CDN's HTML 403 or 404, or a body
+ * that is not the document asked for) it asks the mirror, the same build served as static files
+ * elsewhere, for the pre-filtered files that stand in for the filters; once the primary's back-off
+ * has passed, every call asks the primary first again. Every answer carries the age of its build
+ * (`generatedAt`, at the client's clock) and the assets the build itself calls stale, so a mirror
+ * that kept serving an old build is never handed over as fresh. It is polite: it reuses an answer
+ * for its Cache-Control max-age without asking, revalidates with the ETag (a 304 costs no body),
+ * and sends nothing to a home before the Retry-After that home gave. Types come from the API's
+ * OpenAPI description (./openapi.ts, generated), and every body is checked against them
+ * (./shape.ts) before it is returned. No dependency but `fetch`.
  */
 import type { components } from "./openapi.js";
 import { freshFor, retryAfterMs, sleep, systemTimers, type Timers } from "./http.js";
 import { FEED_PATH, filterFeed, variantPath, type FeedFilter } from "./mirror.js";
+import { SHAPES, mismatch, type DocumentShape, type Mismatch } from "./shape.js";
 
 export type Feed = components["schemas"]["Feed"];
 export type Asset = components["schemas"]["Asset"];
@@ -22,6 +28,12 @@ export { UnknownFilterValue, filterFeed, variantPath } from "./mirror.js";
 export { freshFor, retryAfterMs, systemTimers } from "./http.js";
 
 export type Home = "primary" | "mirror";
+
+/**
+ * How old a build may be before its answers are `stale`: 2 hours, the API's own rule (/readyz
+ * answers 503 when the published build is older, `buildMaxAgeSeconds`).
+ */
+export const STALE_AFTER_MS = 2 * 3600 * 1000;
 
 export interface ClientOptions {
   /** The primary home's base URL, e.g. `https://prices.example.org`. */
@@ -36,6 +48,8 @@ export interface ClientOptions {
   failureBackoffMs?: number;
   /** The longest Retry-After the client waits out itself when no other home can answer (default 60 s). */
   maxWaitMs?: number;
+  /** How old a build may be, at the client's clock, before an answer of it is `stale` (default 2 h, as /readyz). */
+  staleAfterMs?: number;
   /**
    * Send If-None-Match with the ETag kept (RFC 9110 §13.1.2). Default: outside a browser (no
    * `document`). A browser's HTTP cache revalidates by itself, and the header, not CORS-safelisted,
@@ -46,7 +60,10 @@ export interface ClientOptions {
   timers?: Timers;
 }
 
-/** An answer: the body, which home gave it and from which URL, and whether it was reused without a new body. */
+/**
+ * An answer: the body, which home gave it and from which URL, whether it was reused without a new
+ * body, and how old the build it comes from is, at the client's clock, when it is returned.
+ */
 export interface Answer<T> {
   body: T;
   home: Home;
@@ -54,9 +71,22 @@ export interface Answer<T> {
   /** True when no new body was read: reused within its max-age, or revalidated by a 304. */
   fromCache: boolean;
   etag: string | null;
+  /** When the build was made (the document's `generatedAt`); null for a document that states none (the index, a history). */
+  generatedAt: string | null;
+  /** Milliseconds from `generatedAt` to the client's `now()` (0 when the clocks disagree the other way); null without `generatedAt`. */
+  age: number | null;
+  /** True when `age` is over `staleAfterMs` (2 h): the build is older than the API itself would call ready. */
+  stale: boolean;
+  /** Slugs of the assets whose `freshness.state` is `stale` in the document: no new quote for 8 trading hours, at the build instant. */
+  staleAssets: string[];
+  /** Slugs of the assets whose `freshness.state` is `delayed` (3 to 8 trading hours), at the build instant. */
+  delayedAssets: string[];
 }
 
-/** The request itself is wrong (a 4xx other than 429): the server's problem document. Not an outage, so no fallback. */
+/**
+ * The request itself is wrong: a 4xx other than 429 answered with the API's own problem document
+ * (application/problem+json). Not an outage, so no fallback.
+ */
 export class PriceFeedProblem extends Error {
   constructor(
     readonly status: number,
@@ -79,6 +109,37 @@ export class PriceFeedUnavailable extends Error {
   }
 }
 
+/** A body that is not the document asked for: where it came from, and its first member that is not what the types promise. */
+export interface ShapeMismatch extends Mismatch {
+  home: Home;
+  url: string;
+  /** The document asked for: Feed, Index or History. */
+  document: string;
+}
+
+/**
+ * No home gave a usable answer, and at least one answered 200 with a body that is not the document
+ * asked for (a member missing or of another kind; `member` is its path, `assets[0].freshness`).
+ * `url` and `member` are the first such answer's; `mismatches` lists each; `causes` what each
+ * home did. A PriceFeedUnavailable, so code that handles an outage handles this one too.
+ */
+export class PriceFeedShapeError extends PriceFeedUnavailable {
+  readonly url: string;
+  readonly member: string;
+  constructor(
+    causes: string[],
+    retryAt: number,
+    readonly mismatches: ShapeMismatch[],
+  ) {
+    super(causes, retryAt);
+    const first = mismatches[0]!;
+    this.url = first.url;
+    this.member = first.member;
+    this.name = "PriceFeedShapeError";
+    this.message = `the price feed gave no usable ${first.document}: ${causes.join("; ")}`;
+  }
+}
+
 /** A root-relative link of a document (`_self`, `_spec`, `_variants`) on a home whose base URL may carry a prefix. */
 export function resolveLink(base: string, link: string): string {
   return `${base.replace(/\/+$/, "")}${link.startsWith("/") ? link : `/${link}`}`;
@@ -89,8 +150,30 @@ interface Stored {
   etag: string | null;
   freshUntil: number;
 }
-type Failure = { ok: false; reason: string; retryAfter: number | null; refused: PriceFeedProblem | null };
-type Outcome = { ok: true; answer: Answer<unknown> } | Failure;
+/** What one home gave, before the answer is dated. */
+type Got = Pick<Answer<unknown>, "body" | "home" | "url" | "fromCache" | "etag">;
+type Failure = {
+  ok: false;
+  reason: string;
+  /** The HTTP status, null when there was no answer. */
+  status: number | null;
+  retryAfter: number | null;
+  /** The API's own problem: the caller's mistake, thrown as it is. */
+  refused: PriceFeedProblem | null;
+  /** A 200 whose body is not the document asked for. */
+  shape: ShapeMismatch | null;
+};
+type Outcome = { ok: true; answer: Got } | Failure;
+
+const fail = (reason: string, status: number | null, more: Partial<Failure> = {}): Failure => ({
+  ok: false,
+  reason,
+  status,
+  retryAfter: null,
+  refused: null,
+  shape: null,
+  ...more,
+});
 
 export class PriceFeedClient {
   /** Requests sent to each home (not the answers reused without asking). */
@@ -98,7 +181,7 @@ export class PriceFeedClient {
   private readonly fetchFn: typeof globalThis.fetch;
   private readonly timers: Timers;
   private readonly stored = new Map<string, Stored>();
-  private readonly last = new Map<string, { answer: Answer<unknown>; freshUntil: number }>();
+  private readonly last = new Map<string, { answer: Got; freshUntil: number }>();
   /** When each home may be asked again, and whether a Retry-After said so. */
   private readonly blocked: Record<Home, { until: number; told: boolean }> = {
     primary: { until: 0, told: false },
@@ -116,27 +199,27 @@ export class PriceFeedClient {
     if (filter.category?.length) query.set("category", filter.category.join(","));
     if (filter.asset?.length) query.set("asset", filter.asset.join(","));
     const path = query.size ? `${FEED_PATH}?${query.toString().replaceAll("%2C", ",")}` : FEED_PATH;
-    return this.get<Feed>(path, async () => {
+    return this.get<Feed>(path, SHAPES.feed, async () => {
       const variant = variantPath(filter);
       if (variant) {
-        const r = await this.ask("mirror", variant);
+        const r = await this.ask("mirror", variant, SHAPES.feed);
         // No file by that name (an id, say): the whole feed, filtered here.
-        if (r.ok || r.refused?.status !== 404) return r;
+        if (r.ok || r.status !== 404) return r;
       }
-      const r = await this.ask("mirror", FEED_PATH);
+      const r = await this.ask("mirror", FEED_PATH, SHAPES.feed);
       return r.ok ? { ok: true, answer: { ...r.answer, body: filterFeed(r.answer.body as Feed, filter) } } : r;
     });
   }
 
   /** The index: endpoints, filter values, limits and the homes (on the mirror, its file /api/v1/index.json). */
   index(): Promise<Answer<Index>> {
-    return this.get<Index>("/api/v1", () => this.ask("mirror", "/api/v1/index.json"));
+    return this.get<Index>("/api/v1", SHAPES.index, () => this.ask("mirror", "/api/v1/index.json", SHAPES.index));
   }
 
   /** One asset's archive, every day since the data begins (on the mirror by its lower-case slug only). */
   history(slug: string): Promise<Answer<History>> {
     const file = `/api/v1/history/${encodeURIComponent(slug.trim().toLowerCase())}.json`;
-    return this.get<History>(file, () => this.ask("mirror", file));
+    return this.get<History>(file, SHAPES.history, () => this.ask("mirror", file, SHAPES.history));
   }
 
   /** The absolute URL of a root-relative link of a document, on the home that gave it. */
@@ -148,40 +231,77 @@ export class PriceFeedClient {
     return home === "primary" ? this.options.primary : (this.options.mirror ?? this.options.primary);
   }
 
-  /** The primary first, the mirror when it fails; a Retry-After waited out when nothing else can answer. */
-  private async get<T>(path: string, onMirror: () => Promise<Outcome>): Promise<Answer<T>> {
+  /**
+   * The primary first, the mirror when it fails; a Retry-After waited out when nothing else can
+   * answer. An answer is reused within its max-age without asking, except the mirror's once the
+   * primary may be asked again: then the primary is asked first, and the mirror's copy (still within
+   * its own max-age) answers only if the primary fails again.
+   */
+  private async get<T>(path: string, shape: DocumentShape, onMirror: () => Promise<Outcome>): Promise<Answer<T>> {
     const last = this.last.get(path);
-    if (last && last.freshUntil > this.timers.now()) return { ...last.answer, fromCache: true } as Answer<T>;
+    const now = this.timers.now();
+    if (last && last.freshUntil > now && (last.answer.home === "primary" || now < this.blocked.primary.until))
+      return this.dated<T>({ ...last.answer, fromCache: true });
+    const homes: Home[] = this.options.mirror ? ["primary", "mirror"] : ["primary"];
     for (let waited = false; ; waited = true) {
       const causes: string[] = [];
-      for (const home of this.options.mirror ? (["primary", "mirror"] as const) : (["primary"] as const)) {
+      const shapes: ShapeMismatch[] = [];
+      for (const home of homes) {
         const b = this.blocked[home];
         if (this.timers.now() < b.until) {
           causes.push(`${home}: not asked before ${new Date(b.until).toISOString()}`);
           continue;
         }
-        const r = home === "primary" ? await this.ask("primary", path) : await onMirror();
+        const r = home === "primary" ? await this.ask("primary", path, shape) : await onMirror();
         if (r.ok) {
           this.last.set(path, { answer: r.answer, freshUntil: this.stored.get(r.answer.url)?.freshUntil ?? 0 });
-          return r.answer as Answer<T>;
+          return this.dated<T>(r.answer);
         }
         if (r.refused) throw r.refused;
         causes.push(`${home}: ${r.reason}`);
+        if (r.shape) shapes.push(r.shape);
+        // A static host's 404 is about that one file (an unknown slug), not the host: the mirror stays asked.
+        if (home === "mirror" && r.status === 404) continue;
         const backoff = r.retryAfter ?? this.options.failureBackoffMs ?? 60_000;
         this.blocked[home] = { until: this.timers.now() + backoff, told: r.retryAfter !== null };
       }
       // Wait only for a home that said when to come back, and not for long; else say why nothing answered.
-      const told = Object.values(this.blocked).filter((b) => b.told && b.until > this.timers.now());
-      const next = Math.min(...Object.values(this.blocked).map((b) => b.until));
+      const blocked = homes.map((home) => this.blocked[home]);
+      const told = blocked.filter((b) => b.told && b.until > this.timers.now());
+      // When a home may be asked again: now, for a mirror that answered only a 404.
+      const next = Math.max(this.timers.now(), Math.min(...blocked.map((b) => b.until)));
       const wait = Math.min(...told.map((b) => b.until)) - this.timers.now();
       if (waited || told.length === 0 || wait > (this.options.maxWaitMs ?? 60_000))
-        throw new PriceFeedUnavailable(causes, next);
+        throw shapes.length ? new PriceFeedShapeError(causes, next, shapes) : new PriceFeedUnavailable(causes, next);
       await sleep(this.timers, wait);
     }
   }
 
-  /** One request to one home, conditional when an earlier answer of that URL has an ETag. */
-  private async ask(home: Home, path: string): Promise<Outcome> {
+  /** The answer with the age of its build at the client's clock, and the assets its build calls stale or delayed. */
+  private dated<T>(got: Got): Answer<T> {
+    const body = got.body as { generatedAt?: unknown; assets?: unknown };
+    const generatedAt = typeof body.generatedAt === "string" ? body.generatedAt : null;
+    const built = generatedAt === null ? NaN : Date.parse(generatedAt);
+    const age = Number.isNaN(built) ? null : Math.max(0, this.timers.now() - built);
+    const assets = Array.isArray(body.assets) ? (body.assets as Asset[]) : [];
+    const inState = (state: Asset["freshness"]["state"]) =>
+      assets.filter((a) => a.freshness.state === state).map((a) => a.slug);
+    return {
+      ...(got as Got & { body: T }),
+      generatedAt,
+      age,
+      stale: age !== null && age > (this.options.staleAfterMs ?? STALE_AFTER_MS),
+      staleAssets: inState("stale"),
+      delayedAssets: inState("delayed"),
+    };
+  }
+
+  /**
+   * One request to one home, conditional when an earlier answer of that URL has an ETag. Only a 2xx
+   * of JSON that is the document asked for, or a 304, is an answer; an error answer is the caller's
+   * mistake only when it is the API's own problem document (a 4xx), and a failure of the home otherwise.
+   */
+  private async ask(home: Home, path: string, shape: DocumentShape): Promise<Outcome> {
     const url = resolveLink(this.base(home), path);
     const stored = this.stored.get(url);
     if (stored && stored.freshUntil > this.timers.now())
@@ -203,30 +323,53 @@ export class PriceFeedClient {
         stored.freshUntil = now + fresh; // a 304 carries the Cache-Control of the representation
         return { ok: true, answer: { body: stored.body, home, url, fromCache: true, etag: stored.etag } };
       }
+      const type = mediaType(res.headers.get("Content-Type"));
+      const text = await res.text();
+      const status = `${res.status} ${res.statusText}`.trim();
       if (res.ok) {
-        const body: unknown = await res.json();
+        // A CDN's page or a login wall answered 200 in the API's place.
+        if (type !== null && !isJson(type)) return fail(`${status} with ${type}, not JSON`, res.status);
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          return fail(`${status} with a body that is not JSON (${messageOf(e)})`, res.status);
+        }
+        const wrong = mismatch(shape.spec, body);
+        if (wrong) {
+          const at = wrong.member || "the document";
+          const reason = `${url} answered ${status}, not a ${shape.name}: ${at}: expected ${wrong.expected}, got ${wrong.got}`;
+          return fail(reason, res.status, { shape: { ...wrong, home, url, document: shape.name } });
+        }
         const etag = res.headers.get("ETag");
         this.stored.set(url, { body, etag, freshUntil: now + fresh });
         return { ok: true, answer: { body, home, url, fromCache: false, etag } };
       }
       const retryAfter = retryAfterMs(res.headers.get("Retry-After"), now);
-      const text = await res.text();
-      if (res.status === 429 || res.status >= 500)
-        return { ok: false, reason: `${res.status} ${res.statusText}`.trim(), retryAfter, refused: null };
-      return {
-        ok: false,
-        reason: `${res.status}`,
-        retryAfter: null,
-        refused: new PriceFeedProblem(res.status, problemOf(text), url),
-      };
+      if (res.status === 429 || res.status >= 500) return fail(status, res.status, { retryAfter });
+      const problem = type === PROBLEM_TYPE ? problemOf(text) : null;
+      if (problem && res.status >= 400 && res.status < 500)
+        return fail(status, res.status, { refused: new PriceFeedProblem(res.status, problem, url) });
+      // Anything else (a CDN's HTML 403 or 404, a redirect not followed) is not the API answering.
+      return fail(`${status}, ${type ?? "no Content-Type"}: not the API's problem document`, res.status);
     } catch (e) {
       const reason = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : `network error: ${messageOf(e)}`;
-      return { ok: false, reason, retryAfter: null, refused: null };
+      return fail(reason, null);
     } finally {
       this.timers.clearTimeout(timer);
     }
   }
 }
+
+const PROBLEM_TYPE = "application/problem+json";
+
+/** The media type of a Content-Type, lower case and without its parameters; null when there is none. */
+function mediaType(contentType: string | null): string | null {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type ? type : null;
+}
+
+const isJson = (type: string): boolean => type === "application/json" || type.endsWith("+json");
 
 function problemOf(text: string): Problem | null {
   try {
