@@ -1,5 +1,5 @@
 /**
- * The archive's hand-written JSON (src/feed/archive-json.ts) is canonical(): the same bytes for any
+ * The archive's hand-written JSON (src/feed/archive/json.ts) is canonical(): the same bytes for any
  * entry, seller row and day asset (property tests over random values, strings with quotes, escapes
  * and Arabic included), and every archive file of a real build is its own canonical form.
  */
@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { canonical } from "../src/core/canonical.js";
-import { dayAssetJson, daySellerJson, entryJson, withItems } from "../src/feed/archive-json.js";
+import { dayAssetJson, daySellerJson, entryJson, withItems } from "../src/feed/archive/json.js";
 import type { ArchiveEntry } from "../src/schema/archive.js";
 import type { DaySeller } from "../src/rules/archive.js";
 import { builtSample } from "./helpers/site.js";

@@ -10,7 +10,7 @@ import { handle } from "../src/edge/handler.js";
 import { runBuild } from "../src/jobs/build.js";
 import { giveBackReadBuffer, lendReadBuffer } from "../src/io/day-files.js";
 import { runCompact } from "../src/jobs/compact.js";
-import { historyCsv } from "../src/feed/archive-csv.js";
+import { historyCsv } from "../src/feed/archive/csv.js";
 import type { Day, History } from "../src/schema/archive.js";
 import { Manifest } from "../src/schema/documents.js";
 import { BUILT_AT, builtSite, depsFor } from "./helpers/site.js";

@@ -5,7 +5,7 @@
  */
 import { canonical, strongEtag } from "../core/canonical.js";
 import { DAYS_PREFIX, HISTORY_PREFIX, files as F } from "../feed/paths.js";
-import { historyCsv } from "../feed/archive-csv.js";
+import { historyCsv } from "../feed/archive/csv.js";
 import type { History } from "../schema/archive.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";

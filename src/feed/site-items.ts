@@ -7,7 +7,7 @@
  */
 import type { Hashing } from "../core/canonical.js";
 
-/** A file whose body is `head`, the items joined by commas, then `tail` (src/feed/archive-json.ts itemsCut). */
+/** A file whose body is `head`, the items joined by commas, then `tail` (src/feed/archive/json.ts itemsCut). */
 export interface ItemsFile {
   path: string;
   contentType: string;

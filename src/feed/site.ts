@@ -23,7 +23,8 @@ import type {
 import type { Day, Days, History } from "../schema/archive.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
-import { archiveFiles, type CompactedDays, type KeptFile, type PartFile } from "./archive.js";
+import { archiveFiles } from "./archive/compose.js";
+import type { CompactedDays, KeptFile, PartFile } from "./archive/types.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
@@ -42,7 +43,7 @@ export interface SiteFile {
    * until publishing were a tenth of a large build's live heap.
    */
   etagInput: () => string;
-  /** The document to check against the file's schema instead of the body (src/feed/archive.ts historyFiles). */
+  /** The document to check against the file's schema instead of the body (src/feed/archive/history.ts historyFiles). */
   check?: string | undefined;
   /** A file whose bytes come before `body` (a history file's part: copied, never read); `check` is then checked. */
   prefix?: PartFile | undefined;
@@ -110,7 +111,7 @@ export interface ArchiveDocuments {
  */
 export interface SiteSink {
   put(f: SiteFile): void;
-  /** Puts a file an earlier build wrote, as it is (src/feed/archive.ts KeptFile): it was checked when written. */
+  /** Puts a file an earlier build wrote, as it is (src/feed/archive/types.ts KeptFile): it was checked when written. */
   keep(path: string, from: string): void;
   /** The text of a file put before (the archive's documents read back: ArchiveDocuments). */
   text(path: string): string;

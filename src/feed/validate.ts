@@ -9,7 +9,7 @@ import { OutputError, describeZodIssues } from "../core/errors.js";
 import { CHECKED_DOCUMENTS, type CheckedDocument } from "../schema/documents.js";
 import { compiledOutputs } from "../schema/compiled-outputs.js";
 import { MANIFEST_FILE, files } from "./paths.js";
-import { CSV_HEADER } from "./archive-csv.js";
+import { CSV_HEADER } from "./archive/csv.js";
 import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
 
@@ -37,7 +37,7 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
     return;
   }
   if (schema === "csv") {
-    // RFC 4180 as src/feed/archive-csv.ts writes it: our header, then lines ending CRLF, each starting with a date.
+    // RFC 4180 as src/feed/archive/csv.ts writes it: our header, then lines ending CRLF, each starting with a date.
     if (!f.body.startsWith(`${CSV_HEADER}\r\n`)) throw new OutputError(f.path, "not the archive's CSV header");
     const lines = f.body.split("\r\n");
     const bad = lines.findIndex(

@@ -62,7 +62,7 @@ export const HashedFile = z.strictObject({
 export const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), count: z.int().min(0) });
 /**
  * An asset's closed part: its dates, and the sizes of its two files beside this index (each headed by
- * its history file's first bytes, src/feed/archive-types.ts PartFile). Its entries' digests are in
+ * its history file's first bytes, src/feed/archive/types.ts PartFile). Its entries' digests are in
  * the part's `digests.txt` (src/io/archive-part.ts): 4 MB of them in this index made reading and
  * checking it a tenth of a large hourly build.
  */

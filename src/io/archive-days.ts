@@ -1,5 +1,5 @@
 /**
- * The closed days of the archive (src/feed/archive.ts CompactedDays), so that a closed day's files
+ * The closed days of the archive (src/feed/archive/types.ts CompactedDays), so that a closed day's files
  * are written once and left alone until their inputs change (docs/methodology.md §5.5). Every day is
  * known by a key: the SHA-256 of the running code, the history file's bytes (a compacted day) or
  * what its closes stand on (a raw day before today), and everything else its file depends on (the
@@ -38,7 +38,7 @@ import type {
   HistoryHeads,
   KeptFile,
   PartSink,
-} from "../feed/archive.js";
+} from "../feed/archive/types.js";
 import { hasSize, PartFiles, readDigests, spillFolder, StateSpill, writeDigests } from "./archive-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";

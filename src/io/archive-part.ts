@@ -1,5 +1,5 @@
 /**
- * The archive's closed part written as it is made (src/feed/archive-types.ts PartSink): each asset's
+ * The archive's closed part written as it is made (src/feed/archive/types.ts PartSink): each asset's
  * entries of the compacted days go, a few at a time, to two files headed by the first bytes of its
  * history files, in a fresh folder beside the site (`<site>.archive-cache/new-<pid>/`) that the
  * cache takes once the site is published (src/io/archive-days.ts saveCache). A first build of the
@@ -8,7 +8,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { HistoryHeads, PartFile, PartSink } from "../feed/archive-types.js";
+import type { HistoryHeads, PartFile, PartSink } from "../feed/archive/types.js";
 import { partFile } from "./archive-cache.js";
 import { writeFailure, writeFileAtomic } from "./atomic-write.js";
 import { ByteBatch } from "./byte-batch.js";
@@ -142,7 +142,7 @@ export function hasSize(f: PartFile): boolean {
   }
 }
 
-/** The part's entry digests (src/feed/archive-types.ts AssetPart `digests`): a line per asset, `<asset> <digests>`. */
+/** The part's entry digests (src/feed/archive/types.ts AssetPart `digests`): a line per asset, `<asset> <digests>`. */
 const DIGESTS = "digests.txt";
 
 export function writeDigests(folder: string, assets: ReadonlyMap<string, { digests: string }>): void {

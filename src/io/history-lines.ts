@@ -9,7 +9,7 @@
  * read whole, as readHistoryDay reads it; so is one with any line that is not valid, so that the
  * error names the first such line of the file, as it does when the day is read whole.
  */
-import type { DayCloses } from "../feed/archive-types.js";
+import type { DayCloses } from "../feed/archive/types.js";
 import type { DayClose } from "../schema/inputs.js";
 import { DayClose as DayCloseSchema } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";

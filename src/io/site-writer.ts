@@ -155,7 +155,7 @@ export class SiteFolder implements SiteSink {
 
   /**
    * Puts a file of the published site as it is, by a hard link (the published folder is beside this
-   * one, on the same file system): a closed day's archive file is written once (src/feed/archive.ts).
+   * one, on the same file system): a closed day's archive file is written once (src/feed/archive/compose.ts).
    * Where no link can be made, it is copied.
    */
   keep(p: string, from: string): void {

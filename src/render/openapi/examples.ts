@@ -10,7 +10,7 @@ import { selectAssets } from "../../edge/filters.js";
 import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../../edge/problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { addDays } from "../../core/cairo.js";
-import { historyCsv } from "../../feed/archive-csv.js";
+import { historyCsv } from "../../feed/archive/csv.js";
 import type { Manifest, Problem } from "../../schema/documents.js";
 import { atomFeed } from "../atom.js";
 import { eventNames } from "../pages/events.js";

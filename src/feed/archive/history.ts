@@ -2,14 +2,14 @@
  * Each asset's archive files, `api/v1/history/<slug>.json` and `.csv` (docs/methodology.md §5.5),
  * from its closed part and the entries of the days after it.
  */
-import { canonical } from "../core/canonical.js";
-import type { Dataset } from "../core/dataset.js";
-import type { CatalogAsset } from "../schema/inputs.js";
-import type { History } from "../schema/archive.js";
-import { CSV_HEADER } from "./archive-csv.js";
-import type { ArchiveFile, AssetPart } from "./archive-types.js";
-import { documentHeader } from "./header.js";
-import { files, urlOf } from "./paths.js";
+import { canonical } from "../../core/canonical.js";
+import type { Dataset } from "../../core/dataset.js";
+import type { CatalogAsset } from "../../schema/inputs.js";
+import type { History } from "../../schema/archive.js";
+import { CSV_HEADER } from "./csv.js";
+import type { ArchiveFile, AssetPart } from "./types.js";
+import { documentHeader } from "../header.js";
+import { files, urlOf } from "../paths.js";
 
 export const CSV_TYPE = "text/csv; charset=utf-8; header=present";
 const JSON_TYPE = "application/json; charset=utf-8";

@@ -5,9 +5,9 @@
  * serialized generically they were most of a build's time and its garbage. test/archive-json.test.ts
  * holds each writer to canonical() on random values and on every archive file of the sample.
  */
-import { canonical } from "../core/canonical.js";
-import type { ArchiveEntry, ArchiveSeller } from "../schema/archive.js";
-import type { DaySeller } from "../rules/archive.js";
+import { canonical } from "../../core/canonical.js";
+import type { ArchiveEntry, ArchiveSeller } from "../../schema/archive.js";
+import type { DaySeller } from "../../rules/archive.js";
 
 /** A number or null as canonical() writes it (a non-finite number is null, as in JSON). */
 const num = (n: number | null): string => (n === null || !Number.isFinite(n) ? "null" : `${n}`);

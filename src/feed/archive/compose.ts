@@ -5,21 +5,18 @@
  * its source (src/io/archive-days.ts), which may instead give the day's entries and the file an earlier
  * build published for the same inputs, to be kept as it is.
  */
-import { canonical } from "../core/canonical.js";
-import type { Dataset } from "../core/dataset.js";
-import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
-import type { ArchiveEntry, Days } from "../schema/archive.js";
-import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../rules/archive.js";
-import { refOn, refsKeys } from "./archive-refs.js";
-import { csvRow } from "./archive-csv.js";
-import { AssetLines, historyFiles, historyHeads } from "./archive-history.js";
-import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./archive-types.js";
-import { dayAssetJson, entryJson, itemsCut } from "./archive-json.js";
-import { files, urlOf } from "./paths.js";
-import { documentHeader } from "./header.js";
-
-export { CSV_TYPE } from "./archive-history.js";
-export type * from "./archive-types.js";
+import { canonical } from "../../core/canonical.js";
+import type { Dataset } from "../../core/dataset.js";
+import type { CatalogAsset, DayClose, RegistrySeller } from "../../schema/inputs.js";
+import type { ArchiveEntry, Days } from "../../schema/archive.js";
+import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../../rules/archive.js";
+import { refOn, refsKeys } from "./refs.js";
+import { csvRow } from "./csv.js";
+import { AssetLines, historyFiles, historyHeads } from "./history.js";
+import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./types.js";
+import { dayAssetJson, entryJson, itemsCut } from "./json.js";
+import { files, urlOf } from "../paths.js";
+import { documentHeader } from "../header.js";
 
 /** The English name of a date's day of the week (a Cairo date is a calendar date: no zone applies). */
 export function weekdayName(date: string): string {

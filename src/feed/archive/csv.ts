@@ -4,7 +4,7 @@
  * ISO, numbers as in the JSON, and a null is an empty cell. No node:* imports: the edge renders the
  * rows a `?from=`/`?to=` range keeps with the same function, from the JSON's entries.
  */
-import type { ArchiveEntry } from "../schema/archive.js";
+import type { ArchiveEntry } from "../../schema/archive.js";
 
 /** The columns, each a path into an entry of the JSON. */
 export const CSV_COLUMNS = [

@@ -2,8 +2,8 @@
  * The archive's view of the daily references (src/rules/references.ts: per asset, one a date,
  * ascending): an asset's reference of a date, and the references half of each day's key.
  */
-import type { CatalogAsset } from "../schema/inputs.js";
-import type { DayRef } from "../rules/references.js";
+import type { CatalogAsset } from "../../schema/inputs.js";
+import type { DayRef } from "../../rules/references.js";
 
 /** The asset's reference of that date, found by bisection in its list: none when it has none. */
 export function refOn(days: readonly DayRef[] | undefined, date: string): DayRef | undefined {

@@ -1,11 +1,11 @@
 /**
- * The archive's parts as the build composes them (src/feed/archive.ts) and the io layer keeps them
+ * The archive's parts as the build composes them (src/feed/archive/compose.ts) and the io layer keeps them
  * (src/io/archive-days.ts): what a closed day is made of, and what is kept of it between builds.
  */
-import type { DayClose } from "../schema/inputs.js";
-import type { Dataset, DayRecord } from "../core/dataset.js";
-import type { DayRef } from "../rules/references.js";
-import type { ItemsFile } from "./site-items.js";
+import type { DayClose } from "../../schema/inputs.js";
+import type { Dataset, DayRecord } from "../../core/dataset.js";
+import type { DayRef } from "../../rules/references.js";
+import type { ItemsFile } from "../site-items.js";
 
 /** A file of the previous site that stands for a day whose inputs did not change: linked, not written again. */
 export interface KeptFile {
@@ -17,13 +17,13 @@ export interface KeptFile {
   bytes: number;
 }
 
-/** One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive-json.ts, archive-csv.ts). */
+/** One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive/json.ts, csv.ts). */
 export type EntryRow = readonly [asset: string, json: string, csv: string];
 
 /**
  * What a day's file depends on besides a compacted day's closes: `shared` (the site's header, the
  * catalog and the registry; the same string for every day of a build), `refs` (each asset's
- * references that day, src/feed/archive-refs.ts) and, for a raw day, `closes` (what its closes stand
+ * references that day, src/feed/archive/refs.ts) and, for a raw day, `closes` (what its closes stand
  * on; "" for a compacted day, whose history file's bytes the source adds).
  */
 export interface DayInputs {
@@ -95,7 +95,7 @@ export interface AssetPart {
   last: string;
 }
 
-/** Each asset's first bytes of its history files (src/feed/archive-history.ts historyHeads). */
+/** Each asset's first bytes of its history files (src/feed/archive/history.ts historyHeads). */
 export type HistoryHeads = ReadonlyMap<string, { json: string; csv: string }>;
 
 /**
