@@ -1,7 +1,7 @@
 /**
  * One measured run for `npm run bench`, in its own process so that peak RSS is its own:
  * `build DATA OUT NOW` times a whole build; `build-hourly DATA OUT NOW` one on the state (the raw
- * days kept closed) and the site (the archive's closed days kept, src/io/archive-days.ts) that a
+ * days kept closed) and the site (the archive's closed days kept, src/incremental/archive-days.ts) that a
  * `build` left; `floor OUT` times only serializing, hashing and writing
  * the same files again, with the build's own means (canonical JSON, Node's SHA-256, synchronous
  * folders and writes); `floor+input OUT FLOOR DATA` the same plus reading the input a build needs:
@@ -17,6 +17,7 @@ import module from "node:module";
 import { nodeHashing, sha256Hex } from "../dist/io/hash.js";
 import { canonical, withoutGeneratedAt } from "../dist/core/canonical.js";
 import { loadForBuild } from "../dist/io/load-build.js";
+import { readBuffer } from "../dist/io/day-files.js";
 
 const [mode, a, b, c] = process.argv.slice(2);
 /** @param {string} dir @returns {Promise<string[]>} */
@@ -32,7 +33,7 @@ if (mode === "build" || mode === "build-hourly") {
   // The program the hourly job runs: the bin's bundle under Node's compile cache, as src/cli/bin.ts
   // loads it, with its compiled output checks, in this process so that its peak RSS is this
   // process's. build: from no state, saving it (closes the raw days and keeps them,
-  // src/io/closed-days.ts); build-hourly: on the state a build saved, as the next hour's job finds
+  // src/incremental/closed-days.ts); build-hourly: on the state a build saved, as the next hour's job finds
   // it, not saving it again (--no-state).
   const argv = ["node", "price-feed", "build", "--data", a, "--out", b, "--now", c];
   if (mode === "build-hourly") argv.push("--no-state");
@@ -84,7 +85,7 @@ if (mode === "build" || mode === "build-hourly") {
   // Which history days a build reads (untimed): the bounded load's own choice.
   const readDays = data
     ? new Set(
-        (await loadForBuild(data, { nowMs: Date.parse("9999-12-31T00:00:00Z") })).historyDays.map(
+        (await loadForBuild(data, Date.parse("9999-12-31T00:00:00Z"), readBuffer())).historyDays.map(
           (/** @type {{date: string}} */ d) => d.date,
         ),
       )

@@ -30,7 +30,7 @@ await build({
     contents: [
       'export { schemasFromZod } from "./src/render/openapi/schemas.ts";',
       'export { renderMethodology } from "./src/render/pages/methodology.ts";',
-      'export { sourceFingerprint } from "./src/io/closed-days.ts";',
+      'export { sourceFingerprint } from "./src/incremental/fingerprint.ts";',
       'export { outputChecksCode } from "./scripts/output-checks.ts";',
     ].join("\n"),
     resolveDir: ROOT,

@@ -1,6 +1,6 @@
 /**
- * The archive's closed part as the build keeps it beside the site (src/io/archive-part.ts,
- * src/io/archive-days.ts, docs/performance.md "The archive is written once"): a raw day before
+ * The archive's closed part as the build keeps it beside the site (src/incremental/archive-part.ts,
+ * src/incremental/archive-days.ts, docs/performance.md "The archive is written once"): a raw day before
  * today is kept like a compacted one, a damaged part is made again rather than copied, and a
  * history day read a line at a time still names the first bad line of its file.
  */

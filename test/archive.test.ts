@@ -8,7 +8,6 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { handle } from "../src/edge/handler.js";
 import { runBuild } from "../src/jobs/build.js";
-import { giveBackReadBuffer, lendReadBuffer } from "../src/io/day-files.js";
 import { runCompact } from "../src/jobs/compact.js";
 import { historyCsv } from "../src/feed/archive/csv.js";
 import type { Day, History } from "../src/schema/archive.js";
@@ -131,18 +130,6 @@ describe("by day", () => {
 });
 
 describe("a closed day's file is written once", () => {
-  test("its history days are read into the process's read buffer, given back after the build", async () => {
-    const data = await writeDataset(await tempDir(), smallRows());
-    await runCompact(data, BUILT_AT, () => {});
-    const buffer = lendReadBuffer();
-    giveBackReadBuffer(buffer);
-    // A first build: the load and then the archive borrow it, each reading its days into it.
-    const first = await runBuild({ dataDir: data, outDir: path.join(data, "public"), nowMs: BUILT_AT });
-    expect(first.archiveDaysKept).toBe(0);
-    expect(lendReadBuffer()).toBe(buffer);
-    giveBackReadBuffer(buffer);
-  });
-
   test("kept (the same file) while its inputs stand; made again when its history or its references change", async () => {
     const data = await writeDataset(await tempDir(), smallRows());
     const site = path.join(data, "public");

@@ -1,5 +1,5 @@
 /**
- * The raw days an earlier build closed (data/state/closed-days/, src/io/closed-days.ts): a build takes
+ * The raw days an earlier build closed (data/state/closed-days/, src/incremental/closed-days.ts): a build takes
  * a day's closes and rejections from its entry only while everything they depend on is as it was —
  * the day file's bytes, the catalog, the registry, the sources' order and kinds, the official rate in
  * force, the code, and an instant no earlier than the day's latest quote — and the built bytes never
@@ -10,7 +10,8 @@ import { promises as fs } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { writeSample } from "../src/jobs/sample.js";
 import { runBuild } from "../src/jobs/build.js";
-import { ClosedDayEntry, sourceFingerprint } from "../src/io/closed-days.js";
+import { ClosedDayEntry } from "../src/incremental/closed-days.js";
+import { sourceFingerprint } from "../src/incremental/fingerprint.js";
 import { dataPaths } from "../src/core/data-layout.js";
 import { snapshot, tempDir } from "./helpers/dataset.js";
 

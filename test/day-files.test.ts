@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { giveBackReadBuffer, lendReadBuffer, readBufferFor, readDayFile } from "../src/io/day-files.js";
+import { readBuffer, readBufferFor, readDayFile } from "../src/io/day-files.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "day-files-"));
 const file = (name: string, text: string) => {
@@ -20,7 +20,7 @@ describe("one buffer for every day read", () => {
   const large = file("2026-01-02.ndjson", `${'{"a":"دولار"}\n'.repeat(5_000)}`);
 
   test("is made once, a quarter larger than the largest file; a missing file is left to its read", () => {
-    const into = { buffer: Buffer.alloc(0) };
+    const into = readBuffer();
     readBufferFor(into, [small, large, { file: path.join(dir, "missing.ndjson") }]);
     const made = into.buffer;
     const largest = Buffer.byteLength(`${'{"a":"دولار"}\n'.repeat(5_000)}`);
@@ -33,7 +33,7 @@ describe("one buffer for every day read", () => {
     ["sized for both", true],
     ["sized for none", false],
   ])("reads each file's own bytes, %s", async (_, sized) => {
-    const into = { buffer: Buffer.alloc(0) };
+    const into = readBuffer();
     if (sized) readBufferFor(into, [small, large]);
     for (const f of [large, small, large]) {
       const bytes = await readDayFile(f.file, null, { into });
@@ -42,18 +42,16 @@ describe("one buffer for every day read", () => {
   });
 
   test("a file larger than the buffer is read whole", async () => {
-    const into = { buffer: Buffer.alloc(0) };
+    const into = readBuffer();
     readBufferFor(into, [small]);
     const bytes = await readDayFile(large.file, null, { into });
     expect(bytes.length).toBe(Buffer.byteLength(`${'{"a":"دولار"}\n'.repeat(5_000)}`));
   });
 
-  test("is lent to one reader at a time, and kept once given back", () => {
-    const first = lendReadBuffer([large]);
-    const second = lendReadBuffer([small]); // a second load meanwhile: a buffer of its own
-    expect(second).not.toBe(first);
-    giveBackReadBuffer(first);
-    expect(lendReadBuffer([small])).toBe(first);
-    expect(first.buffer.length).toBeGreaterThanOrEqual(Buffer.byteLength(`${'{"a":"دولار"}\n'.repeat(5_000)}`));
+  test("the bytes are a view of the buffer, not a copy", async () => {
+    const into = readBuffer();
+    readBufferFor(into, [large]);
+    const bytes = await readDayFile(small.file, null, { into });
+    expect(bytes.buffer).toBe(into.buffer.buffer);
   });
 });

@@ -11,6 +11,7 @@ import { buildAssets } from "../src/feed/assets.js";
 import type { SeriesEntry } from "../src/schema/outputs.js";
 import type { Quote } from "../src/schema/inputs.js";
 import { loadForBuild } from "../src/io/load-build.js";
+import { readBuffer } from "../src/io/day-files.js";
 import { runCompact } from "../src/jobs/compact.js";
 import { tempDir, writeDataset } from "./helpers/dataset.js";
 
@@ -114,7 +115,7 @@ describe("through the build: sellers absent on D_prev, compacted days, reference
     const dates = [...new Set(quotes.map((x) => x.observedAt.slice(0, 10)))];
     const dir = await writeDataset(await tempDir(), { quotes, official: dates.map(official), global: [] });
     if (compact) await runCompact(dir, nowMs);
-    const ds = await loadForBuild(dir, { nowMs });
+    const ds = await loadForBuild(dir, nowMs, readBuffer());
     return buildAssets(ds, nowMs).assets;
   }
 

@@ -58,7 +58,7 @@ describe("the sample market", () => {
     await writeSample({ ...cfg, days: 3, out: data, compact: false });
     const ds = await loadFull(data);
     for (const day of ds.quoteDays)
-      for (const { quote } of day.quotes) {
+      for (const { quote } of day.read().quotes) {
         const local = new Date(Date.parse(quote.observedAt) + 2 * 3_600_000);
         const hour = local.getUTCHours();
         expect(local.getUTCMinutes()).toBe(0);

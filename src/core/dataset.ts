@@ -1,4 +1,4 @@
-/** The whole input of a build, as loaded from `data/` (see src/io/load-build.ts and src/io/load-full.ts), before any rule runs. */
+/** The whole input of a build, as loaded from `data/` (src/io/load-build.ts and src/io/load-full.ts), before any rule runs. */
 import type {
   Calendar,
   Catalog,
@@ -64,23 +64,39 @@ export interface RejectedQuote {
 }
 
 /**
- * A raw day already taken through acceptance to its closes as it was read (a build streams its raw
- * days, src/io/load-build.ts), so that its quotes need not be kept: src/rules/days.ts closeRawDay's result
- * and the number of quotes read.
+ * A raw day taken through acceptance to its closes (src/rules/days.ts closeRawDay), so that its
+ * quotes need not be kept: its closes and rejections, the number of quotes read and accepted, and
+ * the latest instant of any of its quotes (null when none has one), which says from what build
+ * instant on the result stands (rule 4: src/incremental/closed-days.ts).
  */
 export interface ClosedRawDay {
-  /** The build instant it was closed at: the rules use it only at that instant. */
-  atMs: number;
   closes: DayClose[];
   rejected: RejectedQuote[];
   accepted: number;
   read: number;
-  /**
-   * What the closes stand on when they are the same at every instant from the day's latest quote on
-   * (src/io/closed-days.ts): its quotes file's bytes, the inputs of acceptance and the code, hashed.
-   * The archive keys a raw day's file by it. Absent when a quote was later than the build instant.
-   */
-  closedKey?: string;
+  latestObservedMs: number | null;
+}
+
+/**
+ * A raw quote day, `quotes/<date>.ndjson`. A build reads its days one at a time, when the rules
+ * close them, so `read()` reads the file when it is called (src/io/load-build.ts); the bytes are then
+ * valid until the next day is read.
+ */
+export interface QuoteDay {
+  date: string;
+  file: string;
+  /** The day file's bytes (a torn last line dropped) and its quotes, each parsed and checked as it is reached. */
+  read(): { bytes: Uint8Array; quotes: Iterable<LocatedQuote> };
+}
+
+/**
+ * A compacted day's closes by asset (a Map will do): the archive's days are parsed a line at a time
+ * as they are asked for (src/io/history-lines.ts); `done` checks the rest, once the day is made.
+ */
+export interface DayCloses {
+  has(asset: string): boolean;
+  get(asset: string): DayClose | undefined;
+  done?(): void;
 }
 
 export interface Dataset {
@@ -89,11 +105,8 @@ export interface Dataset {
   calendar: Calendar;
   site: Site;
   sources: Sources;
-  /**
-   * Raw quote days, ascending: `quotes/<date>.ndjson`. With `closed`, the day was closed at the
-   * build instant as it was read, and `quotes` is empty: the rules use `closed` instead.
-   */
-  quoteDays: Array<{ date: string; file: string; quotes: LocatedQuote[]; closed?: ClosedRawDay }>;
+  /** Raw quote days, ascending. */
+  quoteDays: QuoteDay[];
   /** Compacted days, ascending: `history/<date>.ndjson`. */
   historyDays: Array<{ date: string; file: string; records: DayRecord[] }>;
   /**
@@ -101,8 +114,9 @@ export interface Dataset {
    * (src/io/load-build.ts), yet a raw day that was compacted must still be recognized. Absent: historyDays' dates.
    */
   historyDates?: readonly string[];
-  official: Array<Located<OfficialRate>>;
-  global: Array<Located<GlobalRate>>;
+  /** The official and global rates, in file order; a build's are read as they are iterated, once. */
+  official: Iterable<Located<OfficialRate>>;
+  global: Iterable<Located<GlobalRate>>;
   /** What the loader noticed without stopping (a history summary it could not use), for the build report. */
   warnings?: string[];
 }

@@ -1,14 +1,15 @@
 /**
- * From a loaded dataset and the build instant to every published Asset: the day records of
- * src/rules/days.ts, then per asset the table, best sellers, series, verdicts, freshness and
- * confidence. Pure: the same dataset and instant give the same result.
+ * From a loaded dataset and the build instant to every published Asset: the references and the day
+ * records of src/rules/days.ts, each computed once, then per asset the table, best sellers, series,
+ * verdicts, freshness and confidence. The same dataset and instant give the same result; a plan
+ * (src/feed/plan.ts) only spares closing again a raw day an earlier build closed from the same bytes.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import type { Dataset, DayRecord } from "../core/dataset.js";
-import { dailyRefs, refInForce, type DailyRefsAt, type DayRef, type RefIssue } from "../rules/references.js";
+import type { ClosedRawDay, Dataset, DayRecord } from "../core/dataset.js";
+import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
-import { dailyCloses, mapsOf, type Disagreement, type LoadedDataset, type Maps } from "../rules/days.js";
+import { closeRawDay, dailyCloses, mapsOf, sourceOrder, type Disagreement, type Maps } from "../rules/days.js";
 import { bestOf, sellerTable } from "../rules/table.js";
 import { referencePrices, referenceSeriesEntry } from "../rules/archive.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
@@ -18,6 +19,7 @@ import { freshness } from "../rules/freshness.js";
 import { confidence, isInverted } from "../rules/confidence.js";
 import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
+import type { Plan, Reuse } from "./plan.js";
 
 export interface AssetsResult {
   assets: Asset[];
@@ -35,6 +37,10 @@ export interface AssetsResult {
   records: ReadonlyMap<string, DayRecord[]>;
   /** The official and global references per asset, by date, at the build instant. */
   refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
+  /** The build's plan, when it has what earlier builds left: the archive follows it too. */
+  plan: Plan | null;
+  /** The raw days the rules closed (those the plan did not keep), for the record. */
+  made: Map<string, ClosedRawDay>;
 }
 
 /** What every asset's computation shares: the asset, its calendar, the instant and its references. */
@@ -54,20 +60,28 @@ function sellerEntry(d: DayRecord, bench: number | null): SeriesEntry {
   return { date: d.date, ...d.range, bench };
 }
 
-export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
+export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsResult {
   const maps = mapsOf(ds);
   const refIssues: RefIssue[] = [];
-  // The loader's, when it computed them at this instant; they are the same either way.
-  const refsOf = (loaded: DailyRefsAt | undefined, rows: Dataset["official"] | Dataset["global"]) => {
-    if (loaded?.atMs !== nowMs) return dailyRefs(rows, maps.assets, nowMs, refIssues);
-    refIssues.push(...loaded.issues);
-    return loaded.refs;
-  };
-  const official = refsOf(ds.officialDaily, ds.official);
-  const global = refsOf(ds.globalDaily, ds.global);
-  const closes = dailyCloses(ds, nowMs, maps, official);
+  // The references first: acceptance compares each quote with the official rate in force (rule 6).
+  const official = dailyRefs(ds.official, maps.assets, nowMs, refIssues);
+  const global = dailyRefs(ds.global, maps.assets, nowMs, refIssues);
+  const rawDates = ds.quoteDays.map((d) => d.date);
+  const plan = reuse?.plan({ catalog: ds.catalog, registry: ds.registry, sources: ds.sources, official, rawDates });
+  const order = sourceOrder(ds.sources.sources);
+  const made = new Map<string, ClosedRawDay>();
+  // Each raw day read when its turn comes, and closed by the rules unless the plan keeps its closes.
+  const closes = dailyCloses(ds, nowMs, (day) => {
+    const { bytes, quotes } = day.read();
+    const kept = plan?.closes(day, bytes);
+    if (kept) return kept;
+    const closed = closeRawDay({ date: day.date, quotes }, nowMs, maps, official, order);
+    made.set(day.date, closed);
+    return closed;
+  });
   const today = cairoDate(nowMs);
-  const warnings = [...closes.warnings];
+  // Read as the days were (a torn last line, a summary it could not use), then the plan's and the rules'.
+  const warnings = [...(ds.warnings ?? []), ...(plan?.warnings ?? []), ...closes.warnings];
   const fedBy = new Map<string, string[]>();
   const assets = ds.catalog.map((asset) => {
     const cal = ds.calendar.categories[asset.category];
@@ -102,6 +116,8 @@ export function buildAssets(ds: LoadedDataset, nowMs: number): AssetsResult {
     fedBy,
     records: closes.perAsset,
     refs: { official, global },
+    plan: plan ?? null,
+    made,
   };
 }
 

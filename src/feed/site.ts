@@ -9,7 +9,6 @@ import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { cairoDate, isoUtc } from "../core/cairo.js";
 import type { Dataset } from "../core/dataset.js";
-import type { LoadedDataset } from "../rules/days.js";
 import type { Asset, Feed } from "../schema/outputs.js";
 import type {
   BuildReport,
@@ -24,7 +23,8 @@ import type { Day, Days, History } from "../schema/archive.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles } from "./archive/compose.js";
-import type { CompactedDays, KeptFile, PartFile } from "./archive/types.js";
+import type { ArchiveMade, KeptFile, PartFile } from "./archive/types.js";
+import type { Made, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
@@ -50,7 +50,7 @@ export interface SiteFile {
 }
 
 export interface SiteInput {
-  dataset: LoadedDataset;
+  dataset: Dataset;
   changelog: Changelog;
   nowMs: number;
   previous: PublishedState;
@@ -62,10 +62,11 @@ export interface SiteInput {
   /** Ingest's record of each source's runs (data/state/sources.json), for the source health file. */
   sourceRuns: SourceRuns;
   /**
-   * The compacted days of the archive (src/io/archive-days.ts). Without it the dataset's records
-   * must hold every day's closes (a dataset loaded in full, or made in memory).
+   * What earlier builds left (src/feed/plan.ts; src/incremental/): what it keeps is not made again,
+   * and the archive's compacted days come through it. Without it the dataset's records must hold
+   * every day's closes (a dataset loaded in full, or made in memory).
    */
-  compacted?: CompactedDays;
+  reuse?: Reuse;
   /** data/state/events.json: the previous build's summary and the events kept (docs/methodology.md §12). */
   events?: EventsState;
 }
@@ -126,6 +127,8 @@ export interface Site {
   feed: Feed;
   /** The record of events after this build, for the next (data/state/events.json). */
   events: EventsState;
+  /** What the build made that its plan did not keep (src/feed/plan.ts), to be recorded once the site is published. */
+  made: Made;
 }
 
 export function feedHeader(ds: Dataset, self: string, generatedAt: string): Omit<Feed, "assets"> {
@@ -195,7 +198,7 @@ export async function composeSite(
 ): Promise<Site> {
   const { dataset: ds, nowMs } = input;
   const generatedAt = isoUtc(nowMs);
-  const result = buildAssets(ds, nowMs);
+  const result = buildAssets(ds, nowMs, input.reuse);
   const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
 
   // Last-Modified moves exactly when the ETag does (docs/data-formats.md "The output: `public/`": the ETag and Last-Modified): HTTP dates have whole seconds.
@@ -244,16 +247,15 @@ export async function composeSite(
     }
   };
   await finish(feedFiles(ds, feed));
-  let days: Days | undefined;
+  let archive: ArchiveMade | undefined;
   await finish(
     (async function* () {
       const made = archiveFiles({
         ds,
         records: result.records,
         refs: result.refs,
-        compacted: input.compacted,
+        plan: result.plan ?? undefined,
         today: cairoDate(nowMs),
-        rawKeys: new Map(ds.quoteDays.flatMap((d) => (d.closed?.closedKey ? [[d.date, d.closed.closedKey]] : []))),
         etagOf: (path) => manifestFiles[path]!.etag,
         digest: (text) => hashing.etag(text),
       });
@@ -265,9 +267,9 @@ export async function composeSite(
           ? f
           : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
       }
-      days = next.value;
+      archive = next.value;
     })(),
-    input.compacted && ((path, etag) => input.compacted!.unchanged(path, etag)),
+    result.plan ? (path, etag) => result.plan!.unchanged(path, etag) : undefined,
   );
   const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
   const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
@@ -289,7 +291,7 @@ export async function composeSite(
     sources,
     events: (slug) => eventDocs.get(slug === null ? files.events : files.assetEvents(slug))!,
     archive: {
-      days: days!,
+      days: archive!.days,
       history: (slug) => readBack<History>(files.history(slug)),
       day: (date) => readBack<Day>(files.day(date)),
     },
@@ -308,6 +310,7 @@ export async function composeSite(
     report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed),
     feed,
     events,
+    made: { closes: result.made, part: archive!.part },
   };
 }
 

@@ -13,7 +13,6 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.js";
 import { instantString } from "../core/cairo.js";
-import { MANIFEST_FILE } from "../feed/paths.js";
 import { TEMP_MAX_AGE_MS, processAlive } from "./day-files.js";
 import { acquireLockFile, type LockOwner } from "./lock-file.js";
 
@@ -48,10 +47,10 @@ export async function acquireBuildLock(
   });
 }
 
-/** The instant of the build published in `outDir` (its manifest's generatedAt), or null when none is. */
-export async function publishedAt(outDir: string): Promise<number | null> {
+/** The instant of the build published in `outDir` (its manifest's generatedAt, `manifest` its path in it), or null when none is. */
+export async function publishedAt(outDir: string, manifest: string): Promise<number | null> {
   try {
-    const m = JSON.parse(await fs.readFile(path.join(outDir, MANIFEST_FILE), "utf8")) as { generatedAt?: unknown };
+    const m = JSON.parse(await fs.readFile(path.join(outDir, manifest), "utf8")) as { generatedAt?: unknown };
     const ms = typeof m.generatedAt === "string" ? Date.parse(m.generatedAt) : NaN;
     return Number.isFinite(ms) ? ms : null;
   } catch {
@@ -63,8 +62,8 @@ export async function publishedAt(outDir: string): Promise<number | null> {
  * Refuses to replace a site built at a later instant: the hourly job's builds may finish out of
  * order, and the later --now must win. Equal instants rebuild (the same inputs give the same bytes).
  */
-export async function assertNotOlder(outDir: string, nowMs: number): Promise<void> {
-  const published = await publishedAt(outDir);
+export async function assertNotOlder(outDir: string, manifest: string, nowMs: number): Promise<void> {
+  const published = await publishedAt(outDir, manifest);
   if (published !== null && published > nowMs)
     throw new UsageError(
       `${path.resolve(outDir)} holds a build made at ${instantString(published)}, later than this build's --now ${instantString(nowMs)}: an older build never replaces a newer one`,

@@ -1,6 +1,6 @@
 /**
  * Text written in batches of UTF-8 bytes through one buffer made once (the archive's part files,
- * src/io/archive-part.ts, and the by-day files, src/io/site-writer.ts openItems). Batches joined as
+ * src/incremental/archive-part.ts, and the by-day files, src/io/site-writer.ts openItems). Batches joined as
  * strings were each a new string, and one of 64 K two-byte characters is over V8's 128 KB limit for
  * its young generation: it went straight to the old one, where it waited for a full collection.
  */

@@ -109,12 +109,8 @@ export async function dayFiles(root: string, dir: string, kind: DayFileKind = "n
 export interface DayFileRead {
   allowEmpty?: boolean;
   torn?: string[];
-  /**
-   * A buffer to read into, grown as needed, whose bytes the caller uses before its next read into it
-   * (the archive's history days, src/io/archive-days.ts): a new buffer of each day, promoted with
-   * the objects that held it, kept its ~1 MB outside the heap until a full collection.
-   */
-  into?: { buffer: Buffer };
+  /** The build's read buffer (readBuffer), grown as needed: the bytes are a view of it. */
+  into?: ReadBuffer;
 }
 
 /**
@@ -136,31 +132,23 @@ export function readDayFileSync(file: string, within: string | null, read: DayFi
 }
 
 /**
- * The process's buffer to read days into (DayFileRead `into`), lent to one reader at a time: a
- * reader that awaits between reading and using its bytes (the build's load) must not find them
- * replaced by another's read, and a second load at the same time (two builds in one process) gets a
- * buffer of its own. Given back, it is kept for the process and never freed: freeing a buffer of a
- * raw day's 11 MB made glibc's malloc serve every later allocation under that size from its arenas,
- * whose freed middles stay resident (mallopt(3), M_MMAP_THRESHOLD; docs/performance.md "Memory").
- * A reader that fails does not give it back, and the next one makes another. Sized for `files` when
- * given (readBufferFor); a reader without them has it as it is, grown by a file larger than it.
+ * The buffer a build reads its day files into (DayFileRead `into`), one for the whole build: each
+ * file's bytes are used before the next file is read. A new buffer per file, freed after it, cost
+ * the large hourly build ~40 MB of peak RSS (docs/performance.md "Memory"): once glibc's malloc has
+ * freed a buffer that large, it serves every later allocation under that size from its arenas.
  */
-let spare: { buffer: Buffer } | null = { buffer: Buffer.alloc(0) };
-export function lendReadBuffer(files: ReadonlyArray<{ file: string }> = []): { buffer: Buffer } {
-  const into = spare ?? { buffer: Buffer.alloc(0) };
-  spare = null;
-  readBufferFor(into, files);
-  return into;
+export interface ReadBuffer {
+  buffer: Buffer;
 }
-export function giveBackReadBuffer(into: { buffer: Buffer }): void {
-  spare = into;
-}
+
+/** An empty one, grown at its first read or sized at once by readBufferFor. */
+export const readBuffer = (): ReadBuffer => ({ buffer: Buffer.alloc(0) });
 
 /**
  * Makes `into` large enough at once for the largest of `files` and a quarter more (a day log still
  * grows): growing it file by file would free each smaller buffer on the way.
  */
-export function readBufferFor(into: { buffer: Buffer }, files: ReadonlyArray<{ file: string }>): void {
+export function readBufferFor(into: ReadBuffer, files: ReadonlyArray<{ file: string }>): void {
   let largest = 0;
   for (const { file } of files) {
     try {
@@ -174,7 +162,7 @@ export function readBufferFor(into: { buffer: Buffer }, files: ReadonlyArray<{ f
 }
 
 /** The file's bytes, read into `into.buffer` (grown when it is too small): a view of it. */
-function readInto(file: string, into: { buffer: Buffer }): Buffer {
+function readInto(file: string, into: ReadBuffer): Buffer {
   const fd = openSync(file, "r");
   try {
     const size = fstatSync(fd).size;

@@ -4,7 +4,6 @@
  */
 import type { z } from "zod";
 import { DataError } from "../core/errors.js";
-import { parseInstant } from "../core/cairo.js";
 import { recordOf, type DayRecord, type Located, type LocatedQuote } from "../core/dataset.js";
 import { DayClose, Quote } from "../schema/inputs.js";
 import { isDayClose, isQuote } from "../schema/fast-inputs.js";
@@ -35,23 +34,10 @@ export async function folderRows<T>(
   })();
 }
 
-/**
- * A day's quotes; with `latest`, also the latest instant of any of them (src/io/closed-days.ts).
- * `kept` as for folderRows: a day closed as it is read keeps none of its rows.
- */
-export function* quotesOf(
-  file: string,
-  text: Buffer,
-  kept: boolean,
-  latest?: { ms: number | null },
-): Generator<LocatedQuote> {
-  for (const r of ndjsonRows(file, text, Quote, { fast: isQuote, intern: kept })) {
-    if (latest) {
-      const ms = parseInstant(r.value.observedAt);
-      if (ms !== null && (latest.ms === null || ms > latest.ms)) latest.ms = ms;
-    }
+/** A day's quotes. `kept` as for folderRows: a day closed as it is read keeps none of its rows. */
+export function* quotesOf(file: string, text: Buffer, kept: boolean): Generator<LocatedQuote> {
+  for (const r of ndjsonRows(file, text, Quote, { fast: isQuote, intern: kept }))
     yield { quote: r.value, file, line: r.line };
-  }
 }
 
 /** A history day's records, each dated as its file is named. */

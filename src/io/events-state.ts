@@ -5,13 +5,12 @@
  */
 import { dataPaths } from "../core/data-layout.js";
 import { EventsState } from "../schema/events.js";
-import { NO_EVENTS } from "../feed/events.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { readJsonOr } from "./json-file.js";
 
-/** The record the last build left; a first build starts from none, and derives no events. */
-export function loadEvents(dir: string): Promise<EventsState> {
-  return readJsonOr(dataPaths(dir).events, EventsState, NO_EVENTS, dir);
+/** The record the last build left; undefined for a first build, which starts from none and derives no events. */
+export function loadEvents(dir: string): Promise<EventsState | undefined> {
+  return readJsonOr<EventsState | undefined>(dataPaths(dir).events, EventsState, undefined, dir);
 }
 
 /** Records a build's events and summary for the next build. */

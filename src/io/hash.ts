@@ -4,7 +4,7 @@ import type { Hashing } from "../core/canonical.js";
 import { utf8Scratch } from "./utf8-scratch.js";
 
 /** Lower-case hex SHA-256: what a summary or a closed day names the bytes it was made from by. */
-export function sha256Hex(bytes: Buffer | string): string {
+export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 

@@ -1,6 +1,6 @@
 /**
  * A history day's closes by asset, each line parsed when its asset is asked for (the archive's days,
- * src/io/archive-days.ts take): a day's 200 closes of 40 sellers each, parsed at once, lived as long
+ * src/incremental/archive-days.ts): a day's 200 closes of 40 sellers each, parsed at once, lived as long
  * as the day's file was being made and were promoted to V8's old generation — a first build's
  * 336 days made a gigabyte of old garbage of them. One line at a time, each dies young.
  *
@@ -9,7 +9,7 @@
  * read whole, as readHistoryDay reads it; so is one with any line that is not valid, so that the
  * error names the first such line of the file, as it does when the day is read whole.
  */
-import type { DayCloses } from "../feed/archive/types.js";
+import type { DayCloses } from "../core/dataset.js";
 import type { DayClose } from "../schema/inputs.js";
 import { DayClose as DayCloseSchema } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";

@@ -2,6 +2,7 @@
  * The summaries of compacted days (data/summaries/, src/schema/inputs.ts DaySummary): what a build
  * reads of a history day instead of the day itself, while the day's file is the one it was made from.
  */
+import type { DayRecord } from "../core/dataset.js";
 import { messageOf } from "../core/errors.js";
 import { DaySummary } from "../schema/inputs.js";
 import { dayFiles } from "./day-files.js";
@@ -29,7 +30,8 @@ export async function historySummaries(
       warnings.push(`${file}: summary of a day with no history file; ignored (\`price-feed compact\` removes it)`);
   const missing: string[] = [];
   return {
-    async usable(d: { date: string; file: string }, bytes: Buffer): Promise<DaySummary | null> {
+    /** The day's records as its summary gives them: ranges only, no closes; null when it cannot stand for the day. */
+    async usable(d: { date: string; file: string }, bytes: Buffer): Promise<DayRecord[] | null> {
       const entry = listed.get(d.date);
       if (entry === undefined) {
         missing.push(d.date);
@@ -49,7 +51,12 @@ export async function historySummaries(
         );
         return null;
       }
-      return summary;
+      return summary.ranges.map(({ asset, buyLo, buyHi, sellLo, sellHi }) => ({
+        date: d.date,
+        asset,
+        range: { buyLo, buyHi, sellLo, sellHi },
+        close: null,
+      }));
     },
     report() {
       if (!missing.length) return;

@@ -1,43 +1,26 @@
 /**
- * What a build reads of a data folder (`price-feed build`), bounded and cached so that an hourly build
- * of years of data reads about what one day adds:
- *  - each raw quote day up to the build date is taken through acceptance to its closes as it is read
- *    (src/rules/days.ts closeRawDay), and its quotes are not kept; a day closed by an earlier build
- *    at the same inputs is taken from data/state/closed-days/ instead (src/io/closed-days.ts);
- *  - the official and global rows become daily references as they are read, and are not kept;
+ * What a build reads of a data folder (`price-feed build`), as data: no rule runs here (the rules
+ * close the raw days and compute the references, once: src/feed/assets.ts).
+ *  - each raw quote day up to the build date is read when the rules close it (QuoteDay `read`), into
+ *    the build's one read buffer, so that one day's bytes are held at a time; later days are read and
+ *    checked now, as every line of data/ is;
+ *  - the official and global rows are read as they are iterated, and are not kept;
  *  - history is read newest first only until every seller asset has what a build uses
  *    (HistoryNeeds), from each day's summary where it stands for the day (src/io/history-summaries.ts).
- * A malformed file stops here with file, line and reason (DataError), as in src/io/load-full.ts.
+ * A malformed file stops the build with file, line and reason (DataError), as in src/io/load-full.ts.
  */
 import type { Dataset } from "../core/dataset.js";
 import { cairoDate, daysBetween } from "../core/cairo.js";
-import type { DayRecord, Located } from "../core/dataset.js";
+import type { DayRecord } from "../core/dataset.js";
 import { LOOKBACK_DAYS, LOOKBACK_MAX_AGE_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { GlobalRate, OfficialRate } from "../schema/inputs.js";
 import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
-import { closeRawDay, mapsOf, sourceOrder, type LoadedDataset } from "../rules/days.js";
-import { summaryRecords } from "../rules/compact.js";
-import { dailyRefs, type DailyRefsAt, type RefIssue } from "../rules/references.js";
-import { inputsKeys, type ClosedDays } from "./closed-days.js";
 import { loadConfig } from "./config-files.js";
 import { dataPaths } from "../core/data-layout.js";
-import { dayFiles, giveBackReadBuffer, lendReadBuffer, readDayFile } from "./day-files.js";
+import { dayFiles, readBufferFor, readDayFile, readDayFileSync, type ReadBuffer } from "./day-files.js";
 import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
 import { historySummaries } from "./history-summaries.js";
 import { assertInside, insideCheck } from "./links.js";
-
-/** A data folder as a build has read it: its raw days closed at the build instant, its references daily. */
-export type BuildDataset = LoadedDataset & { officialDaily: DailyRefsAt; globalDaily: DailyRefsAt };
-
-export interface BuildLoadOptions {
-  /** The build instant: its Cairo date bounds what counts, and raw days are closed at it. */
-  nowMs: number;
-  /**
-   * Raw days already closed by an earlier build, taken when their entry still stands for them; the
-   * days closed here are put into it, for the build to save. Without it every raw day is closed anew.
-   */
-  closedDays?: ClosedDays;
-}
 
 /**
  * What a build reads of one seller asset's compacted days, newest first (src/rules/series.ts,
@@ -84,61 +67,33 @@ class HistoryNeeds {
 /** Each asset's latest records whose sellers' closes a build uses: today's table and the previous close. */
 const CLOSES_KEPT = 2;
 
-export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise<BuildDataset> {
+/**
+ * The data folder as the build at `nowMs` reads it. `into`: the build's read buffer (src/io/day-files.ts
+ * readBuffer), which every day file is read into, raw days included, as the rules ask for them.
+ */
+export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer): Promise<Dataset> {
   const p = dataPaths(dir);
-  const at = opts.nowMs;
-  const upTo = cairoDate(at);
+  const upTo = cairoDate(nowMs);
   const config = await loadConfig(dir);
   // The build report's warnings; a torn last line of a log is one (src/io/day-files.ts DayFileRead).
   const warnings: string[] = [];
   const quoteFiles = await dayFiles(dir, p.quotes);
   const quoteIn = await insideCheck(dir, p.quotes);
-  // Acceptance needs the official rates first; a fault in them is still reported after the quotes'
-  // own, as when the folders are read in order.
-  const maps = mapsOf(config);
-  let refs: { officialDaily: DailyRefsAt; globalDaily: DailyRefsAt } | null = null;
-  let refsFault: { error: unknown } | null = null;
-  try {
-    const refsOf = (rows: Iterable<Located<OfficialRate | GlobalRate>>) => {
-      const issues: RefIssue[] = [];
-      return { atMs: at, refs: dailyRefs(rows, maps.assets, at, issues), issues };
-    };
-    const officialDaily = refsOf(await folderRows(dir, p.official, OfficialRate, isOfficialRate, false, warnings));
-    const globalDaily = refsOf(await folderRows(dir, p.global, GlobalRate, isGlobalRate, false, warnings));
-    refs = { officialDaily, globalDaily };
-  } catch (error) {
-    refsFault = { error };
-  }
-  const order = sourceOrder(config.sources.sources);
-  const kept = opts.closedDays;
-  const inputsOf = kept && refs ? inputsKeys(config, refs.officialDaily.refs) : null;
+  // Made at once for the largest raw day: growing it day by day would free each smaller buffer.
+  readBufferFor(into, quoteFiles);
   const quoteDays: Dataset["quoteDays"] = [];
-  // Every raw and history day is read into the process's one read buffer (day-files.ts), each used
-  // before the next is read.
-  const into = lendReadBuffer(quoteFiles);
   for (const d of quoteFiles) {
     const { date, file } = d;
-    const bytes = await readDayFile(file, quoteIn(d), { torn: warnings, into });
-    if (refs && date <= upTo) {
-      const inputs = inputsOf ? inputsOf(date) : "";
-      let closed = kept ? await kept.take(date, file, bytes, inputs, at) : null;
-      if (!closed) {
-        const latest = { ms: null as number | null };
-        closed = closeRawDay(
-          { date, quotes: quotesOf(file, bytes, false, latest) },
-          at,
-          maps,
-          refs.officialDaily.refs,
-          order,
-        );
-        // Only a day before the build's: today's file still grows every hour.
-        const closedKey = kept && date < upTo ? kept.put(date, bytes, inputs, closed, latest.ms) : undefined;
-        if (closedKey) closed = { ...closed, closedKey };
-      }
-      quoteDays.push({ date, file, quotes: [], closed });
-    } else quoteDays.push({ date, file, quotes: [...quotesOf(file, bytes, true)] });
+    const read = () => {
+      const bytes = readDayFileSync(file, quoteIn(d), { torn: warnings, into });
+      return { bytes, quotes: quotesOf(file, bytes, false) };
+    };
+    // A day after the build date counts for nothing in it (a build at an earlier --now), but is checked.
+    if (date > upTo) for (const _ of read().quotes);
+    quoteDays.push({ date, file, read });
   }
-  if (refsFault || !refs) throw refsFault?.error;
+  const official = await folderRows(dir, p.official, OfficialRate, isOfficialRate, false, warnings);
+  const global = await folderRows(dir, p.global, GlobalRate, isGlobalRate, false, warnings);
 
   const historyFiles = await dayFiles(dir, p.history);
   const historyIn = await insideCheck(dir, p.history);
@@ -162,8 +117,8 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
     const bytes = await readDayFile(d.file, historyIn(d), { allowEmpty: true, into });
     // A day's ranges come from its summary while the file is the one it was made from; the closes
     // themselves are parsed only for a day that holds some asset's latest record up to the build date.
-    const summary = await summaries.usable(d, bytes);
-    let day = summary && { date: d.date, file: d.file, records: summaryRecords(summary) };
+    const records = await summaries.usable(d, bytes);
+    let day = records && { date: d.date, file: d.file, records };
     if (!day || (d.date <= upTo && day.records.some((r) => (seen.get(r.asset) ?? 0) < CLOSES_KEPT)))
       day = readHistoryDay(d, bytes);
     if (d.date > upTo) for (const rec of day.records) rec.close = null;
@@ -180,18 +135,15 @@ export async function loadForBuild(dir: string, opts: BuildLoadOptions): Promise
     }
     historyDays.push(day);
   }
-  giveBackReadBuffer(into);
   historyDays.reverse();
   summaries.report();
-  if (kept) warnings.push(...kept.warnings);
   return {
     ...config,
     quoteDays,
     historyDays,
     historyDates: historyFiles.map((d) => d.date),
-    official: [],
-    global: [],
-    ...refs,
+    official,
+    global,
     warnings,
   };
 }

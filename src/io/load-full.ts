@@ -28,12 +28,13 @@ export async function loadFull(dir: string): Promise<FullDataset> {
   const quoteFiles = await dayFiles(dir, p.quotes);
   const quoteIn = await insideCheck(dir, p.quotes);
   const quoteDays: Dataset["quoteDays"] = [];
-  for (const d of quoteFiles)
-    quoteDays.push({
-      date: d.date,
-      file: d.file,
-      quotes: [...quotesOf(d.file, await readDayFile(d.file, quoteIn(d), { torn: warnings }), true)],
-    });
+  for (const d of quoteFiles) {
+    const { date, file } = d;
+    // Every line checked now; the day's quotes are parsed again from its bytes when they are used.
+    const bytes = await readDayFile(file, quoteIn(d), { torn: warnings });
+    for (const _ of quotesOf(file, bytes, false));
+    quoteDays.push({ date, file, read: () => ({ bytes, quotes: quotesOf(file, bytes, false) }) });
+  }
   const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, true, warnings))];
   const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, true, warnings))];
 

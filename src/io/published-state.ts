@@ -1,5 +1,4 @@
 /** data/state/published.json: what was last published, so that ETags and Last-Modified survive rebuilds. */
-import type { Site } from "../feed/site.js";
 import { PublishedState } from "../schema/documents.js";
 import { dataPaths } from "../core/data-layout.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -11,6 +10,6 @@ export function loadState(dir: string): Promise<PublishedState> {
 }
 
 /** Records what a build published, for the next build (the hourly job commits it). */
-export async function writeState(dataDir: string, site: Site): Promise<void> {
-  await writeFileAtomic(dataPaths(dataDir).state, `${JSON.stringify(site.state, null, 1)}\n`);
+export async function writeState(dataDir: string, state: PublishedState): Promise<void> {
+  await writeFileAtomic(dataPaths(dataDir).state, `${JSON.stringify(state, null, 1)}\n`);
 }

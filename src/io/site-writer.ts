@@ -1,8 +1,9 @@
 /**
- * Publishes a site as it is composed: each file is validated and written into a fresh folder beside
- * the target as soon as it is made (src/feed/site.ts SiteSink), then the manifest, then the folders
- * are swapped; a failed build removes the fresh folder and leaves the previous site untouched (README
- * "What can go wrong"). Then records the publishing state and the build report.
+ * Publishes a site as it is composed: each file is checked and written into a fresh folder beside
+ * the target as soon as it is made (the sink of src/feed/site.ts), then the manifest, then the
+ * folders are swapped; a failed build removes the fresh folder and leaves the previous site untouched
+ * (README "What can go wrong"). Then writes the build report. What a file is checked against is the
+ * caller's (OutputChecks: src/feed/validate.ts); this module only writes.
  */
 import {
   promises as fs,
@@ -21,16 +22,26 @@ import {
   writeSync,
 } from "node:fs";
 import path from "node:path";
-import { canonical } from "../core/canonical.js";
 import { OutputError } from "../core/errors.js";
-import { MANIFEST_FILE } from "../feed/paths.js";
-import { validateFile, validateItem } from "../feed/validate.js";
-import type { Site, SiteFile, SiteSink } from "../feed/site.js";
-import type { ItemsWriter } from "../feed/site-items.js";
-import type { Manifest } from "../schema/documents.js";
 import { writeFailure, writeFileAtomic } from "./atomic-write.js";
 import { ByteBatch } from "./byte-batch.js";
 import { utf8Scratch } from "./utf8-scratch.js";
+
+/** What every file is checked against before it is written (src/feed/validate.ts); each throws on a bad one. */
+export interface OutputChecks {
+  /** A whole document, by its path in the site. */
+  file(f: { path: string; body: string }): void;
+  /** One item of a file written item by item, as the document `head` + item + `tail`. */
+  item(path: string, head: string, json: string, tail: string): void;
+}
+
+/** A file to write: its body, after `prefix`'s bytes when given (copied), and `check`, what is checked instead of the body. */
+export interface FileToWrite {
+  path: string;
+  body: string;
+  check?: string | undefined;
+  prefix?: { file: string; bytes: number } | undefined;
+}
 
 export function reportPath(outDir: string): string {
   const abs = path.resolve(outDir);
@@ -46,7 +57,7 @@ export function reportPath(outDir: string): string {
  * machine's disk. The files themselves are written synchronously: the build has nothing else to do
  * (src/io/atomic-write.ts).
  */
-export class SiteFolder implements SiteSink {
+export class SiteFolder {
   /** Each file written so far, by its path in the site: where it waits. */
   private readonly staged = new Map<string, string>();
   private readonly stage: string;
@@ -65,16 +76,17 @@ export class SiteFolder implements SiteSink {
   private constructor(
     private readonly out: string,
     private readonly tmp: string,
+    private readonly checks: OutputChecks,
   ) {
     this.stage = path.join(tmp, ".staged");
   }
 
   /** A fresh folder beside `outDir`, emptied of what a crashed build of this process id left. */
-  static async open(outDir: string): Promise<SiteFolder> {
+  static async open(outDir: string, checks: OutputChecks): Promise<SiteFolder> {
     const out = path.resolve(outDir);
     const tmp = `${out}.tmp-${process.pid}`;
     await fs.rm(tmp, { recursive: true, force: true });
-    const folder = new SiteFolder(out, tmp);
+    const folder = new SiteFolder(out, tmp, checks);
     try {
       mkdirSync(folder.stage, { recursive: true });
     } catch (e) {
@@ -83,11 +95,11 @@ export class SiteFolder implements SiteSink {
     return folder;
   }
 
-  /** Validates a file against its schema (src/feed/validate.ts) and writes it; nothing of it is kept. */
-  put(f: SiteFile): void {
+  /** Checks a file (OutputChecks) and writes it; nothing of it is kept. */
+  put(f: FileToWrite): void {
     if (this.staged.has(f.path)) throw new OutputError(f.path, "made twice in one build");
     if (f.prefix && f.check === undefined) throw new OutputError(f.path, "written after a part with nothing to check");
-    validateFile({ path: f.path, body: f.check ?? f.body });
+    this.checks.file({ path: f.path, body: f.check ?? f.body });
     const at = path.join(this.stage, String(this.staged.size));
     try {
       if (f.prefix) {
@@ -111,12 +123,12 @@ export class SiteFolder implements SiteSink {
 
   /**
    * A file written item by item (src/feed/site-items.ts): the document without its items is checked
-   * first, then each item as it comes (src/feed/validate.ts validateItem), and the text goes to the
-   * staged file in batches of 64 KB (src/io/byte-batch.ts).
+   * first, then each item as it comes, and the text goes to the staged file in batches of 64 KB
+   * (src/io/byte-batch.ts).
    */
-  openItems(p: string, head: string, tail: string): ItemsWriter {
+  openItems(p: string, head: string, tail: string) {
     if (this.staged.has(p)) throw new OutputError(p, "made twice in one build");
-    validateFile({ path: p, body: `${head}${tail}` });
+    this.checks.file({ path: p, body: `${head}${tail}` });
     const at = path.join(this.stage, `items-${this.itemFiles++}`);
     let fd: number | null;
     try {
@@ -136,9 +148,9 @@ export class SiteFolder implements SiteSink {
       fd = null;
     };
     return {
-      raw: (text) => batch.push(text),
-      item: (json) => {
-        validateItem(p, head, json, tail);
+      raw: (text: string) => batch.push(text),
+      item: (json: string) => {
+        this.checks.item(p, head, json, tail);
         batch.push(json);
       },
       end: () => {
@@ -200,9 +212,8 @@ export class SiteFolder implements SiteSink {
   }
 
   /** Puts the files in their folders, writes the manifest and puts the folder in place of the published one. */
-  async commit(manifest: Manifest): Promise<void> {
-    const manifestBody = canonical(manifest);
-    validateFile({ path: MANIFEST_FILE, body: manifestBody });
+  async commit(manifest: { path: string; body: string }): Promise<void> {
+    this.checks.file(manifest);
     for (const error of await Promise.all(this.folders.values())) if (error !== null) throw error;
     try {
       for (const [p, at] of this.staged) {
@@ -216,7 +227,7 @@ export class SiteFolder implements SiteSink {
           }
       }
       rmdirSync(this.stage);
-      writeFileSync(path.join(this.tmp, MANIFEST_FILE), manifestBody);
+      writeFileSync(path.join(this.tmp, manifest.path), manifest.body);
     } catch (e) {
       throw writeFailure(this.tmp, e);
     }
@@ -243,8 +254,9 @@ export class SiteFolder implements SiteSink {
   }
 }
 
-export async function writeReport(outDir: string, site: Site): Promise<string> {
+/** Writes the build report beside the site: where it is. */
+export async function writeReport(outDir: string, report: unknown): Promise<string> {
   const file = reportPath(outDir);
-  await writeFileAtomic(file, `${JSON.stringify(site.report, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

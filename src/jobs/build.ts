@@ -2,14 +2,17 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { canonical } from "../core/canonical.js";
 import { composeSite, type Renderer, type Site } from "../feed/site.js";
+import { MANIFEST_FILE } from "../feed/paths.js";
+import { validateFile, validateItem } from "../feed/validate.js";
 import { renderers } from "../render/renderers.js";
 import { methodologyHtml as renderedMethodology } from "../render/pages/methodology-html.js";
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
 import { loadChangelog } from "../io/changelog.js";
-import { ClosedDays } from "../io/closed-days.js";
-import { ArchiveDays } from "../io/archive-days.js";
+import { Reuse } from "../incremental/reuse.js";
 import { withDataLock } from "../io/data-lock.js";
+import { readBuffer } from "../io/day-files.js";
 import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
 import { nodeHashing } from "../io/hash.js";
@@ -45,7 +48,7 @@ export async function runBuild(
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
-    if (!o.force) await assertNotOlder(o.outDir, o.nowMs);
+    if (!o.force) await assertNotOlder(o.outDir, MANIFEST_FILE, o.nowMs);
     await cleanPublishLeftovers(o.outDir);
     return await buildUnlocked(o);
   } finally {
@@ -56,46 +59,44 @@ export async function runBuild(
 async function buildUnlocked(
   o: BuildOptions,
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
-  const closedDays = await ClosedDays.open(o.dataDir);
-  const archiveDays = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, {
-    saveState: o.saveState !== false,
-  });
+  const saveState = o.saveState !== false;
+  // One buffer that every day file of the build is read into (src/io/day-files.ts readBuffer).
+  const into = readBuffer();
+  // Before the load: both list history/, and the first cleans what an interrupted write left there.
+  const reuse = await Reuse.open({ dataDir: o.dataDir, outDir: o.outDir, nowMs: o.nowMs, saveState, into });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
-    loadForBuild(o.dataDir, { nowMs: o.nowMs, closedDays }),
+    loadForBuild(o.dataDir, o.nowMs, into),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
     loadSourceRuns(o.dataDir),
     loadEvents(o.dataDir),
   ]);
-  const folder = await SiteFolder.open(o.outDir);
+  const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem });
   let site: Site;
   try {
     site = await composeSite(
-      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, compacted: archiveDays, events },
+      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, reuse, ...(events && { events }) },
       folder,
       o.renderers ?? renderers,
       nodeHashing,
     );
-    await folder.commit(site.manifest);
+    await folder.commit({ path: MANIFEST_FILE, body: canonical(site.manifest) });
   } catch (e) {
     await folder.abort();
     throw e;
   }
-  await archiveDays.saveCache();
-  if (o.saveState !== false)
+  // What the build made, for the next (src/incremental/): beside the site, and in data/state/.
+  await reuse.record(site.made);
+  if (saveState)
     // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
     // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").
     await withDataLock(o.dataDir, { command: "build", nowMs: o.nowMs }, async () => {
-      const p = dataPaths(o.dataDir);
-      for (const place of [path.dirname(p.state), p.closedDays, p.archive])
-        await assertInside(o.dataDir, place, "folder");
-      await writeState(o.dataDir, site);
+      await assertInside(o.dataDir, path.dirname(dataPaths(o.dataDir).state), "folder");
+      await writeState(o.dataDir, site.state);
       // After published.json: the events were derived against the summary this replaces (§12).
       await writeEvents(o.dataDir, site.events);
-      await closedDays.save(new Set(dataset.quoteDays.map((d) => d.date)));
-      await archiveDays.save();
     });
-  const reportFile = await writeReport(o.outDir, site);
-  return { site, reportFile, closedDaysUsed: closedDays.used, archiveDaysKept: archiveDays.kept };
+  const reportFile = await writeReport(o.outDir, site.report);
+  return { site, reportFile, closedDaysUsed: reuse.closedDaysUsed, archiveDaysKept: reuse.archiveDaysKept };
 }

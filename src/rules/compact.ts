@@ -32,7 +32,7 @@ export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
   return ds.quoteDays
     .filter((d) => d.date < keepFrom && !done.has(d.date))
     .map((d) => {
-      const r = closeRawDay(d, nowMs, maps, official, order);
+      const r = closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order);
       return { date: d.date, rawFile: d.file, closes: r.closes, rejected: r.rejected.length };
     });
 }
@@ -52,14 +52,4 @@ export function daySummary(date: string, historySha256: string, records: Readonl
 
 export function summaryText(s: DaySummary): string {
   return `${canonical(s)}\n`;
-}
-
-/** A summary's rows as day records: ranges only, no closes (a build reads a day's closes from history/). */
-export function summaryRecords(s: DaySummary): DayRecord[] {
-  return s.ranges.map(({ asset, buyLo, buyHi, sellLo, sellHi }) => ({
-    date: s.date,
-    asset,
-    range: { buyLo, buyHi, sellLo, sellHi },
-    close: null,
-  }));
 }

@@ -3,20 +3,21 @@
  * their closes (docs/methodology.md §2), compacted days as kept. Shared by the build, by `compact`
  * (which must keep exactly what a build computes) and by the sample writer.
  */
-import { cairoDate } from "../core/cairo.js";
-import { recordOf, type ClosedRawDay, type Dataset, type DayRecord, type LocatedQuote } from "../core/dataset.js";
+import { cairoDate, parseInstant } from "../core/cairo.js";
+import {
+  recordOf,
+  type ClosedRawDay,
+  type Dataset,
+  type DayRecord,
+  type LocatedQuote,
+  type QuoteDay,
+} from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import { acceptDay } from "./acceptance.js";
 import { closeDay, type SourceOrder } from "./closes.js";
-import { refInForce, type DailyRefsAt, type DayRef } from "./references.js";
-
-/**
- * A dataset as the build's load gives it: with the official and global references it already
- * computed (then its `official` and `global` rows are not kept).
- */
-export type LoadedDataset = Dataset & { officialDaily?: DailyRefsAt; globalDaily?: DailyRefsAt };
+import { refInForce, type DayRef } from "./references.js";
 
 export type Disagreement = DayClose["disagreements"][number] & { date: string; asset: string };
 
@@ -30,17 +31,20 @@ export function sourceOrder(sources: readonly SourceConfig[]): SourceOrder {
   return { rank: (s) => rank.get(s) ?? sources.length, own: (s) => own.has(s) };
 }
 
-/** Closes of every day up to the build date, per asset, ascending; compacted days are used as kept. */
-export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Map<string, DayRef[]>) {
+/**
+ * Closes of every day up to the build date, per asset, ascending; compacted days are used as kept.
+ * `close` gives each raw day that counts its closes, once, in date order: closeRawDay's, or what an
+ * earlier build made of the same bytes (src/feed/assets.ts).
+ */
+export function dailyCloses(ds: Dataset, nowMs: number, close: (day: QuoteDay) => ClosedRawDay) {
   const today = cairoDate(nowMs);
-  const order = sourceOrder(ds.sources.sources);
   const perAsset = new Map<string, DayRecord[]>();
   const put = (c: DayRecord) => {
     const list = perAsset.get(c.asset);
     if (list) list.push(c);
     else perAsset.set(c.asset, [c]);
   };
-  const warnings: string[] = [...(ds.warnings ?? [])];
+  const warnings: string[] = [];
   const rejections: RejectedQuote[] = [];
   const disagreements: Disagreement[] = [];
   let accepted = 0;
@@ -61,9 +65,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, maps: Maps, official: Ma
     }
     rawDays.push(day.date);
     days.set(day.date, () => {
-      if (day.closed && day.closed.atMs !== nowMs)
-        throw new Error(`${day.file}: closed as read at another instant than the build's`);
-      const r = day.closed ?? closeRawDay(day, nowMs, maps, official, order);
+      const r = close(day);
       read += r.read;
       accepted += r.accepted;
       rejections.push(...r.rejected);
@@ -102,8 +104,8 @@ export function conflictWarnings(rejected: readonly RejectedQuote[]): string[] {
 }
 
 /**
- * One raw day through acceptance to its closes: what the build does (as the loader reads the day, or
- * here), and what `compact` keeps.
+ * One raw day through acceptance to its closes: what the build does (src/feed/assets.ts), and what
+ * `compact` keeps. The quotes are read once, in order, so they may come as they are parsed.
  */
 export function closeRawDay(
   day: { date: string; quotes: Iterable<LocatedQuote> },
@@ -112,7 +114,15 @@ export function closeRawDay(
   official: ReadonlyMap<string, DayRef[]>,
   order: SourceOrder,
 ): ClosedRawDay {
-  const r = acceptDay(day.quotes, {
+  let latestObservedMs: number | null = null;
+  const quotes = (function* () {
+    for (const q of day.quotes) {
+      const ms = parseInstant(q.quote.observedAt);
+      if (ms !== null && (latestObservedMs === null || ms > latestObservedMs)) latestObservedMs = ms;
+      yield q;
+    }
+  })();
+  const r = acceptDay(quotes, {
     date: day.date,
     nowMs,
     assets: maps.assets,
@@ -122,11 +132,11 @@ export function closeRawDay(
     ownSource: order.own,
   });
   return {
-    atMs: nowMs,
     closes: closeDay(day.date, r.accepted, order),
     rejected: r.rejected,
     accepted: r.accepted.length,
     read: r.read,
+    latestObservedMs,
   };
 }
 

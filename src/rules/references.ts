@@ -28,17 +28,6 @@ export interface RefIssue {
   reason: string;
 }
 
-/**
- * The official or global references as the loader computed them for the build instant (src/io/load-build.ts,
- * which needs the official ones to close raw days, and keeps neither's rows), so that the build does
- * not compute them a second time.
- */
-export interface DailyRefsAt {
-  atMs: number;
-  refs: Map<string, DayRef[]>;
-  issues: RefIssue[];
-}
-
 const isPrice = (p: number) => Number.isFinite(p) && p > 0;
 /** At least one price, and each present one a positive finite number. */
 const pricesOk = (buy: number | null, sell: number | null) =>
@@ -46,7 +35,8 @@ const pricesOk = (buy: number | null, sell: number | null) =>
 
 /**
  * Per asset, per date (ascending): the day's reference. Bad lines become issues, not failures. The
- * rows are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
+ * rows are read once, in order, so they may come as they are parsed (src/io/load-build.ts): a build
+ * computes each kind once (src/feed/assets.ts), and keeps none of their rows.
  */
 export function dailyRefs(
   rows: Iterable<Located<OfficialRate | GlobalRate>>,

@@ -2,18 +2,18 @@
  * The archive's files (docs/methodology.md §5.5): `api/v1/days/<date>.json` for every date with an
  * entry, `api/v1/days.json`, and per asset `api/v1/history/<slug>.json` and `.csv`. Days come in
  * date order, one at a time: a raw day's closes from the build's own records, a compacted day's from
- * its source (src/io/archive-days.ts), which may instead give the day's entries and the file an earlier
- * build published for the same inputs, to be kept as it is.
+ * the plan (src/feed/plan.ts), which may instead keep the closed days' files an earlier build
+ * published from the same inputs: those are yielded as they are, and only the others are made.
  */
 import { canonical } from "../../core/canonical.js";
-import type { Dataset } from "../../core/dataset.js";
+import type { Dataset, DayCloses } from "../../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../../schema/inputs.js";
 import type { ArchiveEntry, Days } from "../../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../../rules/archive.js";
 import { refOn, refsKeys } from "./refs.js";
 import { csvRow } from "./csv.js";
 import { AssetLines, historyFiles, historyHeads } from "./history.js";
-import type { ArchiveFile, ArchiveInput, AssetPart, DayCloses, DayInputs, EntryRow } from "./types.js";
+import type { ArchiveFile, ArchiveInput, ArchiveMade, AssetPart, DayInputs, EntryRow } from "./types.js";
 import { dayAssetJson, entryJson, itemsCut } from "./json.js";
 import { files, urlOf } from "../paths.js";
 import { documentHeader } from "../header.js";
@@ -32,9 +32,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Every archive file, a day at a time, then each asset's history and the list of days; returns that
- * list, for the renderers (src/feed/site.ts RenderContext).
+ * list, for the renderers (src/feed/site.ts RenderContext), and the closed part when it made it.
  */
-export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile, Days> {
+export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<ArchiveFile, ArchiveMade> {
   const { ds, records } = input;
   const sellers: ReadonlyMap<string, RegistrySeller> = new Map(ds.registry.map((s) => [s.id, s]));
   const refsOn = (asset: string, date: string) => ({
@@ -48,8 +48,9 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
       new Map(referencePrices(input.refs.official.get(a.id), input.refs.global.get(a.id)).map((d) => [d.date, d])),
     ]),
   );
+  // The compacted days up to the build date, whose closes the plan reads from history/.
+  const compactedDates = new Set(input.plan ? (ds.historyDates ?? []).filter((d) => d <= input.today) : []);
   // The raw days: every record the build closed that no compacted day stands for.
-  const compactedDates = new Set(input.compacted?.dates ?? []);
   const rawCloses = new Map<string, DayClose[]>();
   for (const list of records.values())
     for (const r of list) {
@@ -61,31 +62,21 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     }
   const dates = new Set([...compactedDates, ...rawCloses.keys()]);
   for (const p of priced.values()) for (const d of p.keys()) dates.add(d);
+  const sorted = [...dates].sort();
 
+  // The closed part: every date before the build's (a raw day before it is over: its file changes
+  // only when its quotes do), and any compacted day. The plan keeps what an earlier build made of the
+  // same inputs: the whole part as it was written (the hourly build makes only today's), or day by day.
   const shared = canonical({ site: ds.site, catalog: ds.catalog, registry: ds.registry });
   const refsKey = refsKeys(ds.catalog, input.refs);
-  const inputsOf = async (date: string): Promise<DayInputs> => {
-    const refs = refsKey(date);
-    // A raw day's closes are an input too (docs/methodology.md §5.5: "or the raw quotes until
-    // compaction"): the key holds what they stand on (its quotes, acceptance's inputs, the code:
-    // src/io/closed-days.ts) or, when they may depend on the instant, a digest of them.
-    const [closes, closedKey] = [rawCloses.get(date), input.rawKeys?.get(date)];
-    let raw = "";
-    if (closedKey !== undefined && closes) raw = `closed ${closedKey}`;
-    else if (closes) raw = `closes ${await input.digest(JSON.stringify(closes))}`;
-    return { shared, refs, closes: raw };
-  };
-  // The closed part: every date before the build's (a raw day before it is over: its file changes
-  // only when its quotes do). Each asset's entries of those days are written once and come back
-  // as they were written while every day's inputs stand; the hourly build makes only today's.
-  const sorted = [...dates].sort();
-  const partDates = sorted.filter((d) => d < input.today);
-  const partInputs = new Map<string, DayInputs>();
-  for (const d of partDates) partInputs.set(d, await inputsOf(d));
-  const whole = input.compacted ? await input.compacted.whole(partInputs) : null;
+  const closedInputs = new Map<string, DayInputs>();
+  for (const d of sorted)
+    if (d < input.today || compactedDates.has(d)) closedInputs.set(d, { shared, refs: refsKey(d) });
+  const plan = input.plan ? await input.plan.archive(closedInputs) : null;
+  const whole = plan?.keep ?? null;
   // The part's entries go to files as they are made (none is kept in the build), when there is a
-  // source to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
-  const sink = input.compacted && !whole ? input.compacted.partSink(historyHeads(ds)) : null;
+  // plan to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
+  const sink = plan && !whole ? plan.partSink(historyHeads(ds)) : null;
   const partLines = new Map(
     ds.catalog.map((a) => [a.id, new AssetLines(sink ? (json, csv) => sink.add(a.id, json, csv) : undefined)]),
   );
@@ -103,13 +94,12 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
 
     const lines = inPart && sink ? partLines : tailLines;
     let byAsset: DayCloses = new Map((rawCloses.get(date) ?? []).map((c) => [c.asset, c]));
-    const compacted = compactedDates.has(date) ? input.compacted! : null;
-    if (compacted) {
-      const day = await compacted.take(date, partInputs.get(date) ?? (await inputsOf(date)));
+    if (plan && compactedDates.has(date)) {
+      const day = await plan.day(date);
       if ("kept" in day) {
         for (const [asset, json, csv] of day.rows) await lines.get(asset)?.add(date, json, csv, input.digest);
         list.push({ date, weekday: weekdayName(date), assets: day.rows.length, _self: urlOf(day.kept.path) });
-        input.compacted!.made(date, day.rows, day.kept.etag);
+        plan.made(date, day.rows, day.kept.etag);
         yield { kept: day.kept };
         continue;
       }
@@ -120,7 +110,7 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     const count = ds.catalog.filter(has).length;
     if (count === 0) {
       byAsset.done?.();
-      input.compacted?.made(date, [], "");
+      plan?.made(date, [], "");
       continue;
     }
     const rows: EntryRow[] = [];
@@ -148,19 +138,18 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     yield { path, contentType: JSON_TYPE, head, tail, items: dayAssets() };
     if (rows.length !== count) throw new Error(`${path}: ${rows.length} assets written of ${count}`);
     byAsset.done?.();
-    input.compacted?.made(date, rows, input.etagOf(path));
+    plan?.made(date, rows, input.etagOf(path));
   }
-  let part = whole?.assets;
-  if (!part && sink) {
+  let part: Map<string, AssetPart> | null = null;
+  if (sink) {
     part = new Map<string, AssetPart>();
     for (const [asset, f] of sink.end()) {
       const l = partLines.get(asset)!;
       part.set(asset, { ...f, digests: l.digests.join(""), first: l.first, last: l.last });
     }
-    input.compacted!.keepPart({ assets: part, days: new Map() });
   }
-  yield* historyFiles(ds, part ?? new Map(), tailLines);
+  yield* historyFiles(ds, part ?? whole?.assets ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
-  return doc;
+  return { days: doc, part };
 }

@@ -1,10 +1,11 @@
 /**
- * The archive's parts as the build composes them (src/feed/archive/compose.ts) and the io layer keeps them
- * (src/io/archive-days.ts): what a closed day is made of, and what is kept of it between builds.
+ * The archive's parts as the build composes them (src/feed/archive/compose.ts) and as what earlier
+ * builds left keeps them (src/incremental/archive-days.ts): what a closed day is made of, and the
+ * plan that says which closed days are kept as published and which are made.
  */
-import type { DayClose } from "../../schema/inputs.js";
-import type { Dataset, DayRecord } from "../../core/dataset.js";
+import type { Dataset, DayCloses, DayRecord } from "../../core/dataset.js";
 import type { DayRef } from "../../rules/references.js";
+import type { Days } from "../../schema/archive.js";
 import type { ItemsFile } from "../site-items.js";
 
 /** A file of the previous site that stands for a day whose inputs did not change: linked, not written again. */
@@ -21,63 +22,54 @@ export interface KeptFile {
 export type EntryRow = readonly [asset: string, json: string, csv: string];
 
 /**
- * What a day's file depends on besides a compacted day's closes: `shared` (the site's header, the
- * catalog and the registry; the same string for every day of a build), `refs` (each asset's
- * references that day, src/feed/archive/refs.ts) and, for a raw day, `closes` (what its closes stand
- * on; "" for a compacted day, whose history file's bytes the source adds).
+ * What a day's file depends on besides its closes: `shared` (the site's header, the catalog and the
+ * registry; the same string for every day of a build) and `refs` (each asset's references that day,
+ * src/feed/archive/refs.ts). What the closes stand on (a history file's bytes, or what a raw day's
+ * closes were made from) the plan adds itself.
  */
 export interface DayInputs {
   shared: string;
   refs: Uint8Array;
-  closes: string;
 }
 
 /**
- * A compacted day as its source gives it: its closes, or the entries an earlier build wrote of it
- * from the same inputs and the file it published then, to be kept as it is.
+ * A compacted day as the plan gives it: the entries an earlier build wrote of it from the same
+ * inputs and the file it published then, kept as it is; or its closes, to make it from.
  */
 export type CompactedDay = { closes: DayCloses } | { rows: readonly EntryRow[]; kept: KeptFile };
 
 /**
- * A day's closes by asset (a Map will do): a history day's are parsed a line at a time as they are
- * asked for (src/io/history-lines.ts); `done` checks the rest, once the day is made.
+ * The archive's part of a build's plan (src/feed/plan.ts): whether the closed part of the site being
+ * replaced stands whole, and otherwise each compacted day kept or made. The archive composes only
+ * what is made; a kept file is yielded as it is.
  */
-export interface DayCloses {
-  has(asset: string): boolean;
-  get(asset: string): DayClose | undefined;
-  done?(): void;
+export interface ArchivePlan {
+  /**
+   * Every closed day's file and each asset's part as the site being replaced has them, when every
+   * closed day's inputs are what they were then (the hourly build's case); null otherwise.
+   */
+  keep: CompactedPart | null;
+  /** When `keep` is null, a compacted day (its inputs were given to the plan). */
+  day(date: string): Promise<CompactedDay>;
+  /** When `keep` is null, where the closed part's entries go as they are made. */
+  partSink(heads: HistoryHeads): PartSink;
+  /**
+   * A closed day as made or kept, for the record: its entries and its file's ETag. The entries of a
+   * day made are written out at once, not held: a first build makes 336 days of them.
+   */
+  made(date: string, rows: readonly EntryRow[], etag: string): void;
 }
 
-/** Where the compacted days come from (src/io/archive-days.ts); without one, the build's records must hold every day's closes. */
-export interface CompactedDays {
-  /** The compacted dates up to the build date, ascending. */
-  readonly dates: readonly string[];
-  /** The day, given what its file depends on besides its closes. */
-  take(date: string, inputs: DayInputs): Promise<CompactedDay>;
-  /** The day as made from its closes, for the source to keep: its entries and its file's ETag. */
-  made(date: string, rows: readonly EntryRow[], etag: string): void;
-  /**
-   * The file of the site being replaced at `path`, when it has these very bytes (the same ETag): kept
-   * as it is rather than written again. Null when there is none.
-   */
-  unchanged(path: string, etag: string): KeptFile | null;
-  /**
-   * The compacted days' part of every asset's archive as the site being replaced was made with it,
-   * when every compacted day's inputs are what they were then (each day's file is then kept as it
-   * is, and its entries come joined); null otherwise, and each day is taken one by one.
-   */
-  whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null>;
-  /** Where this build writes the compacted days' part, when whole() gave none. */
-  partSink(heads: HistoryHeads): PartSink;
-  /** The compacted days' part as this build made it, for the next build's whole(). */
-  keepPart(part: CompactedPart): void;
+/** What plans the archive's closed days: given every closed day's inputs, its plan (src/feed/plan.ts Plan). */
+export interface ArchivePlanner {
+  archive(days: ReadonlyMap<string, DayInputs>): Promise<ArchivePlan>;
 }
 
 /**
  * A file that holds the first bytes of a history file: its head (up to and with `"entries":[`, or the
  * CSV's header line) and its entries of the closed part, as an earlier build or this one wrote them.
  * The history file is made by copying it and writing the rest after it: the part's bytes are never
- * read into the build (src/io/archive-days.ts).
+ * read into the build (src/incremental/archive-days.ts).
  */
 export interface PartFile {
   file: string;
@@ -100,7 +92,7 @@ export type HistoryHeads = ReadonlyMap<string, { json: string; csv: string }>;
 
 /**
  * Where the entries of the closed part go as they are made, a day at a time, so that none is kept:
- * each asset's two part files, headed by `heads` (src/io/archive-days.ts). end() closes them.
+ * each asset's two part files, headed by `heads` (src/incremental/archive-part.ts). end() closes them.
  */
 export interface PartSink {
   add(asset: string, json: string, csv: string): void;
@@ -113,20 +105,29 @@ export interface CompactedPart {
   days: Map<string, { kept: KeptFile; count: number }>;
 }
 
-/** What the archive is made of: the dataset, the build's records and references, and the compacted days. */
+/** What the archive is made of: the dataset, the build's records and references, and the plan. */
 export interface ArchiveInput {
-  ds: Pick<Dataset, "catalog" | "registry" | "site">;
+  ds: Pick<Dataset, "catalog" | "registry" | "site" | "historyDates">;
   records: ReadonlyMap<string, DayRecord[]>;
   refs: { official: ReadonlyMap<string, DayRef[]>; global: ReadonlyMap<string, DayRef[]> };
-  compacted?: CompactedDays | undefined;
+  /**
+   * What earlier builds left (src/feed/plan.ts): with it, the compacted days up to the build date
+   * come from it, and the closed days it keeps are not made again; without it, the records must hold
+   * every day's closes (a dataset loaded in full, or made in memory).
+   */
+  plan?: ArchivePlanner | undefined;
   /** The build's Cairo date: the days before it are the closed part (docs/methodology.md §5.5 "Written once"). */
   today: string;
-  /** Each raw day's ClosedRawDay `closedKey` (src/core/dataset.ts), where it has one. */
-  rawKeys?: ReadonlyMap<string, string>;
   /** The ETag of a file put before (the by-day file's, for `made`). */
   etagOf(path: string): string;
   /** A digest of a text (the build's hashing), for the history files' ETags. */
   digest(text: string): string | Promise<string>;
+}
+
+/** What the archive made besides its files: the list of days, and the closed part when it made it (for the record). */
+export interface ArchiveMade {
+  days: Days;
+  part: Map<string, AssetPart> | null;
 }
 
 /**

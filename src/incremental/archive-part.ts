@@ -2,7 +2,7 @@
  * The archive's closed part written as it is made (src/feed/archive/types.ts PartSink): each asset's
  * entries of the compacted days go, a few at a time, to two files headed by the first bytes of its
  * history files, in a fresh folder beside the site (`<site>.archive-cache/new-<pid>/`) that the
- * cache takes once the site is published (src/io/archive-days.ts saveCache). A first build of the
+ * cache takes once the site is published (src/incremental/archive-days.ts saveCache). A first build of the
  * large dataset made 67 000 entries of this part; held as strings until their history files were
  * written, they and their garbage were most of its 750–900 MB peak (docs/performance.md "Memory").
  */
@@ -10,8 +10,8 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, 
 import path from "node:path";
 import type { HistoryHeads, PartFile, PartSink } from "../feed/archive/types.js";
 import { partFile } from "./archive-cache.js";
-import { writeFailure, writeFileAtomic } from "./atomic-write.js";
-import { ByteBatch } from "./byte-batch.js";
+import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
+import { ByteBatch } from "../io/byte-batch.js";
 
 /**
  * How many bytes of an asset's entries wait, as UTF-8, before they are appended to its file: 200
@@ -90,7 +90,7 @@ export class PartFiles implements PartSink {
 }
 
 /**
- * The entries a build makes for data/state/archive/ (src/io/archive-days.ts), each written out as it
+ * The entries a build makes for data/state/archive/ (src/incremental/archive-days.ts), each written out as it
  * is made into `<site>.archive-cache/state-<pid>/` and moved into data/ by save(), under the data
  * folder's lock: a first build makes 336 of them, ~45 MB of text it would otherwise hold to the end.
  */

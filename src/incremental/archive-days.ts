@@ -1,16 +1,17 @@
 /**
- * The closed days of the archive (src/feed/archive/types.ts CompactedDays), so that a closed day's files
- * are written once and left alone until their inputs change (docs/methodology.md §5.5). Every day is
- * known by a key: the SHA-256 of the running code, the history file's bytes (a compacted day) or
- * what its closes stand on (a raw day before today), and everything else its file depends on (the
- * site's header, the catalog, the registry, the day's references). Two caches keep what a key
- * stands for; neither is ever the record, and a build that cannot use them reads the days:
+ * The closed days of the archive, so that a closed day's files are written once and left alone until
+ * their inputs change (docs/methodology.md §5.5): the archive's part of a build's plan
+ * (src/feed/archive/types.ts ArchivePlan). Every day is known by a key: the SHA-256 of the running
+ * code, the history file's bytes (a compacted day) or what its closes stand on (a raw day before
+ * today, src/incremental/closed-days.ts closedKey), and everything else its file depends on (the
+ * site's header, the catalog, the registry, the day's references). Two caches keep what a key stands
+ * for; neither is ever the record, and a build that cannot use them reads the days:
  *
  * - beside the site, `<site>.archive-cache/` describes the site it lies beside: each history
  *   file's SHA-256 with the size, times and inode it was hashed at (an unchanged file is not read
  *   again, as git's index does), each day's key, file ETag and number of assets, and the closed
- *   part's files (src/io/archive-part.ts). While every closed day's key stands and the site has each
- *   day's file under its ETag, an hourly build keeps those files and that part as they are.
+ *   part's files (src/incremental/archive-part.ts). While every closed day's key stands and the site
+ *   has each day's file under its ETag, an hourly build keeps those files and that part as they are.
  * - `data/state/archive/<date>.json` keeps, per compacted day made, every asset's entry as written and
  *   the ETag of the day's file, under its key: when only some days changed, the others come from it.
  *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
@@ -29,35 +30,36 @@ import {
 import { cairoDate } from "../core/cairo.js";
 import { dataPaths, dayFile } from "../core/data-layout.js";
 import type {
+  ArchivePlan,
   AssetPart,
   CompactedDay,
-  CompactedDays,
   CompactedPart,
   DayInputs,
   EntryRow,
-  HistoryHeads,
   KeptFile,
-  PartSink,
 } from "../feed/archive/types.js";
 import { hasSize, PartFiles, readDigests, spillFolder, StateSpill, writeDigests } from "./archive-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { codeFingerprint } from "./closed-days.js";
-import { dayFiles, giveBackReadBuffer, lendReadBuffer, readDayFile } from "./day-files.js";
-import { historyCloses } from "./history-lines.js";
-import { sha256Hex } from "./hash.js";
-import { readJson, readJsonOr } from "./json-file.js";
-import { insideCheck } from "./links.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { codeFingerprint } from "./fingerprint.js";
+import { dayFiles, readDayFile, type ReadBuffer } from "../io/day-files.js";
+import { historyCloses } from "../io/history-lines.js";
+import { sha256Hex } from "../io/hash.js";
+import { readJson, readJsonOr } from "../io/json-file.js";
+import { insideCheck } from "../io/links.js";
 
 export interface ArchiveDaysOptions {
   /** Whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
-  saveState?: boolean;
+  saveState: boolean;
+  /** The build's read buffer (src/io/day-files.ts), which the history days are read into. */
+  into: ReadBuffer;
+  /** What a raw day's closes stand on (src/incremental/closed-days.ts closedKey), for its key. */
+  rawKey(date: string): string | undefined;
 }
 
-/** The compacted days a build's archive takes, and what it learned of them, to save afterwards. */
-export class ArchiveDays implements CompactedDays {
-  readonly dates: string[];
+/** What earlier builds left of the archive's closed days, the plan made of it, and what this build made. */
+export class ArchiveDays {
   /** Days whose file was kept as published (for the build's summary line). */
   kept = 0;
   /** The entries made, for save(): null when the build saves no state. */
@@ -65,37 +67,36 @@ export class ArchiveDays implements CompactedDays {
   private readonly pending = new Map<string, { key: string; old: ArchiveDayEntry | null }>();
   private sharedText = "";
   private sharedSha = "";
+  /** Each closed day's inputs, as the plan was asked for them. */
+  private inputs: ReadonlyMap<string, DayInputs> = new Map();
   /** Each day's key, as computed this build. */
   private readonly keys = new Map<string, string>();
   /** What this build leaves beside the site it publishes. */
   private readonly next: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
   private readonly code = codeFingerprint();
-  /** Whether this build made the closed part (in PartFiles' folder), to be kept beside the site. */
-  private freshPart = false;
+  /** Where the state entries made wait for save(). */
+  private readonly spill: string;
 
   private constructor(
     private readonly dataDir: string,
     private readonly outDir: string,
+    private readonly today: string,
     private readonly files: Map<string, { file: string; within: string | null }>,
     private readonly old: ArchiveCache,
     private readonly published: Manifest | null,
     startedMs: number,
-    o: ArchiveDaysOptions,
+    private readonly o: ArchiveDaysOptions,
   ) {
-    this.dates = [...files.keys()];
     this.next.recordedAtMs = startedMs;
     this.spill = spillFolder(archiveCacheDir(outDir));
-    this.fresh = o.saveState !== false ? new StateSpill(this.spill) : null;
-  }
-  /** Where the state entries made wait for save(). */
-  private readonly spill: string;
-  /** The process's read buffer (day-files.ts lendReadBuffer), borrowed at the first history day read until saveCache(). */
-  private borrowed: { buffer: Buffer } | null = null;
-  private readHistory(file: string, within: string | null): Promise<Buffer> {
-    return readDayFile(file, within, { allowEmpty: true, into: (this.borrowed ??= lendReadBuffer()) });
+    this.fresh = o.saveState ? new StateSpill(this.spill) : null;
   }
 
-  static async open(dataDir: string, outDir: string, nowMs: number, o: ArchiveDaysOptions = {}): Promise<ArchiveDays> {
+  private readHistory(file: string, within: string | null): Promise<Buffer> {
+    return readDayFile(file, within, { allowEmpty: true, into: this.o.into });
+  }
+
+  static async open(dataDir: string, outDir: string, nowMs: number, o: ArchiveDaysOptions): Promise<ArchiveDays> {
     const p = dataPaths(dataDir);
     const upTo = cairoDate(nowMs);
     const listed = await dayFiles(dataDir, p.history);
@@ -109,7 +110,22 @@ export class ArchiveDays implements CompactedDays {
       () => none,
     );
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    return new ArchiveDays(dataDir, outDir, fileMap, published ? old : none, published, Date.now(), o);
+    return new ArchiveDays(dataDir, outDir, upTo, fileMap, published ? old : none, published, Date.now(), o);
+  }
+
+  /**
+   * The plan of the closed days, given each one's inputs (every date before the build's, and any
+   * compacted day up to it): the whole closed part kept when every day's key stands, else each
+   * compacted day kept or made as it comes (day()).
+   */
+  async plan(inputs: ReadonlyMap<string, DayInputs>): Promise<ArchivePlan> {
+    this.inputs = inputs;
+    return {
+      keep: await this.whole(),
+      day: (date) => this.take(date),
+      partSink: (heads) => new PartFiles(archiveCacheDir(this.outDir), heads),
+      made: (date, rows, etag) => this.made(date, rows, etag),
+    };
   }
 
   /** The history file's SHA-256: from the hashes beside the site while the file is as it was hashed, else computed. */
@@ -140,7 +156,10 @@ export class ArchiveDays implements CompactedDays {
     return { sha, bytes };
   }
 
-  /** A day's key: its history file's hash (none for a day with references only) and its other inputs. */
+  /**
+   * A day's key: its history file's hash (none for a raw day or a day with references only), what a
+   * raw day's closes stand on, and its other inputs.
+   */
   private async keyOf(date: string, inputs: DayInputs): Promise<{ key: string; bytes: Buffer | null }> {
     const known = this.keys.get(date);
     if (known !== undefined) return { key: known, bytes: null };
@@ -150,20 +169,23 @@ export class ArchiveDays implements CompactedDays {
     }
     const f = this.files.get(date);
     const { sha, bytes } = f ? await this.historySha(date, f.file, f.within) : { sha: "no history", bytes: null };
+    const raw = f ? undefined : this.o.rawKey(date);
     const key = createHash("sha256")
       .update(`${this.code}\0${sha}\0${this.sharedSha}\0`)
       .update(inputs.refs)
-      .update(`\0${inputs.closes}`)
+      .update(`\0${raw === undefined ? "" : `closed ${raw}`}`)
       .digest("hex");
     this.keys.set(date, key);
     return { key, bytes };
   }
 
-  async whole(inputs: ReadonlyMap<string, DayInputs>): Promise<CompactedPart | null> {
+  /** The closed part of the site being replaced, when every day before the build's has the key it had then. */
+  private async whole(): Promise<CompactedPart | null> {
     const days = new Map<string, { kept: KeptFile; count: number }>();
     let all = true;
     const h = createHash("sha256");
-    for (const [date, i] of inputs) {
+    const part = [...this.inputs].filter(([date]) => date < this.today);
+    for (const [date, i] of part) {
       const { key } = await this.keyOf(date, i);
       h.update(`${date}\0${key}\0`);
       const cached = this.old.days[date];
@@ -178,7 +200,7 @@ export class ArchiveDays implements CompactedDays {
     const partKey = h.digest("hex");
     this.next.partKey = partKey;
     if (!all || partKey !== this.old.partKey) return null;
-    for (const date of inputs.keys()) this.next.days[date] = this.old.days[date]!;
+    for (const [date] of part) this.next.days[date] = this.old.days[date]!;
     // The part's files, as the build that made it wrote them: copied into the history files, never
     // read into the build. One of another size (a cache damaged since) is not used.
     const dir = archiveCacheDir(this.outDir);
@@ -196,24 +218,10 @@ export class ArchiveDays implements CompactedDays {
     return { assets, days };
   }
 
-  partSink(heads: HistoryHeads): PartSink {
-    return new PartFiles(archiveCacheDir(this.outDir), heads);
-  }
-
-  keepPart(part: CompactedPart): void {
-    this.freshPart = true;
-    writeDigests(path.join(archiveCacheDir(this.outDir), PartFiles.folderName), part.assets);
-    this.next.part = Object.fromEntries(
-      [...part.assets].map(([a, { first, last, json, csv }]) => [
-        a,
-        { first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
-      ]),
-    );
-  }
-
-  async take(date: string, inputs: DayInputs): Promise<CompactedDay> {
+  /** A compacted day, kept (its entries and its file as published under its key) or to be made from its closes. */
+  private async take(date: string): Promise<CompactedDay> {
     const { file, within } = this.files.get(date)!;
-    const { key, bytes } = await this.keyOf(date, inputs);
+    const { key, bytes } = await this.keyOf(date, this.inputs.get(date)!);
     const old = await readDayEntry(dayFile(dataPaths(this.dataDir).archive, date, "json"), date);
     const entry = old?.key === key ? old : null;
     const kept = entry && this.unchanged(files.day(date), entry.etag);
@@ -227,7 +235,7 @@ export class ArchiveDays implements CompactedDays {
     };
   }
 
-  made(date: string, rows: readonly EntryRow[], etag: string): void {
+  private made(date: string, rows: readonly EntryRow[], etag: string): void {
     const key = this.keys.get(date);
     if (key !== undefined) this.next.days[date] = { key, etag, count: rows.length };
     const pending = this.pending.get(date);
@@ -260,7 +268,7 @@ export class ArchiveDays implements CompactedDays {
     const written = (await this.fresh?.moveTo((date) => dayFile(folder, date, "json"))) ?? 0;
     let removed = 0;
     const listed = await dayFiles(this.dataDir, folder, "json").catch(() => []);
-    const last = this.dates.at(-1);
+    const last = [...this.files.keys()].at(-1);
     // An entry of a day after the build's last compacted one may be a later build's: left alone.
     for (const d of listed)
       if (last !== undefined && d.date <= last && !this.files.has(d.date)) {
@@ -272,14 +280,20 @@ export class ArchiveDays implements CompactedDays {
 
   /**
    * Writes the cache beside the site (after it is published: it describes what the site was made
-   * from): a new part's bytes under their own partKey folder first, then the index that names it,
-   * then the folders of other parts are removed. A crash in between leaves an index and its part.
+   * from): the part this build made (`part`: in PartFiles' folder) under its own partKey folder
+   * first, then the index that names it, then the folders of other parts are removed. A crash in
+   * between leaves an index and its part.
    */
-  async saveCache(): Promise<void> {
-    if (this.borrowed) giveBackReadBuffer(this.borrowed);
-    this.borrowed = null;
+  async saveCache(part: ReadonlyMap<string, AssetPart> | null): Promise<void> {
     const dir = archiveCacheDir(this.outDir);
-    if (this.freshPart) {
+    if (part) {
+      writeDigests(path.join(dir, PartFiles.folderName), part);
+      this.next.part = Object.fromEntries(
+        [...part].map(([a, { first, last, json, csv }]) => [
+          a,
+          { first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
+        ]),
+      );
       // The part made by PartFiles, under its key: renamed, not written again.
       const key = this.next.partKey;
       await fs.rm(path.join(dir, key), { recursive: true, force: true });

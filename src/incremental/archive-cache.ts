@@ -1,5 +1,5 @@
 /**
- * The shapes of what the archive keeps between builds (src/io/archive-days.ts): a compacted day's
+ * The shapes of what the archive keeps between builds (src/incremental/archive-days.ts): a compacted day's
  * entry in data/state/archive/, and the cache beside the site (`<site>.archive-cache/`).
  */
 import type { BigIntStats } from "node:fs";
@@ -63,7 +63,7 @@ export const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), cou
 /**
  * An asset's closed part: its dates, and the sizes of its two files beside this index (each headed by
  * its history file's first bytes, src/feed/archive/types.ts PartFile). Its entries' digests are in
- * the part's `digests.txt` (src/io/archive-part.ts): 4 MB of them in this index made reading and
+ * the part's `digests.txt` (src/incremental/archive-part.ts): 4 MB of them in this index made reading and
  * checking it a tenth of a large hourly build.
  */
 export const CachedPart = z.strictObject({

@@ -3,15 +3,14 @@
  * so that the next hour does not take the same 80 k quotes of each through acceptance again: a raw
  * day is kept 7 days (RAW_RETENTION_DAYS) before `compact` folds it into history/, and only today's
  * file still changes. Like the history summaries, it is a cache, never the record: the quotes file
- * stays the record, and a build that cannot use an entry closes the day from its quotes, as without.
+ * stays the record, and a day whose entry does not stand is closed from its quotes, as without it.
  *
- * An entry is used only when everything the day's result depends on is what it was made from
- * (src/rules/days.ts closeRawDay, docs/methodology.md §2):
+ * An entry stands for its day only when everything the day's result depends on is what it was made
+ * from (src/rules/days.ts closeRawDay, docs/methodology.md §2):
  * - the day file's bytes (`quotesSha256`): a late quote appended to the day changes them;
  * - the inputs of acceptance and closes (`inputsSha256`): the catalog, the registry, the sources in
  *   their order of trust and kind, and each asset's official rate in force that day;
- * - the code (`codeSha256`): every file of the running program and the lockfile of its packages, the
- *   Node that runs it and its time-zone data (Cairo dates come from it); any change of code is a miss;
+ * - the code (`codeSha256`, src/incremental/fingerprint.ts): any change of code is a miss;
  * - the build instant, through rule 4 only (a quote later than the build instant is rejected as
  *   observed-in-future): the result is the same at every instant once no quote of the day is later
  *   than it, so an entry records its day's latest instant and is used only by a build at or after it
@@ -19,26 +18,26 @@
  * Entries are written only when the build saves its state (the hourly job; not `--no-state`), only
  * for days before the build's Cairo date, and one is removed once its day is no longer a raw day.
  */
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { canonical } from "../core/canonical.js";
 import { CLOCK_SKEW_MS } from "../core/methodology.js";
+import { cairoDate } from "../core/cairo.js";
 import { REJECTION_REASONS, type ClosedRawDay, type RejectedQuote } from "../core/dataset.js";
 import type { Catalog, DayClose, Registry, Sources } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
-import { precomputed } from "../render/precomputed.js";
+import type { PlanInputs } from "../feed/plan.js";
 import { dataPaths } from "../core/data-layout.js";
-import { dayFiles } from "./day-files.js";
-import { insideCheck } from "./links.js";
+import { dayFiles } from "../io/day-files.js";
+import { assertInsideSync, insideCheck } from "../io/links.js";
 import { messageOf } from "../core/errors.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { sha256Hex } from "./hash.js";
-import { readJson } from "./json-file.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { sha256Hex } from "../io/hash.js";
+import { parseJsonText } from "../io/json-file.js";
+import { codeFingerprint } from "./fingerprint.js";
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -67,48 +66,6 @@ export const ClosedDayEntry = z.strictObject({
 export type ClosedDayEntry = z.infer<typeof ClosedDayEntry>;
 
 /**
- * The running program's fingerprint, for `codeSha256`. The bundle carries it computed at compile
- * time from the sources it was made of (precomputed.ts); unbundled, it is computed here once a
- * process from the code root this module runs from (dist/ after tsc, src/ under tsx or vitest). The
- * packages' lockfile stands for their code; Node's version and its time-zone data are added at run
- * time, since the same code on another Node may date an instant differently.
- */
-export function codeFingerprint(): string {
-  if (fingerprint === undefined) {
-    const code = precomputed?.codeSha256 ?? sourceFingerprint(fileURLToPath(new URL("..", import.meta.url)));
-    fingerprint = sha256Hex(
-      `${code}\0${process.version}\0${process.versions["tz"] ?? ""}\0${process.versions["icu"] ?? ""}`,
-    );
-  }
-  return fingerprint;
-}
-let fingerprint: string | undefined;
-
-/**
- * The fingerprint of a code root (src/ or dist/) and the lockfile beside it, what the bundle step
- * stores: every program file below it (`relative path\0content\0`, in name order; not source maps),
- * then the lockfile.
- */
-export function sourceFingerprint(codeRoot: string): string {
-  const h = createHash("sha256");
-  const files = readdirSync(codeRoot, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(ts|js|cjs|mjs|json)$/.test(e.name))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-  for (const f of files)
-    h.update(`${path.relative(codeRoot, f)}\0`)
-      .update(readFileSync(f))
-      .update("\0");
-  let lock: Buffer | string = "no lockfile";
-  try {
-    lock = readFileSync(path.join(codeRoot, "..", "package-lock.json"));
-  } catch {
-    // Installed without its lockfile: the program's own files still key the cache.
-  }
-  return h.update("\0package-lock.json\0").update(lock).digest("hex");
-}
-
-/**
  * What acceptance and closes read besides the day's quotes, for one date: `inputsSha256`. The
  * catalog, the registry and the sources are the same for every raw day of a build, so they are
  * serialized and hashed once; each date adds the official rates in force on it.
@@ -130,21 +87,34 @@ export function inputsKeys(
     );
 }
 
-/** The closed days a build may take from data/state/closed-days/, and those it closed itself. */
+/** The raw days a build may take from data/state/closed-days/, and those it closed itself. */
 export class ClosedDays {
   /** Each entry's file, and where it must be shown to lie inside the data folder (insideCheck). */
   private readonly listed = new Map<string, { file: string; within: string | null }>();
-  private readonly fresh = new Map<string, string>();
+  /** Each raw day before the build's as take() saw it: its bytes' hash and the inputs of its date. */
+  private readonly seen = new Map<string, { quotesSha256: string; inputs: string }>();
+  private inputsOf: (date: string) => string = () => {
+    throw new Error("closed days asked for before the plan's inputs were given");
+  };
+  /** The raw days there are: the entry of any other day is removed by save(). */
+  private rawDates: ReadonlySet<string> = new Set();
   private readonly code = codeFingerprint();
+  private readonly today: string;
   /** An entry that could not be read, for the build report (a stale one is no news: it is a miss). */
   readonly warnings: string[] = [];
   /** Days whose entry was used (for the build's summary line). */
   used = 0;
 
-  private constructor(private readonly folder: string) {}
+  private constructor(
+    private readonly folder: string,
+    private readonly atMs: number,
+  ) {
+    this.today = cairoDate(atMs);
+  }
 
-  static async open(dataDir: string): Promise<ClosedDays> {
-    const c = new ClosedDays(dataPaths(dataDir).closedDays);
+  /** The entries of `dataDir`, for a build at `atMs`. */
+  static async open(dataDir: string, atMs: number): Promise<ClosedDays> {
+    const c = new ClosedDays(dataPaths(dataDir).closedDays, atMs);
     try {
       const days = await dayFiles(dataDir, c.folder, "json");
       const within = await insideCheck(dataDir, c.folder);
@@ -156,91 +126,99 @@ export class ClosedDays {
     return c;
   }
 
-  /** The day's result at the build instant `atMs`, when its entry may stand for it; else null. */
-  async take(date: string, file: string, bytes: Buffer, inputs: string, atMs: number): Promise<ClosedRawDay | null> {
+  /** What acceptance reads besides the quotes (the references computed at the build instant): the rest of each key. */
+  plan(inputs: PlanInputs): void {
+    this.inputsOf = inputsKeys(inputs, inputs.official);
+    this.rawDates = new Set(inputs.rawDates);
+  }
+
+  /**
+   * A raw day before the build's: its result as an earlier build made it from these very bytes,
+   * inputs and code, at an instant from which it stands (keep); null when there is none (make).
+   * Today's day is never kept: its file still grows.
+   */
+  take(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null {
+    const { date, file } = day;
+    if (date >= this.today) return null;
+    const quotesSha256 = sha256Hex(bytes);
+    const inputs = this.inputsOf(date);
+    this.seen.set(date, { quotesSha256, inputs });
     const listed = this.listed.get(date);
     if (listed === undefined) return null;
-    const entryFile = listed.file;
     let entry: ClosedDayEntry;
     try {
-      entry = await readJson(entryFile, ClosedDayEntry, listed.within ?? undefined);
+      if (listed.within !== null) assertInsideSync(listed.within, listed.file);
+      entry = parseJsonText(listed.file, readFileSync(listed.file, "utf8"), ClosedDayEntry);
       if (entry.date !== date) throw new Error(`the entry of ${entry.date}, not ${date}`);
       // The exact check of a history line (src/schema/fast-inputs.ts, property-tested against DayClose).
       const bad = entry.closes.findIndex((c) => !isDayClose(c));
       if (bad >= 0) throw new Error(`closes[${bad}] is not a day's close`);
     } catch (e) {
-      this.warnings.push(`${entryFile}: not usable (${messageOf(e)}); the day was closed from its quotes`);
+      this.warnings.push(`${listed.file}: not usable (${messageOf(e)}); the day was closed from its quotes`);
       return null;
     }
     if (
       entry.codeSha256 !== this.code ||
       entry.inputsSha256 !== inputs ||
-      (entry.latestObservedMs !== null && entry.latestObservedMs > atMs + CLOCK_SKEW_MS) ||
-      entry.quotesSha256 !== sha256Hex(bytes)
+      (entry.latestObservedMs !== null && entry.latestObservedMs > this.atMs + CLOCK_SKEW_MS) ||
+      entry.quotesSha256 !== quotesSha256
     )
       return null;
     this.used++;
     return {
-      atMs,
-      closedKey: this.closedKey(entry.quotesSha256, inputs),
       closes: entry.closes as DayClose[],
       rejected: entry.rejected.map((r): RejectedQuote => ({ file, ...r })),
       accepted: entry.accepted,
       read: entry.read,
+      latestObservedMs: entry.latestObservedMs,
     };
   }
 
   /**
-   * Keeps a day the build closed from its quotes, to be written by save() — only when no quote of it
-   * was later than the build instant: then rule 4 rejected none, and the result is the same at every
-   * instant from the day's latest quote on, which is when take() uses it. A day with a quote still
-   * in the future (a clock far ahead) is closed afresh by every build. The day's `closedKey` when kept.
+   * What a raw day's closes stand on: its bytes, acceptance's inputs and the code, hashed; the archive
+   * keys the day's file by it. A day before the build's has the same closes at every build instant
+   * from its end on, whatever its latest quote: a quote later than the instant is rejected either as
+   * observed-in-future or, once the instant has passed it, as filed under another day.
    */
-  put(
-    date: string,
-    bytes: Buffer,
-    inputs: string,
-    day: ClosedRawDay,
-    latestObservedMs: number | null,
-  ): string | undefined {
-    if (latestObservedMs !== null && latestObservedMs > day.atMs + CLOCK_SKEW_MS) return undefined;
-    const quotesSha256 = sha256Hex(bytes);
-    const entry: ClosedDayEntry = {
-      date,
-      quotesSha256,
-      inputsSha256: inputs,
-      codeSha256: this.code,
-      latestObservedMs,
-      read: day.read,
-      accepted: day.accepted,
-      closes: day.closes,
-      rejected: day.rejected.map(({ line, source, seller, asset, reason }) => ({
-        line,
-        source,
-        seller,
-        asset,
-        reason,
-      })),
-    };
-    this.fresh.set(date, `${JSON.stringify(entry)}\n`);
-    return this.closedKey(quotesSha256, inputs);
+  closedKey(date: string): string | undefined {
+    const seen = this.seen.get(date);
+    return seen && sha256Hex(`${seen.quotesSha256}\0${seen.inputs}\0${this.code}`);
   }
 
-  /** ClosedRawDay `closedKey`: what a day's closes stand on once no quote of it is later than the build. */
-  private closedKey(quotesSha256: string, inputs: string): string {
-    return sha256Hex(`${quotesSha256}\0${inputs}\0${this.code}`);
-  }
-
-  /** Writes the days put, and removes the entries of days that are no longer raw days. */
-  async save(rawDates: ReadonlySet<string>): Promise<{ written: number; removed: number }> {
+  /**
+   * Writes the days the build closed, each only when no quote of it was later than the build
+   * instant: then rule 4 rejected none, and the result is the same at every instant from the day's
+   * latest quote on, which is when take() uses it (a day with a quote still in the future is closed
+   * afresh by every build). Removes the entries of days that are no longer raw days.
+   */
+  async save(made: ReadonlyMap<string, ClosedRawDay>) {
     let written = 0;
     let removed = 0;
-    for (const [date, text] of this.fresh) {
-      await writeFileAtomic(path.join(this.folder, `${date}.json`), text);
+    for (const [date, day] of made) {
+      const seen = this.seen.get(date);
+      if (!seen || (day.latestObservedMs !== null && day.latestObservedMs > this.atMs + CLOCK_SKEW_MS)) continue;
+      const entry: ClosedDayEntry = {
+        date,
+        quotesSha256: seen.quotesSha256,
+        inputsSha256: seen.inputs,
+        codeSha256: this.code,
+        latestObservedMs: day.latestObservedMs,
+        read: day.read,
+        accepted: day.accepted,
+        closes: day.closes,
+        rejected: day.rejected.map(({ line, source, seller, asset, reason }) => ({
+          line,
+          source,
+          seller,
+          asset,
+          reason,
+        })),
+      };
+      await writeFileAtomic(path.join(this.folder, `${date}.json`), `${JSON.stringify(entry)}\n`);
       written++;
     }
     for (const [date, { file }] of this.listed)
-      if (!rawDates.has(date) && !this.fresh.has(date)) {
+      if (!this.rawDates.has(date) && !made.has(date)) {
         rmSync(file, { force: true });
         removed++;
       }

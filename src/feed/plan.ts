@@ -1,0 +1,48 @@
+/**
+ * The seam between composing a site and what earlier builds left (src/incremental/ keeps it), in
+ * astro's shape: before a thing is made, the plan says whether an earlier build's result stands for
+ * its very inputs (keep) or the build makes it (make); what the build made is handed back in the
+ * Site, and recorded once the site is published (src/jobs/build.ts). Every reuse is checked against
+ * a digest of the bytes it stands for. The rules never see the plan: they close what it does not keep.
+ */
+import type { ClosedRawDay } from "../core/dataset.js";
+import type { DayRef } from "../rules/references.js";
+import type { Catalog, Registry, Sources } from "../schema/inputs.js";
+import type { ArchivePlanner, AssetPart, KeptFile } from "./archive/types.js";
+
+/** What a build's plan is made from besides each day's own bytes: what the rules read of the dataset. */
+export interface PlanInputs {
+  catalog: Catalog;
+  registry: Registry;
+  sources: Sources;
+  /** The official references at the build instant (src/rules/references.ts): acceptance compares with them. */
+  official: ReadonlyMap<string, DayRef[]>;
+  /** The dates of the raw quote days there are (what was kept of a day no longer raw is dropped). */
+  rawDates: readonly string[];
+}
+
+/** What earlier builds left, as a build asks it: a plan, once the references are computed. */
+export interface Reuse {
+  plan(inputs: PlanInputs): Plan;
+}
+
+/** A build's plan: for each thing it would make, keep (an earlier build's) or make. */
+export interface Plan extends ArchivePlanner {
+  /**
+   * A raw day: its closes as an earlier build made them from these very bytes and inputs (keep), or
+   * null (make: the rules close it, src/rules/days.ts closeRawDay).
+   */
+  closes(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null;
+  /** A file the site being replaced has with these very bytes (the same ETag): kept as it is, not written. */
+  unchanged(path: string, etag: string): KeptFile | null;
+  /** What the plan could not use (an unreadable entry), for the build report: it cost time, not the build. */
+  readonly warnings: readonly string[];
+}
+
+/** What the build made that the plan did not keep, to be recorded once the site is published. */
+export interface Made {
+  /** The raw days the rules closed, by date. */
+  closes: ReadonlyMap<string, ClosedRawDay>;
+  /** The archive's closed part, when the build made it (the days themselves were handed to the plan as made). */
+  part: ReadonlyMap<string, AssetPart> | null;
+}
