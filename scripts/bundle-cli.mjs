@@ -76,6 +76,16 @@ const compileTime = {
       replaced.add(key);
       return { contents, loader: "js" };
     });
+    // A tagged template's text stays as written (esbuild escapes every other string, but escaping a
+    // template's text changes its `raw`): the pages' html`` templates hold Arabic, so their modules
+    // are read with each non-ASCII character as its \u escape, which html, reading no `raw`, ignores.
+    b.onLoad({ filter: /[\\/]src[\\/]render[\\/].*\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, "utf8").replace(
+        /[^\0-\x7f]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      ),
+      loader: "ts",
+    }));
   },
 };
 

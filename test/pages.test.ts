@@ -350,10 +350,10 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     expect(changeAmount(0.02, 2, "ar")).toBe("2 قرش");
     expect(changeAmount(13, 0, "ar")).toBe("13 جنيهًا");
     expect(changeAmount(1.25, 2, "ar")).toBe("1.25 جنيه");
-    expect(text(changeMark(0.33, 2, "en", 0.69)).trim()).toBe("▲ +33 piastres (0.69%)");
-    expect(text(changeMark(-15, 0, "en")).trim()).toBe("▼ −15 EGP");
-    expect(text(changeMark(0, 2, "ar")).trim()).toBe("= دون تغيير");
-    expect(changeMark(-15, 0, "en")).toContain('class="chg down"');
+    expect(text(changeMark(0.33, 2, "en", 0.69).text).trim()).toBe("▲ +33 piastres (0.69%)");
+    expect(text(changeMark(-15, 0, "en").text).trim()).toBe("▼ −15 EGP");
+    expect(text(changeMark(0, 2, "ar").text).trim()).toBe("= دون تغيير");
+    expect(changeMark(-15, 0, "en").text).toContain('class="chg down"');
   });
 
   test("21 karat leads gold on the home page and in the list of every price; the headline assets come first", async () => {

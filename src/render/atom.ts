@@ -3,12 +3,13 @@
  * at /api/v1/events/asset/{slug}.atom, rendered from the events documents of the same build, one entry
  * per event. Atom allows one title per entry (RFC 4287 §4.1.2), so the title says it in English and
  * Arabic, and the content (XHTML) gives each language its own paragraph, direction and language tag.
+ * Written with the pages' `html` template: XML escapes text and quoted attributes as HTML does.
  */
 import { v5 as uuidv5 } from "uuid";
 import type { RenderContext, Renderer, SiteFile } from "../feed/site.js";
 import { SOURCES_PAGE_PATH, assetPagePath, files, localized, urlOf } from "../feed/paths.js";
 import type { Event, Events } from "../schema/events.js";
-import { esc } from "./pages/html.js";
+import { html, join, type SafeHtml } from "./pages/html.js";
 import { eventNames, eventSentence, type EventNames } from "./pages/events.js";
 
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
@@ -24,24 +25,24 @@ export const EVENTS_UUID_NAMESPACE = "011c2ab6-8655-483e-8089-880f25f66399";
 export const atomId = (name: string) => `urn:uuid:${uuidv5(name, EVENTS_UUID_NAMESPACE)}`;
 
 const link = (rel: string, type: string, href: string, hreflang?: string) =>
-  `<link rel="${rel}" type="${type}"${hreflang ? ` hreflang="${hreflang}"` : ""} href="${esc(href)}"/>`;
+  html`<link rel="${rel}" type="${type}"${hreflang ? html` hreflang="${hreflang}"` : ""} href="${href}"/>`;
 
 /** The pages an event is about: its asset's page, or the sources page, in both languages. */
 function pageOf(e: Event): string {
   return e.asset === null ? SOURCES_PAGE_PATH : assetPagePath(e.asset);
 }
 
-function entry(e: Event, names: EventNames): string {
+function entry(e: Event, names: EventNames): SafeHtml {
   const en = eventSentence(e, names, "en");
   const ar = eventSentence(e, names, "ar");
-  return `<entry>
+  return html`<entry>
 <id>${atomId(e.id)}</id>
-<title type="text">${esc(`${en} — ${ar}`)}</title>
+<title type="text">${`${en} — ${ar}`}</title>
 <updated>${e.at}</updated>
 <category term="${e.kind}"/>
 ${link("alternate", "text/html", pageOf(e), "en")}
 ${link("alternate", "text/html", localized(pageOf(e), "ar"), "ar")}
-<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p xml:lang="en" lang="en">${esc(en)}.</p><p xml:lang="ar" lang="ar" dir="rtl">${esc(ar)}.</p></div></content>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p xml:lang="en" lang="en">${en}.</p><p xml:lang="ar" lang="ar" dir="rtl">${ar}.</p></div></content>
 </entry>`;
 }
 
@@ -58,22 +59,23 @@ export function atomFeed(doc: Events, names: EventNames, license: string, baseUr
   const updated = doc.events[0]?.at ?? doc.generatedAt;
   // The links are paths: with the site's address known, xml:base resolves them for any reader
   // (RFC 4287 §2); without it, a reader resolves them against the feed's own URL.
-  const base = baseUrl ? ` xml:base="${esc(baseUrl.replace(/\/?$/, "/"))}"` : "";
-  return `<?xml version="1.0" encoding="utf-8"?>
+  const base = baseUrl ? html` xml:base="${baseUrl.replace(/\/?$/, "/")}"` : "";
+  const entries = doc.events.map((e) => entry(e, names));
+  return html`<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en"${base}>
 <id>${atomId(self)}</id>
-<title type="text">${esc(title)}</title>
-<subtitle type="text">${esc(`Every change the hourly builds saw in the last ${doc.retentionDays} days, newest first.`)}</subtitle>
+<title type="text">${title}</title>
+<subtitle type="text">Every change the hourly builds saw in the last ${doc.retentionDays} days, newest first.</subtitle>
 <updated>${updated}</updated>
 <author><name>Price Feed</name></author>
-<rights type="text">${esc(license)}</rights>
+<rights type="text">${license}</rights>
 ${link("self", "application/atom+xml", self)}
 ${link("alternate", "application/json", doc._self)}
 ${link("alternate", "text/html", home, "en")}
 ${link("alternate", "text/html", localized(home, "ar"), "ar")}
-${doc.events.map((e) => entry(e, names)).join("\n")}
+${join(entries, "\n")}
 </feed>
-`;
+`.text;
 }
 
 /** Every Atom feed of the build, from the events documents it is handed. */

@@ -8,7 +8,8 @@ import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, files, localized, urlOf, type PageLang } from "../../feed/paths.js";
 import type { SourceConfig } from "../../schema/sources.js";
-import { arabic, english, esc, nameIn, page } from "./html.js";
+import { arabic, english, html, nameIn, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { longDate, price, westernDigits } from "./format.js";
 import { sellerTable } from "./sellers.js";
 import { changeMark } from "./change.js";
@@ -32,45 +33,49 @@ import {
 
 type Side = "sell" | "buy";
 
-function sideBox(a: Asset, side: Side, lang: PageLang): string {
+function sideBox(a: Asset, side: Side, lang: PageLang): SafeHtml {
   const d: Direction = a.directions[side];
   const id = `side-${side}`;
   const ar = lang === "ar";
   const who = d.best?.seller
-    ? `<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${esc(sideHint(side, lang))}</span></p>`
+    ? html`<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${sideHint(side, lang)}</span></p>`
     : "";
+  const since = (p: NonNullable<Direction["previous"]>) =>
+    ar
+      ? `منذ إغلاق ${longDate(p.date, "ar")} (${price(p.value, a.decimals, lang)})`
+      : `since the close of ${longDate(p.date, "en")} (${price(p.value, a.decimals, lang)})`;
   const moved = d.previous
-    ? `<p class="moved">${changeMark(d.previous.change, a.decimals, lang, d.previous.changePct)} <span class="since">${ar ? `منذ إغلاق ${esc(longDate(d.previous.date, "ar"))} (${price(d.previous.value, a.decimals, lang)})` : `since the close of ${esc(longDate(d.previous.date, "en"))} (${price(d.previous.value, a.decimals, lang)})`}</span></p>`
+    ? html`<p class="moved">${changeMark(d.previous.change, a.decimals, lang, d.previous.changePct)} <span class="since">${since(d.previous)}</span></p>`
     : "";
   const signals = signalSentences(d, lang);
-  return `<section class="side" aria-labelledby="${id}">
-<h2 id="${id}">${esc(sideLabel(side, lang))}</h2>
-<p class="big">${price(d.best?.value, a.decimals, lang)}</p>${moved}${d.best?.value == null ? `<p class="muted">${ar ? "لا توجد أسعار لهذا الجانب." : "No seller quotes this side."}</p>` : who}
-<p class="verdict">${esc(verdictSentence(d, side, lang))}</p>
-${signals.length ? `<ul>${signals.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>` : ""}
+  return html`<section class="side" aria-labelledby="${id}">
+<h2 id="${id}">${sideLabel(side, lang)}</h2>
+<p class="big">${price(d.best?.value, a.decimals, lang)}</p>${moved}${d.best?.value == null ? html`<p class="muted">${ar ? "لا توجد أسعار لهذا الجانب." : "No seller quotes this side."}</p>` : who}
+<p class="verdict">${verdictSentence(d, side, lang)}</p>
+${signals.length ? html`<ul>${signals.map((x) => html`<li>${x}</li>`)}</ul>` : ""}
 </section>`;
 }
 
-function referenceBox(a: Asset, lang: PageLang): string {
+function referenceBox(a: Asset, lang: PageLang): SafeHtml {
   const d = a.directions[a.defaultSide];
   const ar = lang === "ar";
   const v = a.global?.value ?? a.series.at(-1)?.bench ?? null;
-  return `<section class="side" aria-labelledby="side-ref">
+  return html`<section class="side" aria-labelledby="side-ref">
 <h2 id="side-ref">${ar ? "السعر المرجعي" : "Reference price"}</h2>
 <p class="big">${price(v, a.decimals, lang)}</p>
-<p class="verdict">${esc(verdictSentence(d, a.defaultSide, lang))}</p>
+<p class="verdict">${verdictSentence(d, a.defaultSide, lang)}</p>
 </section>`;
 }
 
-function references(a: Asset, lang: PageLang): string {
+function references(a: Asset, lang: PageLang): SafeHtml {
   const ar = lang === "ar";
   const p = (v: number | null | undefined) => price(v, a.decimals, lang);
   const official = a.benchmark
-    ? `${esc(sideLabel("sell", lang))} <b>${p(a.benchmark.sell)}</b> · ${esc(sideLabel("buy", lang))} <b>${p(a.benchmark.buy)}</b>`
+    ? html`${sideLabel("sell", lang)} <b>${p(a.benchmark.sell)}</b> · ${sideLabel("buy", lang)} <b>${p(a.benchmark.buy)}</b>`
     : ar
       ? "لا يوجد سعر رسمي لهذا الأصل"
       : "none for this asset";
-  return `<section class="side refs" aria-labelledby="refs-h">
+  return html`<section class="side refs" aria-labelledby="refs-h">
 <h2 id="refs-h">${ar ? "أسعار مرجعية" : "References"}</h2>
 <dl>
 <dt>${ar ? "السعر الرسمي للبنك المركزي المصري" : "Central Bank of Egypt official rate"}</dt><dd>${official}</dd>
@@ -91,13 +96,13 @@ export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): s
   const sellers =
     a.market === "reference"
       ? ""
-      : `<section aria-labelledby="sellers-h"><h2 id="sellers-h">${ar ? `كل الجهات المرخصة (${a.sellers.length})` : `Every licensed seller (${a.sellers.length})`}</h2>
-${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : `<p class="muted">${ar ? "لم تسعّره أي جهة في هذا اليوم." : "No seller quoted it on this day."}</p>`}</section>`;
-  const body = `<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${esc(title)}</p>
-<h1>${esc(title)} ${twinName}</h1>
-<p class="lead">${esc(pricesOf(a, feed, lang))} · ${esc(unitWords(a, lang))}${note ? ` · ${esc(note)}` : ""}</p>
-<p class="status"><strong>${esc(freshnessWords(a, lang))}</strong> · ${esc(lastUpdated(a, feed, lang))} · ${esc(confidenceWords(a, lang))}</p>
-<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : `${sideBox(a, "sell", lang)}${sideBox(a, "buy", lang)}`}${references(a, lang)}</div>
+      : html`<section aria-labelledby="sellers-h"><h2 id="sellers-h">${ar ? `كل الجهات المرخصة (${a.sellers.length})` : `Every licensed seller (${a.sellers.length})`}</h2>
+${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : html`<p class="muted">${ar ? "لم تسعّره أي جهة في هذا اليوم." : "No seller quoted it on this day."}</p>`}</section>`;
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${title}</p>
+<h1>${title} ${twinName}</h1>
+<p class="lead">${pricesOf(a, feed, lang)} · ${unitWords(a, lang)}${note ? ` · ${note}` : ""}</p>
+<p class="status"><strong>${freshnessWords(a, lang)}</strong> · ${lastUpdated(a, feed, lang)} · ${confidenceWords(a, lang)}</p>
+<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang)}</div>
 ${goldNote([a], lang)}
 ${sellers}
 ${converter(a, lang)}
@@ -125,6 +130,6 @@ ${periodCharts(ctx, a, lang)}
 }
 
 /** Each source's name as HTML in the page's language: its Arabic name where it has one, else the English marked as such. */
-function sourceNamesIn(sources: readonly SourceConfig[], lang: PageLang): Map<string, string> {
+function sourceNamesIn(sources: readonly SourceConfig[], lang: PageLang): Map<string, SafeHtml | ""> {
   return new Map(sources.map((s) => [s.id, nameIn(lang, s.name, s.nameAr)]));
 }

@@ -8,7 +8,7 @@
 import type { PageLang } from "../../feed/paths.js";
 import { roundHalfAway } from "../../core/round.js";
 import { AR_PIASTRES, AR_POUNDS, arForm, count, percent, price, type ArNoun } from "./format.js";
-import { esc } from "./html.js";
+import { html, type SafeHtml } from "./html.js";
 
 /** Piastres in a pound. */
 const PIASTRES = 100;
@@ -42,7 +42,7 @@ const ARROW: Record<Direction, string> = { up: "▲", down: "▼", flat: "=" };
  * The mark of a move: arrow, signed amount, and the percentage when given. The arrow is hidden
  * from screen readers, which read the sign and the words.
  */
-export function changeMark(change: number, decimals: number, lang: PageLang, pct?: number): string {
+export function changeMark(change: number, decimals: number, lang: PageLang, pct?: number): SafeHtml {
   const dir = directionOf(change);
   const ar = lang === "ar";
   const said =
@@ -52,7 +52,7 @@ export function changeMark(change: number, decimals: number, lang: PageLang, pct
         : "no change"
       : `${dir === "up" ? "+" : "−"}${changeAmount(change, decimals, lang)}${pct === undefined ? "" : ` (${percent(pct, lang)})`}`;
   // The sign and the digits stay together and left to right inside Arabic text (Unicode UAX #9).
-  return `<span class="chg ${dir}"><span aria-hidden="true">${ARROW[dir]}</span> <bdi>${esc(said)}</bdi></span>`;
+  return html`<span class="chg ${dir}"><span aria-hidden="true">${ARROW[dir]}</span> <bdi>${said}</bdi></span>`;
 }
 
 /** A seller's move on one side, from its previous close; null when either day has no price. */

@@ -11,7 +11,7 @@
  */
 import type { Asset, SeriesEntry } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
-import { esc } from "./html.js";
+import { html, join, type SafeHtml } from "./html.js";
 import { fullDate, price, shortDate } from "./format.js";
 import { unitWords } from "./words.js";
 import { addDays } from "../../core/cairo.js";
@@ -45,8 +45,8 @@ function pts(p: Pt[]): string {
 }
 
 /** Per series (by identity, so never across builds), its drawn layers per scale (seriesChart). */
-const drawnLayersMemo = new WeakMap<readonly SeriesEntry[], Map<string, readonly string[]>>();
-function drawnOnce(s: readonly SeriesEntry[], key: string, draw: () => string[]): readonly string[] {
+const drawnLayersMemo = new WeakMap<readonly SeriesEntry[], Map<string, readonly SafeHtml[]>>();
+function drawnOnce(s: readonly SeriesEntry[], key: string, draw: () => SafeHtml[]): readonly SafeHtml[] {
   let memo = drawnLayersMemo.get(s);
   if (!memo) drawnLayersMemo.set(s, (memo = new Map()));
   let d = memo.get(key);
@@ -112,7 +112,7 @@ function yTicks(
 }
 
 /** `weekly`: the series is one entry a week (periods.ts weeklyRanges), and the description says so. */
-export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang, weekly = false): string {
+export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang, weekly = false): SafeHtml | "" {
   const s = asset.series;
   const layers = drawnLayers(asset);
   const values = s
@@ -131,12 +131,12 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
   const x = (date: string) => left + ((Date.parse(date) - first) / DAY_MS / span) * (right - left);
   const y = (v: number) => top + (1 - (v - y0.lo) / (y0.hi - y0.lo)) * (bottom - top);
 
-  const parts: string[] = [];
+  const parts: SafeHtml[] = [];
   // Gridlines and price labels.
   y0.ticks.forEach((t, i) => {
-    parts.push(`<line class="grid" x1="${left}" x2="${right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
+    parts.push(html`<line class="grid" x1="${left}" x2="${right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
     parts.push(
-      `<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${esc(yLabels[i]!)}</text>`,
+      html`<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${yLabels[i]!}</text>`,
     );
   });
   // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
@@ -150,63 +150,60 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
     const label = shortDate(date, lang);
     const half = (label.length * font * 0.55) / 2;
     const at = Math.min(right - half, Math.max(left + half, x(date)));
-    parts.push(`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
+    parts.push(html`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
     // The drawing runs left to right (time does), but an Arabic date reads right to left: "19 نوفمبر".
     parts.push(
-      `<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}"${lang === "ar" ? ' direction="rtl"' : ""}>${esc(label)}</text>`,
+      html`<text x="${r1(at)}" y="${bottom + Math.round(font * 1.5)}" text-anchor="middle" font-size="${font}"${lang === "ar" ? html` direction="rtl"` : ""}>${label}</text>`,
     );
   }
   parts.push(
-    `<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`,
+    html`<line class="axis" x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}"/><line class="axis" x1="${left}" y1="${top}" x2="${left}" y2="${bottom}"/>`,
   );
   parts.push(
-    `<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${esc(unitWords(asset, lang))}</text>`,
+    html`<text x="${left}" y="${Math.round(font * 1.2)}" font-size="${font}" font-weight="600">${unitWords(asset, lang)}</text>`,
   );
 
   // Made only when the layers are drawn: the second language's page takes them from drawnOnce.
   let xOf: Map<string, number> | undefined;
   const xAt = (date: string) => (xOf ??= new Map(s.map((e) => [e.date, x(e.date)]))).get(date)!;
-  const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill = "") =>
-    runs(s, lo, hi)
-      .map((run) => {
-        const upper: Pt[] = run.map((e) => [xAt(e.date), y(e[hi] as number)]);
-        const lower: Pt[] = run.map((e): Pt => [xAt(e.date), y(e[lo] as number)]);
-        if (run.length === 1) {
-          upper.push([upper[0]![0] + 4, upper[0]![1]]);
-          lower.push([lower[0]![0] + 4, lower[0]![1]]);
-        }
-        const strong =
-          edge === null ? "" : `<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
-        return `<polygon class="${cls}"${fill} points="${pts([...upper, ...lower.reverse()])}"/>${strong}`;
-      })
-      .join("");
+  const band = (lo: Key, hi: Key, cls: string, edge: Key | null, fill: SafeHtml | "" = "") =>
+    runs(s, lo, hi).map((run) => {
+      const upper: Pt[] = run.map((e) => [xAt(e.date), y(e[hi] as number)]);
+      const lower: Pt[] = run.map((e): Pt => [xAt(e.date), y(e[lo] as number)]);
+      if (run.length === 1) {
+        upper.push([upper[0]![0] + 4, upper[0]![1]]);
+        lower.push([lower[0]![0] + 4, lower[0]![1]]);
+      }
+      const strong =
+        edge === null ? "" : html`<polyline class="${cls}-edge" points="${pts(edge === lo ? lower : upper)}"/>`;
+      return html`<polygon class="${cls}"${fill} points="${pts([...upper, ...lower.reverse()])}"/>${strong}`;
+    });
   const hatch = `${id}-${size}-hatch`;
   // The layers depend on the series and the scales only, not on the language: drawn once for both pages.
   const scale = `${size}|${id}|${left}|${y0.lo}|${y0.hi}|${layers.join()}`;
   parts.push(
     ...drawnOnce(s, scale, () => {
-      const drawn: string[] = [];
-      if (layers.includes("ref")) drawn.push(band("sellLo", "sellHi", "ref", null));
-      if (layers.includes("sell")) drawn.push(band("sellLo", "sellHi", "sell", "sellLo"));
-      if (layers.includes("buy")) drawn.push(band("buyLo", "buyHi", "buy", "buyHi", ` fill="url(#${hatch})"`));
-      if (layers.includes("bench"))
-        drawn.push(
-          runs(s, "bench", "bench")
-            .map((run) =>
-              run.length === 1
-                ? `<circle class="bench" cx="${r1(xAt(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
-                : `<polyline class="bench" points="${pts(run.map((e) => [xAt(e.date), y(e.bench!)]))}"/>`,
-            )
-            .join(""),
+      const drawn: SafeHtml[] = [];
+      if (layers.includes("ref")) drawn.push(html`${band("sellLo", "sellHi", "ref", null)}`);
+      if (layers.includes("sell")) drawn.push(html`${band("sellLo", "sellHi", "sell", "sellLo")}`);
+      if (layers.includes("buy"))
+        drawn.push(html`${band("buyLo", "buyHi", "buy", "buyHi", html` fill="url(#${hatch})"`)}`);
+      if (layers.includes("bench")) {
+        const bench = runs(s, "bench", "bench").map((run) =>
+          run.length === 1
+            ? html`<circle class="bench" cx="${r1(xAt(run[0]!.date))}" cy="${r1(y(run[0]!.bench!))}" r="3"/>`
+            : html`<polyline class="bench" points="${pts(run.map((e) => [xAt(e.date), y(e.bench!)]))}"/>`,
         );
+        drawn.push(html`${bench}`);
+      }
       return drawn;
     }),
   );
   const descId = `${id}-${size}-desc`;
-  return `<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
-<desc id="${descId}">${esc(describe(asset, lang, weekly))}</desc>
+  return html`<svg class="chart chart-${size}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="${id} ${descId}">
+<desc id="${descId}">${describe(asset, lang, weekly)}</desc>
 <defs><pattern id="${hatch}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect class="hatch" width="2.5" height="6"/></pattern></defs>
-${parts.join("\n")}
+${join(parts, "\n")}
 </svg>`;
 }
 
@@ -221,11 +218,11 @@ const LEGEND: Record<Layer, [string, string]> = {
 };
 
 /** The legend: exactly the layers drawn, each with a swatch that differs by more than colour. */
-export function chartLegend(asset: Asset, lang: PageLang): string {
+export function chartLegend(asset: Asset, lang: PageLang): SafeHtml | "" {
   const items = drawnLayers(asset).map(
-    (l) => `<li><span class="key ${l}" aria-hidden="true"></span>${esc(LEGEND[l][lang === "ar" ? 1 : 0])}</li>`,
+    (l) => html`<li><span class="key ${l}" aria-hidden="true"></span>${LEGEND[l][lang === "ar" ? 1 : 0]}</li>`,
   );
-  return items.length ? `<ul class="legend">${items.join("")}</ul>` : "";
+  return items.length ? html`<ul class="legend">${items}</ul>` : "";
 }
 
 function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
@@ -249,7 +246,7 @@ function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
 }
 
 /** The chart's numbers as a table, newest day first, folded away by default. */
-export function chartTable(asset: Asset, lang: PageLang, weekly = false): string {
+export function chartTable(asset: Asset, lang: PageLang, weekly = false): SafeHtml | "" {
   if (asset.series.length === 0) return "";
   const ar = lang === "ar";
   const ref = asset.market === "reference";
@@ -265,16 +262,16 @@ export function chartTable(asset: Asset, lang: PageLang, weekly = false): string
     .reverse()
     .map(
       (e) =>
-        `<tr><th scope="row">${esc(shortDate(e.date, lang))}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
-    )
-    .join("");
+        html`<tr><th scope="row">${shortDate(e.date, lang)}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
+    );
   const what = weekly
     ? ar
-      ? "أرقام الرسم البياني في جدول، صف لكل أسبوع (أفضل سعر فيه)"
-      : "The chart's numbers as a table, a row a week (the week's best)"
+      ? html`أرقام الرسم البياني في جدول، صف لكل أسبوع (أفضل سعر فيه)`
+      : html`The chart's numbers as a table, a row a week (the week's best)`
     : ar
-      ? "أرقام الرسم البياني في جدول"
-      : "The chart's numbers as a table";
-  return `<details><summary>${what}</summary>
-<table><thead><tr>${head.map((x, i) => `<th scope="col"${i ? ' class="n"' : ""}>${esc(x)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table></details>`;
+      ? html`أرقام الرسم البياني في جدول`
+      : html`The chart's numbers as a table`;
+  const heads = head.map((x, i) => html`<th scope="col"${i ? html` class="n"` : ""}>${x}</th>`);
+  return html`<details><summary>${what}</summary>
+<table><thead><tr>${heads}</tr></thead><tbody>${rows}</tbody></table></details>`;
 }

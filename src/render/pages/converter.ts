@@ -9,7 +9,7 @@ import type { Asset } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { roundHalfAway } from "../../core/round.js";
 import { count, price, westernDigits } from "./format.js";
-import { esc } from "./html.js";
+import { html, type SafeHtml } from "./html.js";
 import { sideLabel } from "./words.js";
 
 /** Amounts people ask about, by the asset's unit: grams of gold, coins, or units of a currency. */
@@ -50,7 +50,7 @@ export function totalDecimals(n: number, decimals: number): number {
   return Math.max(0, decimals - zeros);
 }
 
-export function converter(a: Asset, lang: PageLang): string {
+export function converter(a: Asset, lang: PageLang): SafeHtml | "" {
   const ar = lang === "ar";
   const official = officialMid(a);
   const reference = a.market === "reference";
@@ -62,18 +62,17 @@ export function converter(a: Asset, lang: PageLang): string {
       ];
   if (!reference && official !== null) columns.push([ar ? "السعر الرسمي" : "Official rate", official]);
   if (columns.every(([, v]) => v === null || v === undefined)) return "";
-  const head = `<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label]) => `<th scope="col" class="n">${esc(label)}</th>`).join("")}</tr>`;
-  const rows = amountsOf(a)
-    .map(
-      (n) =>
-        `<tr><th scope="row">${esc(amountWords(a, n, lang))}</th>${columns.map(([, v]) => `<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`).join("")}</tr>`,
-    )
-    .join("");
+  const head = html`<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label]) => html`<th scope="col" class="n">${label}</th>`)}</tr>`;
+  const total = (n: number, v: number | null | undefined) =>
+    html`<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`;
+  const rows = amountsOf(a).map(
+    (n) => html`<tr><th scope="row">${amountWords(a, n, lang)}</th>${columns.map(([, v]) => total(n, v))}</tr>`,
+  );
   const gold = a.kind === "metal";
   const caption = ar
     ? `بالجنيه المصري، بأفضل سعر في كل جانب كما يظهر أعلاه${official === null ? "" : "، وبمتوسط السعر الرسمي"}. الرسوم والعمولات${gold ? " والمصنعية" : ""} غير محسوبة.`
     : `In Egyptian pounds, at the best price on each side shown above${official === null ? "" : " and at the official mid rate"}. Fees and commissions${gold ? " and workmanship" : ""} are not included.`;
-  return `<section aria-labelledby="convert-h">
+  return html`<section aria-labelledby="convert-h">
 <h2 id="convert-h">${ar ? "كم يساوي؟" : "What it comes to"}</h2>
 <table class="convert"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
 </section>`;

@@ -9,9 +9,10 @@ import type { RenderContext } from "../../feed/site.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { LOOKBACK_DAYS, MIN_PRIOR_DAYS } from "../../core/methodology.js";
 import { DOCS_PATH, FEED_PATH, TERMS_PATH, files, localized, urlOf } from "../../feed/paths.js";
-import { esc, page } from "./html.js";
+import { html, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { count } from "./format.js";
-import { baseUrlOf, exampleAsset, scrollable } from "./docs.js";
+import { baseUrlOf, exampleAsset } from "./docs.js";
 import { glossary } from "./glossary.js";
 import { simulatedBanner } from "./words.js";
 
@@ -22,21 +23,23 @@ export function renderArabicDocs(ctx: RenderContext): string {
     path: DOCS_PATH,
     title: "التوثيق · واجهة Price Feed البرمجية",
     description: "كيف تستخدم واجهة Price Feed البرمجية في دقيقة، وكيف تُحسب أرقامها.",
-    body: scrollable(arabicDocs(ctx, baseUrlOf(ds.site))),
+    body: arabicDocs(ctx, baseUrlOf(ds.site)),
+    scrolls: true,
     baseUrl: ds.site.baseUrl,
     ...simulatedBanner(ds.site, "ar"),
   });
 }
 
-function arabicDocs(ctx: RenderContext, base: string): string {
+function arabicDocs(ctx: RenderContext, base: string): SafeHtml {
   const first = exampleAsset(ctx.feed);
   const n = (x: number) => count(x, "ar");
-  return `<h1>التوثيق بالعربية</h1>
+  const url = `${base}${FEED_PATH}?asset=${first.slug}`;
+  return html`<h1>التوثيق بالعربية</h1>
 <p>واجهة برمجية مجانية للقراءة فقط، بصيغة JSON، لأسعار العملات والذهب لدى البنوك وشركات الصرافة وتجار الذهب المرخصين في مصر. طلب واحد يعطيك لكل أصل: أفضل سعر في كل جانب ومن يقدمه، ووصف اليوم مقارنةً بالأيام السابقة، والسعر الرسمي للبنك المركزي، والسعر العالمي، وتاريخ آخر ${n(ctx.feed.seriesWindowDays)} يوم تداول، وجدول أسعار كل الجهات. بلا مفتاح ولا تسجيل، ويمكن طلبها من المتصفح مباشرة.</p>
 <h2 id="arabic-start">أول طلب</h2>
-<pre class="cmd" dir="ltr"><code>curl -s '${esc(`${base}${FEED_PATH}?asset=${first.slug}`)}'</code></pre>
+<pre class="cmd" dir="ltr"><code>curl -s '${url}'</code></pre>
 <p>أو من JavaScript:</p>
-<pre dir="ltr"><code>const res = await fetch("${esc(`${base}${FEED_PATH}?asset=${first.slug}`)}");
+<pre dir="ltr"><code>const res = await fetch("${url}");
 const { assets: [asset] } = await res.json();
 console.log(asset.directions.sell.best);</code></pre>
 <h2 id="arabic-three-things">ثلاثة أشياء يجب معرفتها</h2>

@@ -12,7 +12,8 @@ import { canonical } from "../../core/canonical.js";
 import type { CategoryCalendar } from "../../schema/inputs.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { DOCS_PATH, FEED_PATH, files, localized } from "../../feed/paths.js";
-import { arabic, esc, page } from "./html.js";
+import { arabic, html, join, raw, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { referenceSections } from "./docs-reference.js";
 import { glossary } from "./glossary.js";
 import { categoryTitle, simulatedBanner } from "./words.js";
@@ -65,11 +66,9 @@ function realAnswer(ctx: RenderContext, a: Asset, keep = 2): string {
       },
     ],
   };
-  return esc(
-    pretty(shown)
-      .replace(`${JSON.stringify(CUT_DAYS)},`, `/* … ${earlier} earlier days … */`)
-      .replace(JSON.stringify(CUT_SELLERS), `/* … ${more} more sellers … */`),
-  );
+  return pretty(shown)
+    .replace(`${JSON.stringify(CUT_DAYS)},`, `/* … ${earlier} earlier days … */`)
+    .replace(JSON.stringify(CUT_SELLERS), `/* … ${more} more sellers … */`);
 }
 
 function sessionsText(cal: CategoryCalendar): string {
@@ -78,53 +77,46 @@ function sessionsText(cal: CategoryCalendar): string {
   return `${s || "no sessions"}${cal.holidays.length ? `; closed on ${cal.holidays.length} listed holidays` : ""}`;
 }
 
-function startSection(ctx: RenderContext, base: string): string {
+function startSection(ctx: RenderContext, base: string): SafeHtml {
   const a = exampleAsset(ctx.feed);
   const url = `${base}${FEED_PATH}?asset=${a.slug}`;
   const best = a.directions.sell.best;
   const bestJson = best ? JSON.stringify(best) : "null";
-  return `<h2 id="quick-start">Start in one minute</h2>
+  return html`<h2 id="quick-start">Start in one minute</h2>
 <p>No key, no sign-up, open CORS. Ask for one asset:</p>
-<pre class="cmd"><code>curl -s '${esc(url)}'</code></pre>
-<p>On <a href="#mirror">the mirror</a>, which reads no query string, the same answer is the file <code>/${esc(files.asset(a.slug))}</code>.</p>
+<pre class="cmd"><code>curl -s '${url}'</code></pre>
+<p>On <a href="#mirror">the mirror</a>, which reads no query string, the same answer is the file <code>/${files.asset(a.slug)}</code>.</p>
 <p>The answer, as this build serves it (cut here to the last two days of its <code>series</code> and the first two rows of its seller table):</p>
 <pre class="answer"><code>${realAnswer(ctx, a)}</code></pre>
 <p>The same from JavaScript, in a browser or in Node 18+:</p>
-<pre><code>const res = await fetch("${esc(url)}");
+<pre><code>const res = await fetch("${url}");
 const { assets: [asset] } = await res.json();
-console.log(asset.directions.sell.best);    // ${esc(bestJson)}
-console.log(asset.directions.sell.verdict); // "${esc(a.directions.sell.verdict)}"</code></pre>
+console.log(asset.directions.sell.best);    // ${bestJson}
+console.log(asset.directions.sell.verdict); // "${a.directions.sell.verdict}"</code></pre>
 <p><code>sell</code> is what a customer pays a seller (lower is better; the pages say “You buy at”), <code>buy</code> what a seller pays the customer (higher is better; “You sell at”); every price is EGP per unit, already rounded. The <a href="#glossary">glossary</a> maps each word of the pages to its field.</p>
 <h3 id="three-things">The three things to know</h3>
 <ol>
-<li><strong><a href="#filters">Filters</a></strong>: <code>?asset=</code> takes slugs or ids, <code>?category=</code> category slugs, each a comma-separated list (<code>?asset=${esc(a.slug)},${esc(ctx.feed.assets.find((x) => x !== a)?.slug ?? a.slug)}</code>); both together give the assets that match both. No filter: every asset. An unknown value answers 400 with the valid ones.</li>
+<li><strong><a href="#filters">Filters</a></strong>: <code>?asset=</code> takes slugs or ids, <code>?category=</code> category slugs, each a comma-separated list (<code>?asset=${a.slug},${ctx.feed.assets.find((x) => x !== a)?.slug ?? a.slug}</code>); both together give the assets that match both. No filter: every asset. An unknown value answers 400 with the valid ones.</li>
 <li><strong><a href="#conditional-requests">Poll with the ETag</a></strong>: keep the <code>ETag</code> of each answer and send it back as <code>If-None-Match</code>; while nothing changed the answer is <code>304 Not Modified</code> with no body. The data changes at most once an hour, so polling every five minutes is plenty:
-<pre class="cmd"><code>curl -si '${esc(base)}${FEED_PATH}' -H 'If-None-Match: "&lt;the ETag you got&gt;"'</code></pre></li>
+<pre class="cmd"><code>curl -si '${base}${FEED_PATH}' -H 'If-None-Match: "&lt;the ETag you got&gt;"'</code></pre></li>
 <li><strong><a href="#limits">Limits</a></strong>: ${WINDOW_LIMIT} requests per ${WINDOW_SECONDS} seconds and ${DAILY_LIMIT} per Cairo day, per address; every answer carries <code>RateLimit-Remaining</code> and <code>Daily-Used</code>, and past a limit a 429 says when to retry (<code>Retry-After</code>).</li>
 </ol>`;
 }
-
-/**
- * Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
- * (axe's scrollable-region-focusable).
- */
-export const scrollable = (body: string) =>
-  body.replace(/<pre(?=[ >])/g, '<pre tabindex="0"').replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">');
 
 export function renderDocs(ctx: RenderContext): string {
   const { feed, input } = ctx;
   const ds = input.dataset;
   const base = baseUrlOf(ds.site);
-  const sellerRows = ds.registry
-    .map(
-      (s) =>
-        `<tr><td>${esc(s.name)}</td><td>${arabic(s.nameAr) || '<span class="muted">—</span>'}</td><td>${esc(s.kind)}</td><td>${esc(s.licensedBy)}</td><td>${esc(s.categories.join(", "))}</td></tr>`,
-    )
-    .join("\n");
-  const sessionRows = Object.entries(ds.calendar.categories)
-    .map(([c, cal]) => `<li><strong>${esc(categoryTitle(c))}</strong>: ${esc(sessionsText(cal))}.</li>`)
-    .join("");
-  const body = `<h1>Price Feed API documentation</h1>
+  const sellerRows = ds.registry.map(
+    (s) =>
+      html`<tr><td>${s.name}</td><td>${arabic(s.nameAr) || html`<span class="muted">—</span>`}</td><td>${s.kind}</td><td>${s.licensedBy}</td><td>${s.categories.join(", ")}</td></tr>`,
+  );
+  const sessionRows = Object.entries(ds.calendar.categories).map(
+    ([c, cal]) => html`<li><strong>${categoryTitle(c)}</strong>: ${sessionsText(cal)}.</li>`,
+  );
+  // The rulebook's HTML as methodology.ts made it from the markdown, its text escaped there.
+  const rulebook = raw(input.methodologyHtml);
+  const body = html`<h1>Price Feed API documentation</h1>
 <p class="lead">Currency and gold prices of Egypt's licensed banks, exchange houses and gold dealers, as read-only JSON.</p>
 ${startSection(ctx, base)}
 <nav aria-label="On this page"><ul>
@@ -134,11 +126,11 @@ ${startSection(ctx, base)}
 <li><a href="#sellers">Licensed sellers</a></li><li><a href="#glossary">Words on the pages</a></li><li><a href="${localized(DOCS_PATH, "ar")}" hreflang="ar" lang="ar">التوثيق بالعربية</a></li>
 </ul></nav>
 <h2 id="about">What the feed is</h2>
-<p>${esc(feed._about)}</p>
+<p>${feed._about}</p>
 <p>One request returns, for every tracked currency and gold price: the best licensed seller on each side, whether the day is a good one against recent history, the central bank's official rate, the global mid-market reference, ${feed.seriesWindowDays} days of history and the day's full seller table. Read-only JSON over HTTPS, no key, open CORS.</p>
 ${referenceSections(ds, input.changelog, base)}
 <section id="methodology" aria-label="How the numbers are made">
-${input.methodologyHtml}
+${rulebook}
 <h3 id="sessions">This deployment's trading sessions</h3>
 <p>From its calendar configuration (Cairo time), which freshness (§7) counts in:</p>
 <ul>${sessionRows}</ul>
@@ -147,7 +139,7 @@ ${input.methodologyHtml}
 <h2 id="sellers">Licensed sellers</h2>
 <p>Only these sellers' quotes are accepted, each for the categories it is licensed in.</p>
 <div class="wrap"><table><thead><tr><th scope="col">Seller</th><th scope="col">Arabic name</th><th scope="col">Kind</th><th scope="col">Licensed by</th><th scope="col">Categories</th></tr></thead>
-<tbody>${sellerRows}</tbody></table></div>
+<tbody>${join(sellerRows, "\n")}</tbody></table></div>
 <h2 id="glossary">Words on the pages</h2>
 <p>The human pages name each side from the customer's side, in both languages, and never with the banks' own column words (which name it from the bank's side, the other way round). Each label and the field it is:</p>
 ${glossary("en")}`;
@@ -156,7 +148,8 @@ ${glossary("en")}`;
     path: DOCS_PATH,
     title: "Documentation · Price Feed API",
     description: "How to use the Price Feed API in one minute, and how every number in it is made.",
-    body: scrollable(body),
+    body,
+    scrolls: true,
     baseUrl: ds.site.baseUrl,
     ...simulatedBanner(ds.site),
   });

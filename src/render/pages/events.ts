@@ -8,7 +8,7 @@ import { EVENTS_ATOM_PATH, EVENTS_PATH, files, urlOf, type PageLang } from "../.
 import { EVENTS_ON_PAGES } from "../../core/methodology.js";
 import type { ConfidenceLevel, FreshnessState } from "../../schema/outputs.js";
 import type { Event, OfficialRateValue } from "../../schema/events.js";
-import { esc } from "./html.js";
+import { html, join, type SafeHtml } from "./html.js";
 import { cairoClock, longDate, price, westernDigits } from "./format.js";
 import { sideLabel, verdictLabel } from "./words.js";
 
@@ -109,24 +109,22 @@ export const eventWhen = (e: Event, lang: PageLang) =>
  * The "What changed" section of a page: the latest EVENTS_ON_PAGES events of the site (`slug` null,
  * the home page) or of one asset, newest first, with links to the JSON and Atom feeds.
  */
-export function eventsSection(ctx: RenderContext, lang: PageLang, slug: string | null = null): string {
+export function eventsSection(ctx: RenderContext, lang: PageLang, slug: string | null = null): SafeHtml {
   const ar = lang === "ar";
   const atom = slug === null ? EVENTS_ATOM_PATH : urlOf(files.assetEventsAtom(slug));
   const json = slug === null ? EVENTS_PATH : urlOf(files.assetEvents(slug));
   const doc = ctx.events(slug);
   const names = eventNames(ctx);
   const latest = doc.events.slice(0, EVENTS_ON_PAGES);
-  const items = latest
-    .map(
-      (e) => `<li><span class="muted">${esc(eventWhen(e, lang))}</span> — ${esc(eventSentence(e, names, lang))}</li>`,
-    )
-    .join("\n");
+  const items = latest.map(
+    (e) => html`<li><span class="muted">${eventWhen(e, lang)}</span> — ${eventSentence(e, names, lang)}</li>`,
+  );
   const none = ar
-    ? `<p class="muted">لم يتغير شيء في آخر ${doc.retentionDays} يومًا.</p>`
-    : `<p class="muted">Nothing changed in the last ${doc.retentionDays} days.</p>`;
-  return `<section aria-labelledby="changed-h" class="events">
+    ? html`<p class="muted">لم يتغير شيء في آخر ${doc.retentionDays} يومًا.</p>`
+    : html`<p class="muted">Nothing changed in the last ${doc.retentionDays} days.</p>`;
+  return html`<section aria-labelledby="changed-h" class="events">
 <h2 id="changed-h">${ar ? "ما الذي تغيّر" : "What changed"}</h2>
-${latest.length ? `<ul>${items}</ul>` : none}
+${latest.length ? html`<ul>${join(items, "\n")}</ul>` : none}
 <p class="note">${ar ? "تابع كل التغييرات:" : "Follow every change:"} <a href="${atom}" type="application/atom+xml" dir="ltr">Atom</a> · <a href="${json}" type="application/json" dir="ltr">JSON</a></p>
 </section>`;
 }

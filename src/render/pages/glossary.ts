@@ -5,39 +5,39 @@
  */
 import type { PageLang } from "../../feed/paths.js";
 import type { Verdict } from "../../schema/outputs.js";
-import { esc } from "./html.js";
+import { html, join, type SafeHtml } from "./html.js";
 import { SIDE_WORDS, VERDICT_WORDS, shortVerdict } from "./words.js";
 
 const VERDICTS: readonly Verdict[] = ["favorable", "ordinary", "weak", "mixed", "calibrating"];
 
-export function glossary(lang: PageLang): string {
+export function glossary(lang: PageLang): SafeHtml {
   const ar = lang === "ar";
   const i = ar ? 1 : 0;
-  const code = (c: string) => `<code>${esc(c)}</code>`;
-  const rows: Array<[string, string, string]> = [
+  const code = (c: string) => html`<code>${c}</code>`;
+  const rows: Array<[string, SafeHtml, string]> = [
     [
       SIDE_WORDS.sell[i],
-      `${code("directions.sell")}, ${code("sellers[].sell")}, ${code("series[].sellLo")}`,
+      html`${code("directions.sell")}, ${code("sellers[].sell")}, ${code("series[].sellLo")}`,
       ar
         ? "ما تطلبه الجهة حين تشتري منها؛ الأقل أفضل لك. البنوك تسميه «سعر البيع»."
         : "What a seller asks when you buy from it; lower is better for you. Banks head this column “selling price”.",
     ],
     [
       SIDE_WORDS.buy[i],
-      `${code("directions.buy")}, ${code("sellers[].buy")}, ${code("series[].buyHi")}`,
+      html`${code("directions.buy")}, ${code("sellers[].buy")}, ${code("series[].buyHi")}`,
       ar
         ? "ما تدفعه لك الجهة حين تبيع لها؛ الأعلى أفضل لك. البنوك تسميه «سعر الشراء»."
         : "What a seller pays when you sell to it; higher is better for you. Banks head this column “buying price”.",
     ],
     [
       ar ? "▲▼ التغير" : "▲▼ the move",
-      `${code("directions.*.previous.change")}, ${code("changePct")}, ${code("sellers[].previous")}`,
+      html`${code("directions.*.previous.change")}, ${code("changePct")}, ${code("sellers[].previous")}`,
       ar
         ? "الفرق عن الإغلاق السابق، بالقروش تحت الجنيه وبالجنيه فوقه."
         : "The difference from the previous close, in piastres under a pound, in pounds above.",
     ],
     ...(["sell", "buy"] as const).flatMap((side) =>
-      VERDICTS.map((v): [string, string, string] => [
+      VERDICTS.map((v): [string, SafeHtml, string] => [
         // The home page's few words for the two verdicts it shows, beside the full ones.
         v === "favorable" || v === "weak"
           ? `${VERDICT_WORDS[side][v][i]} (${ar ? "في الرئيسية" : "home page"}: ${shortVerdict(v, side, lang)})`
@@ -48,7 +48,7 @@ export function glossary(lang: PageLang): string {
     ),
     [
       ar ? "السعر الرسمي" : "Official rate",
-      `${code("benchmark")}, ${code("series[].bench")}`,
+      html`${code("benchmark")}, ${code("series[].bench")}`,
       ar ? "سعر البنك المركزي المصري." : "The Central Bank of Egypt's rate.",
     ],
     [
@@ -57,6 +57,10 @@ export function glossary(lang: PageLang): string {
       ar ? "سعر السوق العالمي، للمقارنة فقط." : "The world market's mid rate, for comparison only.",
     ],
   ];
-  return `<div class="wrap"><table class="glossary"><thead><tr><th scope="col">${ar ? "على الصفحات" : "On the pages"}</th><th scope="col">${ar ? "في الواجهة البرمجية" : "In the API"}</th><th scope="col">${ar ? "المعنى" : "Meaning"}</th></tr></thead>
-<tbody>${rows.map(([label, field, meaning]) => `<tr><th scope="row">${esc(label)}</th><td dir="ltr">${field}</td><td>${esc(meaning)}</td></tr>`).join("\n")}</tbody></table></div>`;
+  const body = rows.map(
+    ([label, field, meaning]) =>
+      html`<tr><th scope="row">${label}</th><td dir="ltr">${field}</td><td>${meaning}</td></tr>`,
+  );
+  return html`<div class="wrap"><table class="glossary"><thead><tr><th scope="col">${ar ? "على الصفحات" : "On the pages"}</th><th scope="col">${ar ? "في الواجهة البرمجية" : "In the API"}</th><th scope="col">${ar ? "المعنى" : "Meaning"}</th></tr></thead>
+<tbody>${join(body, "\n")}</tbody></table></div>`;
 }

@@ -8,7 +8,8 @@
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, localized, type PageLang } from "../../feed/paths.js";
-import { esc, nameIn, otherName, page } from "./html.js";
+import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { AR_PRICES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
 import { goldNote } from "./gold.js";
 import { changeMark } from "./change.js";
@@ -21,14 +22,14 @@ import { eventsSection } from "./events.js";
  * when it says something (cheaper or dearer than usual; the asset's page has the rest), so that
  * the seven headline assets fit a phone's first two screens.
  */
-function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): string {
+function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): SafeHtml {
   const d: Direction = a.directions[side];
-  const who = d.best?.seller ? `<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span>` : "";
+  const who = d.best?.seller ? html`<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span>` : "";
   const moved = d.previous ? changeMark(d.previous.change, a.decimals, lang) : "";
   const v = d.verdict;
   const tag =
-    v === "favorable" || v === "weak" ? `<span class="tag v-${v}">${esc(shortVerdict(v, side, lang))}</span>` : "";
-  return `<td class="n"><span class="v">${price(d.best?.value, a.decimals, lang)}</span>${moved}${who}${tag}</td>`;
+    v === "favorable" || v === "weak" ? html`<span class="tag v-${v}">${shortVerdict(v, side, lang)}</span>` : "";
+  return html`<td class="n"><span class="v">${price(d.best?.value, a.decimals, lang)}</span>${moved}${who}${tag}</td>`;
 }
 
 /**
@@ -38,34 +39,34 @@ function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): string {
 function when(a: Asset, lang: PageLang): string {
   const parts = a.freshness.state === "fresh" ? [] : [freshnessWords(a, lang)];
   if (a.observedAt) parts.push(`${weekdayDate(a.observedAt, lang)} · ${cairoClock(a.observedAt, lang)}`);
-  return parts.map(esc).join(" · ");
+  return parts.join(" · ");
 }
 
-function row(a: Asset, lang: PageLang): string {
+function row(a: Asset, lang: PageLang): SafeHtml {
   const ar = lang === "ar";
   const cells =
     a.market === "reference"
-      ? `<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
-      : `${sideCell(a, "sell", lang)}${sideCell(a, "buy", lang)}`;
+      ? html`<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
+      : html`${sideCell(a, "sell", lang)}${sideCell(a, "buy", lang)}`;
   const other = otherName(lang, a.name, a.nameAr);
-  return `<tr id="${esc(a.slug)}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? `<span class="sub">${other}</span>` : ""}<span class="sub">${when(a, lang)}</span></th>${cells}</tr>`;
+  return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}<span class="sub">${when(a, lang)}</span></th>${cells}</tr>`;
 }
 
 /** The assets by category, each category a section with its heading and one table. */
-function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string): string {
+function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string): SafeHtml {
   const categories = [...new Set(assets.map((a) => a.category))];
-  return categories
-    .map((c) => {
-      const id = `${idPrefix}${esc(c)}`;
-      const listed = assets.filter((a) => a.category === c);
-      return `<section class="market" aria-labelledby="${id}">
-<h2 id="${id}">${esc(categoryTitle(c, lang))}</h2>
-<table class="market"><thead><tr><th scope="col">${esc(categoryTitle(c, lang))}</th><th scope="col" class="n">${esc(sideLabel("sell", lang))}</th><th scope="col" class="n">${esc(sideLabel("buy", lang))}</th></tr></thead>
-<tbody>${listed.map((a) => row(a, lang)).join("\n")}</tbody></table>
+  const section = (c: string) => {
+    const id = `${idPrefix}${c}`;
+    const listed = assets.filter((a) => a.category === c);
+    const rows = listed.map((a) => row(a, lang));
+    return html`<section class="market" aria-labelledby="${id}">
+<h2 id="${id}">${categoryTitle(c, lang)}</h2>
+<table class="market"><thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
+<tbody>${join(rows, "\n")}</tbody></table>
 ${goldNote(listed, lang)}
 </section>`;
-    })
-    .join("\n");
+  };
+  return join(categories.map(section), "\n");
 }
 
 export function renderHome(ctx: RenderContext, lang: PageLang): string {
@@ -77,16 +78,16 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
   // <details> without script (the pages' policy allows none).
   const more = rest.length
-    ? `<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
+    ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
 ${sections(rest, lang, "more-")}
 </details>`
     : "";
   const intro = ar
-    ? `<h1>أسعار العملات والذهب في مصر</h1>
+    ? html`<h1>أسعار العملات والذهب في مصر</h1>
 <p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق.</p>`
-    : `<h1>Currency and gold prices in Egypt</h1>
+    : html`<h1>Currency and gold prices in Egypt</h1>
 <p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close.</p>`;
-  const body = `${intro}
+  const body = html`${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-")}
 ${more}
 ${eventsSection(ctx, lang)}`;

@@ -14,7 +14,7 @@
  *   <h1>, so the doc's title becomes an <h2> and its numbered sections <h3>, as on the page today.
  */
 import { Marked, Renderer, type Tokens } from "marked";
-import { esc } from "./html.js";
+import { html } from "./html.js";
 
 export interface RenderMethodologyOptions {
   /** Levels added to every heading (capped at <h6>); 0 keeps the markdown's levels. */
@@ -58,11 +58,14 @@ export function renderMethodology(markdown: string, options: RenderMethodologyOp
         const level = Math.min(6, Math.max(1, depth + shift));
         // The id comes from the plain text (code spans and emphasis reduced to their words).
         const plain = this.parser.parseInline(tokens, this.parser.textRenderer);
-        return `<h${level} id="${esc(uniqueId(plain))}">${this.parser.parseInline(tokens)}</h${level}>\n`;
+        // marked's renderer returns its HTML as strings: the id escaped by the template, the heading's
+        // words by marked.
+        const id = html`${uniqueId(plain)}`.text;
+        return `<h${level} id="${id}">${this.parser.parseInline(tokens)}</h${level}>\n`;
       },
       html({ text, block }: Tokens.HTML | Tokens.Tag) {
         // Shown, not interpreted. A block keeps its own paragraph so that it does not run into the next one.
-        return block ? `<p>${esc(text.trim())}</p>\n` : esc(text);
+        return (block ? html`<p>${text.trim()}</p>\n` : html`${text}`).text;
       },
       table(token: Tokens.Table) {
         // marked's own table markup, inside the page's horizontally scrolling wrapper (.wrap in
@@ -76,7 +79,7 @@ export function renderMethodology(markdown: string, options: RenderMethodologyOp
         return safeUrl(token.href) ? false : this.parser.parseInline(token.tokens);
       },
       image(token: Tokens.Image) {
-        return safeUrl(token.href) ? false : esc(token.text);
+        return safeUrl(token.href) ? false : html`${token.text}`.text;
       },
     },
   });

@@ -10,6 +10,7 @@ import { files, urlOf, type PageLang } from "../../feed/paths.js";
 import { addDays, daysBetween } from "../../core/cairo.js";
 import { loHi } from "../../core/stats.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
+import { html, join, type SafeHtml } from "./html.js";
 
 interface View {
   period: Period;
@@ -93,22 +94,20 @@ export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
   return made;
 }
 
-export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): string {
+export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): SafeHtml {
   const ar = lang === "ar";
   const views = periodViews(ctx, a);
   const open = views.some((v) => v.period.id === OPEN) ? OPEN : views.at(-1)?.period.id;
-  const charts = views
-    .map(({ period, asset, table }) => {
-      const id = `chart-${period.id}`;
-      return `<details id="${id}"${period.id === open ? " open" : ""}><summary id="${id}-h">${ar ? period.ar : period.en}</summary>
+  const charts = views.map(({ period, asset, table }) => {
+    const id = `chart-${period.id}`;
+    return html`<details id="${id}"${period.id === open ? html` open` : ""}><summary id="${id}-h">${ar ? period.ar : period.en}</summary>
 ${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(asset, `${id}-h`, "narrow", lang, asset === table)}${chartLegend(asset, lang)}${chartTable(table ?? asset, lang, table !== null)}
 </details>`;
-    })
-    .join("\n");
+  });
   const csv = urlOf(files.historyCsv(a.slug));
-  return `<section aria-labelledby="chart-h">
+  return html`<section aria-labelledby="chart-h">
 <h2 id="chart-h">${ar ? "الأسعار على مدى أسبوع وشهر وسنة" : "Prices over a week, a month, a year"}</h2>
-${charts ? `<div class="periods">${charts}</div>` : `<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
+${charts.length ? html`<div class="periods">${join(charts, "\n")}</div>` : html`<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
 <p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${csv}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a> · <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a></p>
 </section>`;
 }

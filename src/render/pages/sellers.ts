@@ -11,7 +11,7 @@
  */
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
-import { esc, nameIn, otherName } from "./html.js";
+import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
 import { AR_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
 import { changeMark, sellerChange } from "./change.js";
 import { sideLabel } from "./words.js";
@@ -23,7 +23,7 @@ type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources" | 
 export interface SellerTableOptions {
   lang: PageLang;
   /** Source id → its name as HTML in the page's language, in the order of the sources configuration. */
-  sourceNames: ReadonlyMap<string, string>;
+  sourceNames: ReadonlyMap<string, SafeHtml | "">;
 }
 
 /** A source's rank in the configuration (unknown ones last), so the numbers follow the operator's order. */
@@ -37,7 +37,7 @@ function isBest(asset: Asset, side: "sell" | "buy", r: Row): boolean {
   return !!b && b.value !== null && b.seller === r.seller && b.value === r[side];
 }
 
-export function sellerTable(asset: Asset, o: SellerTableOptions): string {
+export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
   const { lang } = o;
   const ar = lang === "ar";
   const rows = asset.sellers as Row[];
@@ -48,9 +48,9 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
   const sourcesOf = (r: Row) => {
     const chosen = r.source ?? null;
     const others = (r.sources ?? []).filter((x) => x !== chosen).sort((a, b) => order(ranks, a) - order(ranks, b));
-    const name = (id: string) => o.sourceNames.get(id) ?? esc(id);
+    const name = (id: string) => o.sourceNames.get(id) ?? id;
     return {
-      html: [...(chosen ? [`<b>${name(chosen)}</b>`] : []), ...others.map(name)].join(ar ? "، " : ", "),
+      html: join([...(chosen ? [html`<b>${name(chosen)}</b>`] : []), ...others.map(name)], ar ? "، " : ", "),
       n: others.length + (chosen ? 1 : 0),
     };
   };
@@ -59,46 +59,42 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): string {
     const moved = sellerChange(r[side], r.previous?.[side], asset.decimals);
     const chg = moved === null ? "" : changeMark(moved, asset.decimals, lang);
     return isBest(asset, side, r)
-      ? `<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${mark}</span></td>`
-      : `<td class="n">${price(r[side], asset.decimals, lang)}${chg}</td>`;
+      ? html`<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${mark}</span></td>`
+      : html`<td class="n">${price(r[side], asset.decimals, lang)}${chg}</td>`;
   };
   // The day beside every time: a quote of the evening before reads as such.
   const time = (r: Row) => {
     const at = r.observedAt ?? null;
-    if (at === null) return `<td class="n">—</td>`;
-    return `<td class="n"><time datetime="${esc(at)}">${esc(cairoClock(at, lang))}<span class="since">${esc(weekdayDate(at, lang))}</span></time></td>`;
+    if (at === null) return html`<td class="n">—</td>`;
+    return html`<td class="n"><time datetime="${at}">${cairoClock(at, lang)}<span class="since">${weekdayDate(at, lang)}</span></time></td>`;
   };
-  const body = rows
-    .map((r) => {
-      const other = otherName(lang, r.seller, r.sellerAr);
-      const sources = withSources ? sourcesOf(r) : { html: "", n: 0 };
-      const seenBy = sources.n
-        ? `<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_SOURCES)}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
-        : "";
-      const id = r.id ? ` id="seller-${esc(r.id)}"` : "";
-      return (
-        `<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? `<span class="sub">${other}</span>` : ""}${seenBy}</th>` +
-        `<td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}` +
-        `${withSources ? `<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`
-      );
-    })
-    .join("\n");
+  const body = rows.map((r) => {
+    const other = otherName(lang, r.seller, r.sellerAr);
+    const sources = withSources ? sourcesOf(r) : { html: "", n: 0 };
+    const seenBy = sources.n
+      ? html`<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_SOURCES)}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
+      : "";
+    const id = r.id ? html` id="seller-${r.id}"` : "";
+    return html`<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? html`<span class="sub">${other}</span>` : ""}${seenBy}</th><td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}${withSources ? html`<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`;
+  });
   const head = [
-    `<th scope="col">${ar ? "الجهة" : "Seller"}</th>`,
-    `<th scope="col" class="col-wide">${ar ? "الاسم بالإنجليزية" : "Arabic name"}</th>`,
-    `<th scope="col" class="n">${esc(sideLabel("sell", lang))}</th>`,
-    `<th scope="col" class="n">${esc(sideLabel("buy", lang))}</th>`,
-    withTime ? `<th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th>` : "",
-    withSources ? `<th scope="col" class="col-wide">${ar ? "رصدها" : "Seen by"}</th>` : "",
-  ].join("");
+    html`<th scope="col">${ar ? "الجهة" : "Seller"}</th>`,
+    html`<th scope="col" class="col-wide">${ar ? "الاسم بالإنجليزية" : "Arabic name"}</th>`,
+    html`<th scope="col" class="n">${sideLabel("sell", lang)}</th>`,
+    html`<th scope="col" class="n">${sideLabel("buy", lang)}</th>`,
+    withTime ? html`<th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th>` : "",
+    withSources ? html`<th scope="col" class="col-wide">${ar ? "رصدها" : "Seen by"}</th>` : "",
+  ];
   const caption = ar
     ? `تشتري بـ: ما تطلبه الجهة حين تشتري منها (الأقل أفضل لك). تبيع بـ: ما تدفعه لك حين تبيع لها (الأعلى أفضل لك). ▲▼ التغير منذ إغلاقها السابق.${withTime ? " الأوقات بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
     : `You buy at: what the seller asks when you buy from it (lower is better for you). You sell at: what it pays when you sell to it (higher is better for you). ▲▼ the move since its previous close.${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
   const note = withSources
-    ? `<p class="note">${ar ? "«رصدها»: المصادر التي نقلت سعر الجهة في هذا التاريخ؛ السعر المعروض من المصدر المكتوب بخط عريض." : "“Seen by”: the sources that reported the seller's price on this date; the price shown is from the one in bold."}</p>`
+    ? ar
+      ? html`<p class="note">«رصدها»: المصادر التي نقلت سعر الجهة في هذا التاريخ؛ السعر المعروض من المصدر المكتوب بخط عريض.</p>`
+      : html`<p class="note">“Seen by”: the sources that reported the seller's price on this date; the price shown is from the one in bold.</p>`
     : "";
-  return `<table class="sellers"><caption>${caption}</caption>
+  return html`<table class="sellers"><caption>${caption}</caption>
 <thead><tr>${head}</tr></thead>
-<tbody>${body}</tbody></table>
+<tbody>${join(body, "\n")}</tbody></table>
 ${note}`;
 }

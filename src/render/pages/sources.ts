@@ -7,12 +7,13 @@
 import type { RenderContext } from "../../feed/site.js";
 import { SOURCES_PAGE_PATH, SOURCES_PATH, type PageLang } from "../../feed/paths.js";
 import type { SourceHealth } from "../../schema/documents.js";
-import { english, esc, nameIn, page } from "./html.js";
+import { english, html, join, nameIn, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { cairoDay, dayAndTime, fullDate, westernDigits } from "./format.js";
 import { simulatedBanner, SOURCE_WORDS, sourceWord } from "./words.js";
 
-const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: string }> = {
-  seller: { en: "a seller's own publication", ar: "نشرة الجهة نفسها" },
+const KIND: Record<SourceHealth["sources"][number]["kind"], { en: SafeHtml | string; ar: string }> = {
+  seller: { en: html`a seller's own publication`, ar: "نشرة الجهة نفسها" },
   aggregator: { en: "an aggregator relaying sellers", ar: "موقع يجمع أسعار الجهات" },
   official: { en: "the central bank", ar: "البنك المركزي" },
   reference: { en: "global reference rate", ar: "السعر العالمي المرجعي" },
@@ -20,7 +21,7 @@ const KIND: Record<SourceHealth["sources"][number]["kind"], { en: string; ar: st
 
 type Status = SourceHealth["sources"][number];
 
-const at = (iso: string, lang: PageLang) => `<time datetime="${esc(iso)}">${esc(dayAndTime(iso, lang))}</time>`;
+const at = (iso: string, lang: PageLang) => html`<time datetime="${iso}">${dayAndTime(iso, lang)}</time>`;
 
 /**
  * When the source was last read successfully, or why no time can be given. ingest keeps a source's
@@ -28,26 +29,26 @@ const at = (iso: string, lang: PageLang) => `<time datetime="${esc(iso)}">${esc(
  * one with no run on record (a data folder copied without ingest's record, or a source not run yet)
  * is not read yet, unless prices of it are here, and then only the time is unknown.
  */
-function lastSuccess(s: Status, lang: PageLang): string {
+function lastSuccess(s: Status, lang: PageLang): SafeHtml | string {
   if (s.lastSuccessAt !== null) return at(s.lastSuccessAt, lang);
   if (s.lastRunAt !== null) return sourceWord(SOURCE_WORDS.neverSucceeded, lang);
   return sourceWord(s.assets.length ? SOURCE_WORDS.readWhenUnknown : SOURCE_WORDS.notReadYet, lang);
 }
 
 /** When a read last failed and the reason as ingest gave it (English, isolated, escaped), or that none has. */
-function lastFailure(s: Status, lang: PageLang): string {
-  if (s.lastFailure) return `${at(s.lastFailure.at, lang)}: ${english(s.lastFailure.reason)}`;
+function lastFailure(s: Status, lang: PageLang): SafeHtml | string {
+  if (s.lastFailure) return html`${at(s.lastFailure.at, lang)}: ${english(s.lastFailure.reason)}`;
   return sourceWord(s.lastRunAt !== null ? SOURCE_WORDS.noFailure : SOURCE_WORDS.failureUnknown, lang);
 }
 
 /** How the format is known, when the copy was saved, and each citation on a line of its own, left to right. */
-function evidence(s: Status, lang: PageLang): string {
+function evidence(s: Status, lang: PageLang): SafeHtml | string {
   const e = s.evidence;
   if (!e) return sourceWord(SOURCE_WORDS.evidenceNone, lang);
   const day = e.recordedAt === undefined ? null : e.recordedAt.length === 10 ? e.recordedAt : cairoDay(e.recordedAt);
-  const saved = day ? ` (${sourceWord(SOURCE_WORDS.savedOn, lang)} ${esc(fullDate(day, lang))})` : "";
-  const where = e.where.map((w) => `<span class="sub"><bdi dir="ltr">${esc(w)}</bdi></span>`).join("");
-  return `${sourceWord(SOURCE_WORDS.evidence[e.kind], lang)}${saved}${where}`;
+  const saved = day ? ` (${sourceWord(SOURCE_WORDS.savedOn, lang)} ${fullDate(day, lang)})` : "";
+  const where = e.where.map((w) => html`<span class="sub"><bdi dir="ltr">${w}</bdi></span>`);
+  return html`${sourceWord(SOURCE_WORDS.evidence[e.kind], lang)}${saved}${where}`;
 }
 
 export function sourcesTable(
@@ -55,7 +56,7 @@ export function sourcesTable(
   names: ReadonlyMap<string, string>,
   lang: PageLang,
   arabicNames: ReadonlyMap<string, string | undefined> = new Map(),
-): string {
+): SafeHtml {
   const ar = lang === "ar";
   const head = {
     source: ar ? "المصدر" : "Source",
@@ -64,18 +65,13 @@ export function sourcesTable(
     failed: sourceWord(SOURCE_WORDS.head.failure, lang),
     evidence: sourceWord(SOURCE_WORDS.head.evidence, lang),
   };
-  const rows = health.sources
-    .map((s) => {
-      const fed = s.assets.length ? s.assets.map((id) => esc(names.get(id) ?? id)).join(ar ? "، " : ", ") : "—";
-      return (
-        `<tr id="source-${esc(s.id)}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th>` +
-        `<td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${lastSuccess(s, lang)}</td><td data-label="${head.failed}">${lastFailure(s, lang)}</td><td data-label="${head.evidence}">${evidence(s, lang)}</td></tr>`
-      );
-    })
-    .join("\n");
-  return `<table class="sources-health"><caption>${ar ? "الأوقات بتوقيت القاهرة." : "Times are Cairo time."}</caption>
+  const rows = health.sources.map((s) => {
+    const fed = s.assets.length ? s.assets.map((id) => names.get(id) ?? id).join(ar ? "، " : ", ") : "—";
+    return html`<tr id="source-${s.id}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th><td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${lastSuccess(s, lang)}</td><td data-label="${head.failed}">${lastFailure(s, lang)}</td><td data-label="${head.evidence}">${evidence(s, lang)}</td></tr>`;
+  });
+  return html`<table class="sources-health"><caption>${ar ? "الأوقات بتوقيت القاهرة." : "Times are Cairo time."}</caption>
 <thead><tr><th scope="col">${head.source}</th><th scope="col">${head.fed}</th><th scope="col">${head.ok}</th><th scope="col">${head.failed}</th><th scope="col">${head.evidence}</th></tr></thead>
-<tbody>${rows}</tbody></table>`;
+<tbody>${join(rows, "\n")}</tbody></table>`;
 }
 
 export function renderSources(ctx: RenderContext, lang: PageLang): string {
@@ -84,8 +80,8 @@ export function renderSources(ctx: RenderContext, lang: PageLang): string {
   // One kind of digit per page, as on the other Arabic pages.
   const names = new Map(ctx.feed.assets.map((a) => [a.id, ar ? westernDigits(a.nameAr) : a.name]));
   const intro = ar
-    ? `<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، وأسعار ما نقله في تاريخ تلك الأسعار، ومتى قُرئ بنجاح آخر مرة، ومتى فشلت آخر قراءة له ولماذا، وهل قُرئ بنجاح من قبل، وكيف عُرفت صيغته، أي الشكل الذي تُقرأ منه أسعاره. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
-    : `<h1>Sources</h1><p>Where the prices come from: each source's kind, whose prices it gave on the date of those prices, when it was last read successfully, when a read last failed and why, whether it has ever been read successfully, and how its format, the layout its prices are read from, is known. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
+    ? html`<h1>المصادر</h1><p>من أين تأتي الأسعار: لكل مصدر نوعه، وأسعار ما نقله في تاريخ تلك الأسعار، ومتى قُرئ بنجاح آخر مرة، ومتى فشلت آخر قراءة له ولماذا، وهل قُرئ بنجاح من قبل، وكيف عُرفت صيغته، أي الشكل الذي تُقرأ منه أسعاره. حين يبدو رقم غريبًا فابدأ من هنا. البيانات نفسها في <a href="${SOURCES_PATH}" hreflang="en"><code>${SOURCES_PATH}</code></a>.</p>`
+    : html`<h1>Sources</h1><p>Where the prices come from: each source's kind, whose prices it gave on the date of those prices, when it was last read successfully, when a read last failed and why, whether it has ever been read successfully, and how its format, the layout its prices are read from, is known. When a number looks wrong, start here. The same data is at <a href="${SOURCES_PATH}"><code>${SOURCES_PATH}</code></a>.</p>`;
   return page({
     lang,
     path: SOURCES_PAGE_PATH,
@@ -93,7 +89,7 @@ export function renderSources(ctx: RenderContext, lang: PageLang): string {
     description: ar
       ? "حالة المصادر: ما نقلته من أسعار، ومتى قُرئت ومتى أخفقت، وكيف عُرفت صيغتها."
       : "Where the prices come from: what each source gave, when it was last read and failed, and how its format is known.",
-    body: `${intro}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
+    body: html`${intro}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),
   });

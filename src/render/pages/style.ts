@@ -3,7 +3,9 @@
  * Phone first: the base rules are for a 360 px screen, `min-width` queries widen the layout.
  * Logical properties (start/end, inline) make the same rules right for Arabic (dir="rtl").
  */
-export const STYLE = `
+import { html } from "./html.js";
+
+export const STYLE = html`
 :root{color-scheme:light dark;--ink:#1b1f24;--muted:#4a5560;--line:#c9d1d9;--bg:#fff;--soft:#f4f6f8;--accent:#0b5cad;--sell:#a33b00;--buy:#1a6b36;--bench:#333;--ref:#5b3f8c;--best:#fff4ce;--grid:#e3e7eb;--axis:#8a949e;--up:#1a6b36;--down:#a3202a}
 @media (prefers-color-scheme:dark){:root{--ink:#e7eaee;--muted:#b3bcc5;--line:#3d4650;--bg:#14181c;--soft:#1e242a;--accent:#8cc4ff;--sell:#ff9e6b;--buy:#74d493;--bench:#d0d4d8;--ref:#c0a6f5;--best:#4a3f0c;--grid:#2c333a;--axis:#7d8791;--up:#74d493;--down:#ff8f8f}}
 *{box-sizing:border-box}

@@ -2,22 +2,23 @@
 import type { RenderContext } from "../../feed/site.js";
 import { DOCS_PATH, FEED_PATH, TERMS_PATH, type PageLang } from "../../feed/paths.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
-import { esc, page } from "./html.js";
+import { html, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
 import { count } from "./format.js";
 import { simulatedBanner } from "./words.js";
 
-function english({ feed, input }: RenderContext, sources: string): string {
+function english({ feed, input }: RenderContext, sources: SafeHtml): SafeHtml {
   const site = input.dataset.site;
-  return `<h1>Terms of use</h1>
+  return html`<h1>Terms of use</h1>
 <h2 id="information-only">Information only</h2>
-<p>${esc(feed._disclaimer)}</p>
+<p>${feed._disclaimer}</p>
 <p>Everything here is information only, not financial advice. The prices are indicative: they are what licensed banks, exchange houses and gold dealers published or were seen to quote, collected at most about once an hour. A seller may deal at a different price, and a price may have changed since it was observed. Check with the seller before you deal. The verdict compares today's best price with the recent past; it is a description, not a forecast and not a recommendation to buy, sell or wait.</p>
 <p>The service is provided as is, without warranty of any kind, and may change or stop. Only licensed sellers are listed; being listed is not an endorsement.</p>
 <h2 id="licence">Licence of the data</h2>
-<p>${esc(feed._license)}</p>
+<p>${feed._license}</p>
 <p>You may copy, redistribute and build on the data, commercially or not, provided you credit “Price Feed” with a link to this site and keep the attributions below.</p>
 <h2 id="attribution">Attribution</h2>
-<p>Official exchange rates are those of the <strong>Central Bank of Egypt</strong>, which asks to be cited as the source wherever its rates are redistributed: “Source: Central Bank of Egypt”. They appear in the feed as <code>benchmark</code> and in each series as <code>bench</code>.${site.simulated ? " In this simulated sample they are generated and only stand in for the bank's rates." : ""}</p>
+<p>Official exchange rates are those of the <strong>Central Bank of Egypt</strong>, which asks to be cited as the source wherever its rates are redistributed: “Source: Central Bank of Egypt”. They appear in the feed as <code>benchmark</code> and in each series as <code>bench</code>.${site.simulated ? html` In this simulated sample they are generated and only stand in for the bank's rates.` : ""}</p>
 <p>The sources this deployment reads:</p>
 ${sources}
 <h2 id="fair-use">Fair use and limits</h2>
@@ -28,17 +29,17 @@ ${sources}
 <p>To enforce the limits, the service counts requests per client address for the current minute and the current Cairo day; the counters expire by themselves. No other personal data is kept, and there are no cookies.</p>`;
 }
 
-function arabic({ feed, input }: RenderContext, sources: string): string {
+function arabic({ feed, input }: RenderContext, sources: SafeHtml): SafeHtml {
   const site = input.dataset.site;
   const n = (x: number) => count(x, "ar");
-  return `<h1>شروط الاستخدام</h1>
+  return html`<h1>شروط الاستخدام</h1>
 <h2 id="information-only">للعلم فقط</h2>
 <p>كل ما في هذا الموقع للعلم فقط، وليس نصيحة مالية ولا عرضًا للشراء أو البيع. الأسعار استرشادية: هي ما نشرته البنوك وشركات الصرافة وتجار الذهب المرخصون أو ما رُصد من أسعارهم، ويُجمع مرة كل ساعة تقريبًا على الأكثر. قد تتعامل الجهة بسعر مختلف، وقد يتغير السعر بعد رصده، فتأكد من الجهة قبل أن تتعامل. الوصف («الشراء أرخص من المعتاد»، «تبيع بسعر قريب من المعتاد»…) يقارن أفضل سعر بالأيام السابقة؛ هو وصف لما مضى، وليس توقعًا ولا توصية بالشراء أو البيع أو الانتظار.</p>
 <p>تُقدَّم الخدمة كما هي دون أي ضمان، وقد تتغير أو تتوقف. لا تظهر إلا الجهات المرخصة، وظهور جهة هنا ليس تزكية لها.</p>
-<p class="note" lang="en" dir="ltr">${esc(feed._disclaimer)}</p>
+<p class="note" lang="en" dir="ltr">${feed._disclaimer}</p>
 <h2 id="licence">ترخيص البيانات</h2>
 <p>البيانات مرخصة برخصة المشاع الإبداعي نسب المصنف 4.0 (CC BY 4.0): يجوز لك نسخها وإعادة نشرها والبناء عليها، تجاريًا أو غير تجاري، بشرط أن تنسبها إلى «Price Feed» مع رابط لهذا الموقع وأن تحتفظ بالإسنادات أدناه.</p>
-<p class="note" lang="en" dir="ltr">${esc(feed._license)}</p>
+<p class="note" lang="en" dir="ltr">${feed._license}</p>
 <h2 id="attribution">الإسناد</h2>
 <p>الأسعار الرسمية هي أسعار <strong>البنك المركزي المصري</strong>، الذي يطلب ذكره مصدرًا أينما أُعيد نشر أسعاره: «المصدر: البنك المركزي المصري». تظهر في البيانات باسم <code>benchmark</code> وفي السلسلة اليومية باسم <code>bench</code>.${site.simulated ? " في هذه العينة المحاكاة هي أرقام مولّدة تحل محل أسعار البنك فقط." : ""}</p>
 <p>المصادر التي يقرأ منها هذا الموقع:</p>
@@ -54,7 +55,11 @@ ${sources}
 export function renderTerms(ctx: RenderContext, lang: PageLang = "en"): string {
   const site = ctx.input.dataset.site;
   const list = ctx.input.dataset.sources.sources.filter((s) => s.enabled !== false);
-  const sources = `<ul${lang === "ar" ? ' lang="en" dir="ltr"' : ""}>${list.map((s) => `<li>${esc(s.name)} <span class="muted">(<code>${esc(s.id)}</code>)</span>${s.attribution ? ` — ${esc(s.attribution)}` : ""}</li>`).join("")}</ul>`;
+  const items = list.map(
+    (s) =>
+      html`<li>${s.name} <span class="muted">(<code>${s.id}</code>)</span>${s.attribution ? ` — ${s.attribution}` : ""}</li>`,
+  );
+  const sources = html`<ul${lang === "ar" ? html` lang="en" dir="ltr"` : ""}>${items}</ul>`;
   const ar = lang === "ar";
   return page({
     lang,

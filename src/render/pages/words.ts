@@ -22,6 +22,7 @@ import {
   percent,
   westernDigits,
 } from "./format.js";
+import { html, type SafeHtml } from "./html.js";
 
 type Side = "sell" | "buy";
 const pick = <T>(lang: PageLang, en: T, ar: T) => (lang === "ar" ? ar : en);
@@ -238,13 +239,13 @@ export function marketNote(asset: Asset, lang: PageLang): string | null {
   return null;
 }
 
-export function simulatedBanner(site: Site, lang: PageLang = "en"): { banner?: string } {
+export function simulatedBanner(site: Site, lang: PageLang = "en"): { banner?: SafeHtml } {
   if (!site.simulated) return {};
   return {
     banner: pick(
       lang,
-      "<strong>Simulated sample data.</strong> The sellers are fictional and every number is generated; nothing here is a real rate.",
-      "<strong>بيانات تجريبية محاكاة.</strong> الجهات وهمية وكل الأرقام مولّدة؛ لا شيء هنا سعر حقيقي.",
+      html`<strong>Simulated sample data.</strong> The sellers are fictional and every number is generated; nothing here is a real rate.`,
+      html`<strong>بيانات تجريبية محاكاة.</strong> الجهات وهمية وكل الأرقام مولّدة؛ لا شيء هنا سعر حقيقي.`,
     ),
   };
 }

@@ -1,0 +1,147 @@
+/**
+ * The frame every page shares: the document shell with its language and direction, the navigation
+ * with the language switch, and the footer. Pages are plain HTML written at build time, with no
+ * JavaScript; their Content-Security-Policy (PAGE_CSP in src/edge/handler.ts, and netlify.toml)
+ * allows inline styles and nothing else.
+ *
+ * Pages are written with site paths (`href="/docs/"`) and page() makes every one relative to the
+ * page's own path as its last step (relativeLinks), so the same files work at the root of a host
+ * and under any prefix (a mirror at `/some/prefix/`): a browser resolves `../docs/` from where the
+ * page is (RFC 3986 §5.2).
+ */
+import { DOCS_PATH, FEED_PATH, SOURCES_PAGE_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
+import { STYLE } from "./style.js";
+import { html, join, type SafeHtml } from "./html.js";
+
+/**
+ * A site path as seen from a page's path: `/api/v1/feed.json` from `/ar/assets/us-dollar/` is
+ * `../../../api/v1/feed.json`, `/` from `/` is `./`. Both are site paths; `to` may carry a query
+ * or a fragment.
+ */
+export function relativePath(from: string, to: string): string {
+  const depth = from.split("/").length - 2;
+  const up = depth > 0 ? "../".repeat(depth) : "./";
+  return `${up}${to.slice(1)}`;
+}
+
+/** Every root-relative `href` and `src` of a page's HTML made relative to the page (not `//host` ones). */
+export function relativeLinks(page: string, from: string): string {
+  // A replacement string, not a callback: V8 applies it without calling back into JavaScript for
+  // each link (docs/performance.md). `up` holds no `$`.
+  const up = relativePath(from, "/");
+  return page.replace(/ (href|src)="\/(?!\/)/g, ` $1="${up}`);
+}
+
+/**
+ * Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
+ * (axe's scrollable-region-focusable).
+ */
+const scrollable = (page: string) =>
+  page.replace(/<pre(?=[ >])/g, '<pre tabindex="0"').replace(/<div class="wrap">/g, '<div class="wrap" tabindex="0">');
+
+export interface PageOptions {
+  lang: PageLang;
+  title: string;
+  /** The English path of the page; its Arabic twin is at localized(path, "ar"). */
+  path: string;
+  description: string;
+  body: SafeHtml;
+  banner?: SafeHtml;
+  /** The deployment's base URL, for absolute hreflang links; relative links without it. */
+  baseUrl?: string | undefined;
+  /** The body has code blocks or wide tables (`<div class="wrap">`) that scroll (the docs pages). */
+  scrolls?: boolean;
+}
+
+const NAV: Record<PageLang, Array<[string, string]>> = {
+  en: [
+    ["/", "Prices"],
+    [SOURCES_PAGE_PATH, "Sources"],
+    [DOCS_PATH, "Developers"],
+    [TERMS_PATH, "Terms"],
+  ],
+  ar: [
+    ["/", "الأسعار"],
+    [SOURCES_PAGE_PATH, "المصادر"],
+    [DOCS_PATH, "للمطورين"],
+    [TERMS_PATH, "الشروط"],
+  ],
+};
+
+const FOOTER: Record<PageLang, SafeHtml> = {
+  en: html`Indicative prices for information only, not financial advice. <a href="${TERMS_PATH}">Terms</a> · <a href="${DOCS_PATH}#methodology">How the numbers are made</a> · <a href="${FEED_PATH}">The data as JSON</a>`,
+  ar: html`أسعار استرشادية للعلم فقط، وليست نصيحة مالية. <a href="${localized(TERMS_PATH, "ar")}">الشروط</a> · <a href="${localized(DOCS_PATH, "ar")}#arabic-numbers">كيف تُحسب الأرقام</a> · <a href="${FEED_PATH}">البيانات بصيغة JSON</a>`,
+};
+
+function navigation(o: PageOptions): SafeHtml {
+  const items = NAV[o.lang].map(
+    ([path, label]) =>
+      html`<li><a href="${localized(path, o.lang)}"${path === o.path ? html` aria-current="page"` : ""}>${label}</a></li>`,
+  );
+  const other: PageLang = o.lang === "ar" ? "en" : "ar";
+  const label = other === "ar" ? "العربية" : "English";
+  items.push(
+    html`<li class="lang"><a href="${localized(o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${label}</a></li>`,
+  );
+  return html`<nav aria-label="${o.lang === "ar" ? "الموقع" : "Site"}"><ul>${items}</ul></nav>`;
+}
+
+/** Absolute with the deployment's base URL when it has one; else a site path, made relative with the rest. */
+const absolute = (o: PageOptions, p: string) => `${o.baseUrl ? o.baseUrl.replace(/\/+$/, "") : ""}${p}`;
+
+function alternates(o: PageOptions): SafeHtml {
+  return join(
+    [
+      html`<link rel="alternate" hreflang="en" href="${absolute(o, o.path)}">`,
+      html`<link rel="alternate" hreflang="ar" href="${absolute(o, localized(o.path, "ar"))}">`,
+      html`<link rel="alternate" hreflang="x-default" href="${absolute(o, o.path)}">`,
+    ],
+    "\n",
+  );
+}
+
+/**
+ * Open Graph (ogp.me) for a link shared in a chat: title, description, type and locale; og:url only
+ * with the base URL, since the protocol wants it absolute.
+ */
+function openGraph(o: PageOptions): SafeHtml {
+  const tags = [
+    html`<meta property="og:type" content="website">`,
+    html`<meta property="og:site_name" content="Price Feed">`,
+    html`<meta property="og:title" content="${o.title}">`,
+    html`<meta property="og:description" content="${o.description}">`,
+    html`<meta property="og:locale" content="${o.lang === "ar" ? "ar_EG" : "en_GB"}">`,
+    html`<meta property="og:locale:alternate" content="${o.lang === "ar" ? "en_GB" : "ar_EG"}">`,
+  ];
+  if (o.baseUrl) tags.push(html`<meta property="og:url" content="${absolute(o, localized(o.path, o.lang))}">`);
+  return join(tags, "\n");
+}
+
+/** The page's document, its links relative to its own path. */
+export function page(o: PageOptions): string {
+  const ar = o.lang === "ar";
+  // The banner sits in the header, a landmark, so that no content is outside one (WCAG 1.3.1).
+  const doc = html`<!doctype html>
+<html lang="${o.lang}" dir="${ar ? "rtl" : "ltr"}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${o.title}</title>
+<meta name="description" content="${o.description}">
+${openGraph(o)}
+${alternates(o)}
+<link rel="icon" href="data:,">
+<style>${STYLE}</style>
+</head>
+<body>
+<header><a class="skip" href="#main">${ar ? "انتقل إلى المحتوى" : "Skip to content"}</a>${navigation(o)}${o.banner ? html`<p class="banner" role="note">${o.banner}</p>` : ""}</header>
+<main id="main">
+${o.body}
+</main>
+<footer><p>${FOOTER[o.lang]}</p></footer>
+</body>
+</html>
+`;
+  return relativeLinks(o.scrolls ? scrollable(doc.text) : doc.text, localized(o.path, o.lang));
+}
