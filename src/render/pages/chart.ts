@@ -26,9 +26,9 @@ type Key = keyof SeriesEntry;
 type Pt = [number, number];
 const DAY_MS = 86_400_000;
 /**
- * A coordinate rounded to a tenth, as text: the text of `Math.round(n * 10) / 10`, made from integers.
- * A fraction's shortest form costs V8 over twice an integer's, and a large build writes ~2 million
- * coordinates; the tenth of the nearest double to w.r prints as "w.r" (test/pages-chart.test.ts).
+ * A coordinate rounded to a tenth, as text: the text of `Math.round(n * 10) / 10`, made from integers,
+ * which V8 prints far faster than a fraction (docs/performance.md); test/pages-chart.test.ts holds it
+ * to the printed fraction.
  */
 export function r1(n: number): string {
   const tenths = Math.round(n * 10);

@@ -29,10 +29,9 @@ function numberFormat(lang: PageLang, decimals: number): Intl.NumberFormat {
 }
 
 /**
- * Formatting through Intl costs a microsecond or more a call, and a build formats the same prices,
- * dates and times on many pages (both languages, every chart): each text is made once. One memo per
- * kind of text and language, keyed by the value itself: a key string built at every call (kind,
- * language and the number printed) cost about as much as the lookup saved.
+ * Intl is slow for the many times a build formats the same prices, dates and times (docs/performance.md):
+ * each text is made once. One memo per kind of text and language, keyed by the value itself, since a
+ * key string built at every call cost about what the lookup saved.
  */
 function memo<K extends number | string>(make: (k: K) => string): (k: K) => string {
   const texts = new Map<K, string>();

@@ -2,7 +2,7 @@
  * docs/methodology.md as the docs page's HTML. The bundle carries it rendered at compile time
  * (src/render/precomputed.ts), used while the file is still the text compiled in; otherwise it is
  * rendered here and now (methodology.ts). That module, and marked with it, is loaded only then:
- * marked's own set-up was ~8 ms of every cold build's start, for a page the bundle already has.
+ * marked's set-up would slow every cold start for a page the bundle already has (docs/performance.md).
  */
 import { precomputed } from "../precomputed.js";
 
