@@ -225,14 +225,26 @@ describe("the description's parameters are as the server takes them, no wider", 
 });
 
 describe("the rest of what is served is described", () => {
-  test("HEAD on every path, the trailing-slash index under its own server, the variant files, and the request headers of the document paths", () => {
+  test("HEAD and the CORS preflight on every path, the trailing-slash index as its own path, the variant files, and the request headers of the document paths", () => {
     const paths = site.doc["paths"] as Record<string, Json>;
     for (const [key, item] of Object.entries(paths)) {
       expect(item["head"], key).toBeDefined();
       const head = item["head"] as Json;
       expect(head["operationId"], key).toMatch(/^head/);
+      // OPTIONS: 204 with the preflight's headers, as the handler answers it.
+      const options = item["options"] as Json;
+      expect(options["operationId"], key).toMatch(/^options/);
+      const r204 = deref(site.doc, (options["responses"] as Record<string, Json>)["204"]!);
+      expect(Object.keys(r204["headers"] as Json)).toEqual(
+        expect.arrayContaining([
+          "Access-Control-Allow-Methods",
+          "Access-Control-Allow-Headers",
+          "Access-Control-Max-Age",
+        ]),
+      );
+      expect(item["servers"], key).toBeUndefined(); // no path-level server sends a tool elsewhere
     }
-    expect(route("/api/v1/")?.key).toBe("/");
+    expect(route("/api/v1/")?.key).toBe("/api/v1/");
     expect(route("/api/v1")?.key).toBe("/api/v1");
     expect(route("/api/v1/feed/asset/us-dollar.json")).toMatchObject({
       key: "/api/v1/feed/asset/{slug}.json",
@@ -248,7 +260,8 @@ describe("the rest of what is served is described", () => {
   });
 
   test("info.contact and servers: the site's contact and homes when it names them, else the serving host", async () => {
-    expect((site.doc["info"] as Json)["contact"]).toEqual({ name: "Price Feed API documentation", url: "/docs/" });
+    // No contact and no baseUrl: no contact at all rather than a relative URL (OpenAPI 3.1 §4.8.3.1).
+    expect((site.doc["info"] as Json)["contact"]).toBeUndefined();
     expect(site.doc["servers"]).toEqual([{ url: "/", description: "The host that served this description." }]);
     const read = async (f: string) => JSON.parse(await fs.readFile(path.join(site.out, f), "utf8")) as never;
     const ex: OpenApiExamples = {
@@ -270,6 +283,19 @@ describe("the rest of what is served is described", () => {
       lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
     });
     expect((built["info"] as Json)["contact"]).toEqual(contact);
+    // No contact, but a baseUrl: the docs page there, absolute.
+    const { contact: _c, ...noContact } = {
+      contact,
+      description: "d",
+      license: "l",
+      etagExample: '"x"',
+      lastModifiedExample: "Thu, 19 Nov 2026 09:00:00 GMT",
+    };
+    const byBase = buildOpenApi(ex, { ...noContact, homes: { primary: "https://prices.example.org", mirror: null } });
+    expect((byBase["info"] as Json)["contact"]).toEqual({
+      name: "Price Feed API documentation",
+      url: "https://prices.example.org/docs/",
+    });
     // Both homes, the mirror with its prefix: a server URL followed by a path is the file there.
     const urls = (built["servers"] as Array<{ url: string; description: string }>).map((x) => x.url);
     expect(urls).toEqual(["/", "https://prices.example.org", "https://owner.github.io/price-feed"]);

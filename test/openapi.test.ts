@@ -28,9 +28,9 @@ describe("the OpenAPI description", () => {
       info: { version: "1.0" },
     });
     expect(Object.keys(site.doc["paths"] as Json).sort()).toEqual([
-      // "/": the index with a trailing slash, under a path-level server /api/v1 (docs/api.md)
-      "/",
       "/api/v1",
+      // The index with a trailing slash, as its own path (docs/api.md)
+      "/api/v1/",
       "/api/v1/changelog.json",
       "/api/v1/days.json",
       "/api/v1/days/{date}.json",

@@ -4,30 +4,6 @@
  */
 
 export interface paths {
-    "/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the API offers (with a trailing slash)
-         * @description Endpoints, the values the filters accept, the limits and links.
-         */
-        get: operations["getIndexWithSlash"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        /**
-         * What the API offers (with a trailing slash) (headers only)
-         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
-         */
-        head: operations["headIndexWithSlash"];
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1": {
         parameters: {
             query?: never;
@@ -43,12 +19,44 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what the API offers
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsIndex"];
         /**
          * What the API offers (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
          */
         head: operations["headIndex"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the API offers (with a trailing slash)
+         * @description Endpoints, the values the filters accept, the limits and links.
+         */
+        get: operations["getIndexWithSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of what the API offers (with a trailing slash)
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsIndexWithSlash"];
+        /**
+         * What the API offers (with a trailing slash) (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headIndexWithSlash"];
         patch?: never;
         trace?: never;
     };
@@ -67,7 +75,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of changelog of the API
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsChangelog"];
         /**
          * Changelog of the API (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -91,7 +103,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of the dates the archive has
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsDays"];
         /**
          * The dates the archive has (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -115,7 +131,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of the whole market as it closed on one date
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsDay"];
         /**
          * The whole market as it closed on one date (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -139,7 +159,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what changed: every event, as Atom
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsEventsAtom"];
         /**
          * What changed: every event, as Atom (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -163,7 +187,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what changed: every event
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsEvents"];
         /**
          * What changed: every event (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -187,7 +215,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what changed: one asset's events, as Atom
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsAssetEventsAtom"];
         /**
          * What changed: one asset's events, as Atom (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -211,7 +243,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what changed: one asset's events
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsAssetEvents"];
         /**
          * What changed: one asset's events (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -235,7 +271,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of every tracked asset, or the subset the filters choose
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsFeed"];
         /**
          * Every tracked asset, or the subset the filters choose (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -259,7 +299,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of the feed of one asset, as a file
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsAssetFeedFile"];
         /**
          * The feed of one asset, as a file (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -283,7 +327,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of the feed of one category, as a file
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsCategoryFeedFile"];
         /**
          * The feed of one category, as a file (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -307,7 +355,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of one asset's every day, as CSV
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsAssetHistoryCsv"];
         /**
          * One asset's every day, as CSV (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -331,7 +383,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of one asset's every day since the data begins
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsAssetHistory"];
         /**
          * One asset's every day since the data begins (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -355,7 +411,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of what the API offers, at the path both homes serve
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsIndexFile"];
         /**
          * What the API offers, at the path both homes serve (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -379,7 +439,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of this description
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsOpenApi"];
         /**
          * This description (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -403,7 +467,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of source health
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsSourceHealth"];
         /**
          * Source health (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -427,7 +495,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of is the data fresh?
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsReadiness"];
         /**
          * Is the data fresh? (headers only)
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
@@ -1809,6 +1881,31 @@ export interface components {
             };
             content?: never;
         };
+        /** @description A CORS preflight's answer, with no body. */
+        Preflight: {
+            headers: {
+                "Access-Control-Allow-Headers": components["headers"]["Access-Control-Allow-Headers"];
+                "Access-Control-Allow-Methods": components["headers"]["Access-Control-Allow-Methods"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Max-Age": components["headers"]["Access-Control-Max-Age"];
+                Allow: components["headers"]["Allow"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                "Daily-Limit": components["headers"]["Daily-Limit"];
+                "Daily-Reset": components["headers"]["Daily-Reset"];
+                "Daily-Used": components["headers"]["Daily-Used"];
+                Deprecation: components["headers"]["Deprecation"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                Sunset: components["headers"]["Sunset"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The per-minute window or the daily allowance of this address is used up. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy): identify yourself with X-Contact, or a URL or e-mail address in User-Agent. */
         TooManyRequests: {
             headers: {
@@ -2026,8 +2123,14 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description A preflight's answer: the request headers a page may send. */
+        "Access-Control-Allow-Headers": string;
+        /** @description A preflight's answer: the methods a page may send. */
+        "Access-Control-Allow-Methods": string;
         /** @description Open CORS: any origin may read the answer. */
         "Access-Control-Allow-Origin": string;
+        /** @description A preflight's answer: seconds a browser may keep it. */
+        "Access-Control-Max-Age": number;
         /** @description The methods the API answers. */
         Allow: string;
         /** @description Caching rule: documents may be cached for 300 seconds; errors and /readyz are no-store. */
@@ -2069,116 +2172,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getIndexWithSlash: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
-                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
-                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
-                "If-Match"?: components["parameters"]["IfMatch"];
-                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
-                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
-                "X-Contact"?: components["parameters"]["XContact"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The document. */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
-                    "Daily-Limit": components["headers"]["Daily-Limit"];
-                    "Daily-Reset": components["headers"]["Daily-Reset"];
-                    "Daily-Used": components["headers"]["Daily-Used"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    ETag: components["headers"]["ETag"];
-                    "Last-Modified": components["headers"]["Last-Modified"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
-                    Sunset: components["headers"]["Sunset"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Index"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequest"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            412: components["responses"]["PreconditionFailed"];
-            414: components["responses"]["UriTooLong"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    headIndexWithSlash: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
-                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
-                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
-                "If-Match"?: components["parameters"]["IfMatch"];
-                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
-                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
-                "X-Contact"?: components["parameters"]["XContact"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The document. */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
-                    "Daily-Limit": components["headers"]["Daily-Limit"];
-                    "Daily-Reset": components["headers"]["Daily-Reset"];
-                    "Daily-Used": components["headers"]["Daily-Used"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    ETag: components["headers"]["ETag"];
-                    "Last-Modified": components["headers"]["Last-Modified"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
-                    Sunset: components["headers"]["Sunset"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequestHead"];
-            404: components["responses"]["NotFoundHead"];
-            405: components["responses"]["MethodNotAllowedHead"];
-            412: components["responses"]["PreconditionFailedHead"];
-            414: components["responses"]["UriTooLongHead"];
-            429: components["responses"]["TooManyRequestsHead"];
-            503: components["responses"]["UnavailableHead"];
-        };
-    };
     getIndex: {
         parameters: {
             query?: never;
@@ -2235,7 +2228,143 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getIndexWithSlash: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Index"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsIndexWithSlash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
+    headIndexWithSlash: {
         parameters: {
             query?: never;
             header?: {
@@ -2343,6 +2472,19 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsChangelog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headChangelog: {
@@ -2453,6 +2595,19 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsDays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headDays: {
@@ -2568,6 +2723,22 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A Cairo date, YYYY-MM-DD, as /api/v1/days.json lists them. */
+                date: components["parameters"]["DatePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headDay: {
         parameters: {
             query?: never;
@@ -2681,6 +2852,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headEventsAtom: {
         parameters: {
             query?: never;
@@ -2789,6 +2973,19 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headEvents: {
@@ -2902,6 +3099,22 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsAssetEventsAtom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headAssetEventsAtom: {
@@ -3018,6 +3231,22 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsAssetEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headAssetEvents: {
@@ -3138,6 +3367,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headFeed: {
         parameters: {
             query?: {
@@ -3256,6 +3498,22 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsAssetFeedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An asset's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["AssetSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headAssetFeedFile: {
         parameters: {
             query?: never;
@@ -3370,6 +3628,22 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsCategoryFeedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A category's slug, lower case, as the index lists it: the name of the file. */
+                slug: components["parameters"]["CategorySlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headCategoryFeedFile: {
@@ -3491,6 +3765,22 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsAssetHistoryCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
+                asset: components["parameters"]["AssetPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headAssetHistoryCsv: {
@@ -3619,6 +3909,22 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsAssetHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An asset's slug or id, in any letter case, as ?asset= takes it. */
+                asset: components["parameters"]["AssetPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headAssetHistory: {
         parameters: {
             query?: {
@@ -3737,6 +4043,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsIndexFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headIndexFile: {
         parameters: {
             query?: never;
@@ -3853,6 +4172,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    optionsOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
     headOpenApi: {
         parameters: {
             query?: never;
@@ -3961,6 +4293,19 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsSourceHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headSourceHealth: {
@@ -4082,6 +4427,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+        };
+    };
+    optionsReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
         };
     };
     headReadiness: {

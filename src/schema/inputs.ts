@@ -116,7 +116,8 @@ export const Site = z.strictObject({
   /**
    * Who answers for the deployment, for the people whose programs read the feed: the OpenAPI
    * description's `info.contact`. A page (`url`, e.g. the repository's issues), an `email`, or both,
-   * with an optional `name`. Unset: the description points at the docs page of its own host.
+   * with an optional `name`. Unset: the description points at the docs page under `baseUrl`, or,
+   * without one, names no contact (its URL must be absolute).
    */
   contact: z
     .strictObject({

@@ -51,6 +51,27 @@ export function headOf(get: Json, components: Record<string, Json>): Json {
   };
 }
 
+/**
+ * The CORS preflight every path answers (src/edge/handler.ts): OPTIONS, 204, the methods and request
+ * headers a browser's page may use, free of the rate limits.
+ */
+export function optionsOf(get: Json, isPathParameter: (p: Json) => boolean): Json {
+  const inPath = ((get["parameters"] as Json[] | undefined) ?? []).filter(isPathParameter);
+  return {
+    operationId: String(get["operationId"]).replace(/^get/, "options"),
+    summary: `CORS preflight of ${String(get["summary"]).replace(/^./, (c) => c.toLowerCase())}`,
+    description:
+      "What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.",
+    tags: get["tags"],
+    ...(inPath.length ? { parameters: inPath } : {}),
+    responses: {
+      "204": { $ref: "#/components/responses/Preflight" },
+      // A request target or Host the server cannot read is refused before any method is looked at.
+      "400": { $ref: "#/components/responses/MalformedRequest" },
+    },
+  };
+}
+
 /** The bodiless twins of the reusable answers that have a body, for the HEAD operations. */
 export function headResponses(components: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(

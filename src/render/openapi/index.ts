@@ -38,7 +38,7 @@ import {
   servers,
   type OpenApiExamples,
 } from "./parts.js";
-import { anyCasePattern, headOf, headResponses } from "./forms.js";
+import { anyCasePattern, headOf, headResponses, optionsOf } from "./forms.js";
 import { archiveParameters, archivePaths, archiveResponses } from "./archive.js";
 import { eventsPaths } from "./events.js";
 
@@ -72,6 +72,105 @@ function feedFile(operationId: string, what: string, param: string, example: unk
       },
     },
   };
+}
+
+/** The reusable parameters: the archive's, the filters and the file slugs. */
+function parameterComponents(
+  assets: OpenApiExamples["index"]["filters"]["asset"],
+  categories: string[],
+  ex: OpenApiExamples,
+  exampleSlug: string | undefined,
+): Record<string, Json> {
+  return {
+    ...archiveParameters(assets, ex.archive),
+    Category: {
+      name: "category",
+      in: "query",
+      description: `Comma-separated category slugs to include, in any letter case (${categories.join(", ")}); repeated parameters are merged. An unknown or empty value (\`?category=\`) gives 400 with validCategories.`,
+      schema: {
+        type: "array",
+        minItems: 1,
+        items: { type: "string", pattern: anyCasePattern(categories), examples: categories },
+      },
+      style: "form",
+      explode: false,
+      example: [categories[0]],
+    },
+    Asset: {
+      name: "asset",
+      in: "query",
+      description: `Comma-separated asset slugs or ids, in any letter case (slugs: ${assets.map((a) => a.slug).join(", ")}); repeated parameters are merged. An unknown or empty value (\`?asset=\`, or an empty item as in \`a,,b\`) gives 400 with validAssets.`,
+      schema: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "string",
+          pattern: anyCasePattern(assets.flatMap((a) => [a.slug, a.id])),
+          examples: assets.map((a) => a.slug),
+        },
+      },
+      style: "form",
+      explode: false,
+      example: assets.slice(0, 2).map((a) => a.slug),
+    },
+    AssetSlug: {
+      name: "slug",
+      in: "path",
+      required: true,
+      description: "An asset's slug, lower case, as the index lists it: the name of the file.",
+      schema: { type: "string", enum: assets.map((a) => a.slug) },
+      example: exampleSlug ?? assets[0]?.slug,
+    },
+    CategorySlug: {
+      name: "slug",
+      in: "path",
+      required: true,
+      description: "A category's slug, lower case, as the index lists it: the name of the file.",
+      schema: { type: "string", enum: categories },
+      example: categories[0],
+    },
+    IfNoneMatch: {
+      name: "If-None-Match",
+      in: "header",
+      description:
+        "An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2).",
+      schema: { type: "string" },
+    },
+    IfModifiedSince: {
+      name: "If-Modified-Since",
+      in: "header",
+      description: "An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent.",
+      schema: { type: "string" },
+    },
+    IfMatch: {
+      name: "If-Match",
+      in: "header",
+      description: `ETags (or \`*\`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.1).`,
+      schema: { type: "string" },
+    },
+    IfUnmodifiedSince: {
+      name: "If-Unmodified-Since",
+      in: "header",
+      description: `An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date.`,
+      schema: { type: "string" },
+    },
+    XContact: {
+      name: "X-Contact",
+      in: "header",
+      description:
+        "Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.",
+      schema: { type: "string", minLength: 1 },
+      example: "https://app.example/contact",
+    },
+  };
+}
+
+function contactOf(about: About): { contact?: object } {
+  if (about.contact) return { contact: about.contact };
+  const primary = about.homes?.primary;
+  return primary
+    ? { contact: { name: "Price Feed API documentation", url: `${primary.replace(/\/$/, "")}${DOCS_PATH}` } }
+    : {};
 }
 
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
@@ -117,14 +216,9 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     [CATEGORY_FILE_PATH]: feedFile("getCategoryFeedFile", "category", "CategorySlug", undefined),
     [INDEX_PATH]: index("getIndex", "What the API offers"),
     [INDEX_FILE_PATH]: index("getIndexFile", "What the API offers, at the path both homes serve"),
-    // `/api/v1/` answers as `/api/v1` does. A path may not end in a slash (Redocly's
-    // no-path-trailing-slash), so it is the path `/` under a path-level server `/api/v1`.
-    "/": {
-      summary: `The index, at ${INDEX_PATH}/`,
-      description: `${INDEX_PATH}/, with a trailing slash: the same document as ${INDEX_PATH}. This path item's server is ${INDEX_PATH}, so its full path is ${INDEX_PATH}/.`,
-      servers: [{ url: INDEX_PATH, description: "The API's index, reached with a trailing slash." }],
-      ...index("getIndexWithSlash", "What the API offers (with a trailing slash)"),
-    },
+    // `/api/v1/` answers as `/api/v1` does: its own path, so that validating proxies (Prism) and
+    // generated clients send it to the API (a path-level server took them to the HTML home page).
+    [`${INDEX_PATH}/`]: index("getIndexWithSlash", "What the API offers (with a trailing slash)"),
     [OPENAPI_PATH]: jsonDocument(
       "getOpenApi",
       "This description",
@@ -197,8 +291,16 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     ...archivePaths(ex.archive),
     ...eventsPaths(ex.events),
   };
-  // Every path answers HEAD as its GET does, without the body.
-  for (const item of Object.values(paths)) item["head"] = headOf(item["get"] as Json, reusable);
+  // Every path answers HEAD as its GET does, without the body, and OPTIONS as a CORS preflight.
+  const parameters = parameterComponents(assets, categories, ex, exampleSlug);
+  const isPathParameter = (p: Json) => {
+    const name = typeof p["$ref"] === "string" ? p["$ref"].split("/").pop()! : null;
+    return (name === null ? p : (parameters[name] ?? {}))["in"] === "path";
+  };
+  for (const item of Object.values(paths)) {
+    item["head"] = headOf(item["get"] as Json, reusable);
+    item["options"] = optionsOf(item["get"] as Json, isPathParameter);
+  }
 
   return {
     openapi: "3.1.0",
@@ -209,9 +311,10 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       summary:
         "Indicative prices of Egypt's licensed money market: currencies and gold, from licensed banks and dealers.",
       description: `${about.description}\n\nRead-only and open: no key, no sign-up, CORS open to every origin. Poll about every 5 minutes with If-None-Match; the data changes at most about once an hour. Clients must ignore members they do not know: fields are added backwards-compatibly. Human documentation: ${DOCS_PATH}. Terms: ${TERMS_PATH}.`,
-      // The operator's contact (site.json `contact`); without one, the docs page of the host that
-      // serves this description (a relative URL resolves against the server: OpenAPI 3.1 §4.7.1.1).
-      contact: about.contact ?? { name: "Price Feed API documentation", url: DOCS_PATH },
+      // The operator's contact (site.json `contact`); without one, the docs page at the primary's
+      // absolute URL when site.json names it, else none: info.contact.url must be absolute
+      // (OpenAPI 3.1 §4.8.3.1), and tools resolve no relative one.
+      ...contactOf(about),
       license: { name: about.license, identifier: "CC-BY-4.0" },
     },
     servers: servers(about.homes),
@@ -226,90 +329,22 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     paths,
     components: {
       schemas: componentSchemas(),
-      parameters: {
-        ...archiveParameters(assets, ex.archive),
-        Category: {
-          name: "category",
-          in: "query",
-          description: `Comma-separated category slugs to include, in any letter case (${categories.join(", ")}); repeated parameters are merged. An unknown or empty value (\`?category=\`) gives 400 with validCategories.`,
-          schema: {
-            type: "array",
-            minItems: 1,
-            items: { type: "string", pattern: anyCasePattern(categories), examples: categories },
-          },
-          style: "form",
-          explode: false,
-          example: [categories[0]],
-        },
-        Asset: {
-          name: "asset",
-          in: "query",
-          description: `Comma-separated asset slugs or ids, in any letter case (slugs: ${assets.map((a) => a.slug).join(", ")}); repeated parameters are merged. An unknown or empty value (\`?asset=\`, or an empty item as in \`a,,b\`) gives 400 with validAssets.`,
-          schema: {
-            type: "array",
-            minItems: 1,
-            items: {
-              type: "string",
-              pattern: anyCasePattern(assets.flatMap((a) => [a.slug, a.id])),
-              examples: assets.map((a) => a.slug),
-            },
-          },
-          style: "form",
-          explode: false,
-          example: assets.slice(0, 2).map((a) => a.slug),
-        },
-        AssetSlug: {
-          name: "slug",
-          in: "path",
-          required: true,
-          description: "An asset's slug, lower case, as the index lists it: the name of the file.",
-          schema: { type: "string", enum: assets.map((a) => a.slug) },
-          example: exampleSlug ?? assets[0]?.slug,
-        },
-        CategorySlug: {
-          name: "slug",
-          in: "path",
-          required: true,
-          description: "A category's slug, lower case, as the index lists it: the name of the file.",
-          schema: { type: "string", enum: categories },
-          example: categories[0],
-        },
-        IfNoneMatch: {
-          name: "If-None-Match",
-          in: "header",
-          description:
-            "An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2).",
-          schema: { type: "string" },
-        },
-        IfModifiedSince: {
-          name: "If-Modified-Since",
-          in: "header",
-          description: "An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent.",
-          schema: { type: "string" },
-        },
-        IfMatch: {
-          name: "If-Match",
-          in: "header",
-          description: `ETags (or \`*\`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.1).`,
-          schema: { type: "string" },
-        },
-        IfUnmodifiedSince: {
-          name: "If-Unmodified-Since",
-          in: "header",
-          description: `An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type ${PRECONDITION_FAILED_TYPE} (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date.`,
-          schema: { type: "string" },
-        },
-        XContact: {
-          name: "X-Contact",
-          in: "header",
-          description:
-            "Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits.",
-          schema: { type: "string", minLength: 1 },
-          example: "https://app.example/contact",
+      parameters,
+      headers: headers(about),
+      responses: {
+        ...reusable,
+        ...headResponses(reusable),
+        Preflight: {
+          description: "A CORS preflight's answer, with no body.",
+          headers: headerRefs(
+            "Access-Control-Allow-Origin",
+            "Access-Control-Allow-Methods",
+            "Access-Control-Allow-Headers",
+            "Access-Control-Max-Age",
+            "Allow",
+          ),
         },
       },
-      headers: headers(about),
-      responses: { ...reusable, ...headResponses(reusable) },
     },
   };
 }

@@ -107,6 +107,15 @@ export function headers(about: About): Record<string, Json> {
     "Daily-Reset": int("Seconds until midnight Africa/Cairo, when the daily allowance resets.", 3600),
     "Retry-After": int("Seconds to wait before retrying.", 30),
     Allow: str("The methods the API answers.", ALLOWED_METHODS.join(", ")),
+    "Access-Control-Allow-Methods": str(
+      "A preflight's answer: the methods a page may send.",
+      ALLOWED_METHODS.join(", "),
+    ),
+    "Access-Control-Allow-Headers": str(
+      "A preflight's answer: the request headers a page may send.",
+      "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact",
+    ),
+    "Access-Control-Max-Age": int("A preflight's answer: seconds a browser may keep it.", 86400),
     Deprecation: str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
     Sunset: str(
       "Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).",
