@@ -16,7 +16,7 @@ const lineByLine = (v: unknown) => isQuote(v); // not in FLAT_ROWS: the referenc
 /** The rows, or the error's message: what a reader of the file sees. */
 function read(text: string | Buffer, fast: (v: unknown) => boolean) {
   try {
-    return { rows: [...ndjsonRows("day.ndjson", text, Quote, { fast, intern: false })] };
+    return { rows: [...ndjsonRows("day.ndjson", text, Quote, { fast })] };
   } catch (e) {
     return { error: (e as Error).message };
   }

@@ -24,9 +24,8 @@ export async function strongEtag(text: string): Promise<string> {
 
 /**
  * How a composed site's files are hashed and measured. The default works anywhere (Web Crypto,
- * TextEncoder); the build passes Node's (src/io/hash.ts nodeHashing), which encodes a text once into
- * the bytes its write reuses (src/io/utf8-scratch.ts) and answers each hash at once instead of
- * through a crypto job: the same values, a tenth of a second less on a 200-asset site.
+ * TextEncoder); the build passes Node's (src/io/hash.ts nodeHashing), which answers each hash at once
+ * instead of through a crypto job: the same values, a tenth of a second less on a 200-asset site.
  */
 export interface Hashing {
   etag(text: string): string | Promise<string>;

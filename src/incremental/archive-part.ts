@@ -2,33 +2,27 @@
  * The archive's closed part written as it is made (src/feed/archive/types.ts PartSink): each asset's
  * entries of the compacted days go, a few at a time, to two files headed by the first bytes of its
  * history files, in a fresh folder beside the site (`<site>.archive-cache/new-<pid>/`) that the
- * cache takes once the site is published (src/incremental/archive-days.ts saveCache). A first build of the
- * large dataset made 67 000 entries of this part; held as strings until their history files were
- * written, they and their garbage were most of its 750–900 MB peak (docs/performance.md "Memory").
+ * cache takes once the site is published (src/incremental/archive-days.ts saveCache). A first build
+ * of the large dataset makes 67 000 entries of this part: it never holds them (docs/performance.md).
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { HistoryHeads, PartFile, PartSink } from "../feed/archive/types.js";
 import { partFile } from "./archive-cache.js";
 import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
-import { ByteBatch } from "../io/byte-batch.js";
+import { WriteBatch } from "../io/write-batch.js";
 
-/**
- * How many bytes of an asset's entries wait, as UTF-8, before they are appended to its file: 200
- * assets' two files hold 6.4 MB of buffers outside the heap, made once; a large first build appends
- * ~2 000 times. Entries waiting as strings lived long enough to be promoted, then died in the old
- * generation.
- */
-const FLUSH_BYTES = 16_384;
+/** How many characters of an asset's entries wait before they are appended to its file: a large first build appends ~2 000 times. */
+const FLUSH_CHARS = 16_384;
 
-/** One of an asset's two part files: where it is, its bytes waiting to be appended, and its size so far. */
+/** One of an asset's two part files: where it is, its text waiting to be appended, and its size so far. */
 class Pending {
-  private readonly batch: ByteBatch;
+  private readonly batch: WriteBatch;
   private headBytes = 0;
   constructor(readonly file: string) {
-    this.batch = new ByteBatch(FLUSH_BYTES, (bytes) => {
+    this.batch = new WriteBatch(FLUSH_CHARS, (text) => {
       try {
-        appendFileSync(this.file, bytes);
+        appendFileSync(this.file, text);
       } catch (e) {
         throw writeFailure(this.file, e);
       }

@@ -13,31 +13,28 @@ import { ndjsonRows } from "./ndjson.js";
 
 /**
  * The rows of a folder's day files, each day read when its first row is asked for: a day's text and
- * its parse are garbage before the next day is read. `kept`: the caller keeps the rows, so their
- * strings are interned (src/io/ndjson.ts). `torn`: where a torn last line of a day is reported
- * (src/io/day-files.ts DayFileRead), as the logs that ingest appends to are read.
+ * its parse are garbage before the next day is read. `torn`: where a torn last line of a day is
+ * reported (src/io/day-files.ts DayFileRead), as the logs that ingest appends to are read.
  */
 export async function folderRows<T>(
   dataDir: string,
   folder: string,
   schema: z.ZodType<T>,
   fast: (v: unknown) => boolean,
-  kept: boolean,
   torn: string[],
 ): Promise<Iterable<Located<T>>> {
   const days = await dayFiles(dataDir, folder);
   const within = await insideCheck(dataDir, folder);
   return (function* (): Generator<Located<T>> {
     for (const d of days)
-      for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d), { torn }), schema, { fast, intern: kept }))
+      for (const r of ndjsonRows(d.file, readDayFileSync(d.file, within(d), { torn }), schema, { fast }))
         yield { value: r.value, file: d.file, line: r.line };
   })();
 }
 
-/** A day's quotes. `kept` as for folderRows: a day closed as it is read keeps none of its rows. */
-export function* quotesOf(file: string, text: Buffer, kept: boolean): Generator<LocatedQuote> {
-  for (const r of ndjsonRows(file, text, Quote, { fast: isQuote, intern: kept }))
-    yield { quote: r.value, file, line: r.line };
+/** A day's quotes, each parsed and checked as it is reached. */
+export function* quotesOf(file: string, text: Buffer): Generator<LocatedQuote> {
+  for (const r of ndjsonRows(file, text, Quote, { fast: isQuote })) yield { quote: r.value, file, line: r.line };
 }
 
 /** A history day's records, each dated as its file is named. */

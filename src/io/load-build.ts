@@ -86,14 +86,14 @@ export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer)
     const { date, file } = d;
     const read = () => {
       const bytes = readDayFileSync(file, quoteIn(d), { torn: warnings, into });
-      return { bytes, quotes: quotesOf(file, bytes, false) };
+      return { bytes, quotes: quotesOf(file, bytes) };
     };
     // A day after the build date counts for nothing in it (a build at an earlier --now), but is checked.
     if (date > upTo) for (const _ of read().quotes);
     quoteDays.push({ date, file, read });
   }
-  const official = await folderRows(dir, p.official, OfficialRate, isOfficialRate, false, warnings);
-  const global = await folderRows(dir, p.global, GlobalRate, isGlobalRate, false, warnings);
+  const official = await folderRows(dir, p.official, OfficialRate, isOfficialRate, warnings);
+  const global = await folderRows(dir, p.global, GlobalRate, isGlobalRate, warnings);
 
   const historyFiles = await dayFiles(dir, p.history);
   const historyIn = await insideCheck(dir, p.history);

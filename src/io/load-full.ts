@@ -32,11 +32,11 @@ export async function loadFull(dir: string): Promise<FullDataset> {
     const { date, file } = d;
     // Every line checked now; the day's quotes are parsed again from its bytes when they are used.
     const bytes = await readDayFile(file, quoteIn(d), { torn: warnings });
-    for (const _ of quotesOf(file, bytes, false));
-    quoteDays.push({ date, file, read: () => ({ bytes, quotes: quotesOf(file, bytes, false) }) });
+    for (const _ of quotesOf(file, bytes));
+    quoteDays.push({ date, file, read: () => ({ bytes, quotes: quotesOf(file, bytes) }) });
   }
-  const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, true, warnings))];
-  const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, true, warnings))];
+  const official = [...(await folderRows(dir, p.official, OfficialRate, isOfficialRate, warnings))];
+  const global = [...(await folderRows(dir, p.global, GlobalRate, isGlobalRate, warnings))];
 
   // History is read one day at a time and reduced at once, so it never sits in memory whole.
   const historyFiles = await dayFiles(dir, p.history);

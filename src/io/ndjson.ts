@@ -5,7 +5,6 @@
 import type { z } from "zod";
 import { DataError, describeZodIssues } from "../core/errors.js";
 import { FLAT_ROWS } from "../schema/fast-inputs.js";
-import { internStrings } from "./intern.js";
 
 /** How ndjsonRows checks and hands out rows. */
 export interface RowOptions {
@@ -14,11 +13,6 @@ export interface RowOptions {
    * any other goes through the schema, which gives the message.
    */
   fast?: (v: unknown) => boolean;
-  /**
-   * false: the caller reduces the rows and keeps none (a raw day closed as read, references), so one
-   * copy of each string would save nothing and cost a lookup per field.
-   */
-  intern?: boolean;
 }
 
 type Row<T> = { value: T; line: number };
@@ -34,9 +28,9 @@ export function* ndjsonRows<T>(
   schema: z.ZodType<T>,
   opts: RowOptions = {},
 ): Generator<Row<T>, void, undefined> {
-  const { fast, intern = true } = opts;
+  const { fast } = opts;
   if (!fast || !FLAT_ROWS.has(fast)) {
-    yield* lineRows(file, text, schema, fast, intern, 0);
+    yield* lineRows(file, text, schema, fast, 0);
     return;
   }
   for (let at = 0, line = 0; at < text.length;) {
@@ -44,10 +38,10 @@ export function* ndjsonRows<T>(
     if (chunk.values)
       for (let k = 0; k < chunk.values.length; k++) {
         const value = chunk.values[k];
-        yield { value: (intern ? internStrings(value) : value) as T, line: line + 1 + k };
+        yield { value: value as T, line: line + 1 + k };
       }
     // Not the shape of flat rows, or a row its check refuses: line by line, for the exact message.
-    else yield* lineRows(file, sliceOf(text, at, chunk.end), schema, fast, intern, line);
+    else yield* lineRows(file, sliceOf(text, at, chunk.end), schema, fast, line);
     line += chunk.lines;
     at = chunk.end;
   }
@@ -112,7 +106,6 @@ function* lineRows<T>(
   text: string | Buffer,
   schema: z.ZodType<T>,
   fast: ((v: unknown) => boolean) | undefined,
-  intern: boolean,
   before: number,
 ): Generator<Row<T>, void, undefined> {
   // Bytes are split at the newline byte, which never occurs inside a multi-byte UTF-8 character, so
@@ -136,9 +129,8 @@ function* lineRows<T>(
       const r = schema.safeParse(raw);
       if (!r.success) throw new DataError(file, describeZodIssues(r.error.issues), { line });
     }
-    // Strict schemas without defaults: the validated value equals the parsed one, so keep that
-    // one (with its strings interned) rather than a copy; it halves what a load leaves to collect.
-    yield { value: (intern ? internStrings(raw) : raw) as T, line };
+    // Strict schemas without defaults: the validated value equals the parsed one, so that one is kept.
+    yield { value: raw as T, line };
   }
 }
 

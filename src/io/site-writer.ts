@@ -24,8 +24,7 @@ import {
 import path from "node:path";
 import { OutputError } from "../core/errors.js";
 import { writeFailure, writeFileAtomic } from "./atomic-write.js";
-import { ByteBatch } from "./byte-batch.js";
-import { utf8Scratch } from "./utf8-scratch.js";
+import { WriteBatch } from "./write-batch.js";
 
 /** What every file is checked against before it is written (src/feed/validate.ts); each throws on a bad one. */
 export interface OutputChecks {
@@ -105,14 +104,13 @@ export class SiteFolder {
       if (f.prefix) {
         // The part's bytes are copied by the kernel (copy_file_range), then the rest is written after them.
         copyFileSync(f.prefix.file, at);
-        const body = utf8Scratch(f.body);
-        appendFileSync(at, body);
+        appendFileSync(at, f.body);
         const size = statSync(at).size;
-        if (size !== f.prefix.bytes + body.length)
+        if (size !== f.prefix.bytes + Buffer.byteLength(f.body))
           throw new OutputError(f.path, `${f.prefix.file} is not the ${f.prefix.bytes} bytes it was written with`, {
             hint: `remove ${path.dirname(path.dirname(f.prefix.file))} (a cache) and build again`,
           });
-      } else writeFileSync(at, utf8Scratch(f.body)); // encoded once for its ETag and here
+      } else writeFileSync(at, f.body);
     } catch (e) {
       if (e instanceof OutputError) throw e;
       // A full disk names the folder being built (its staged files are numbered, not named).
@@ -123,8 +121,8 @@ export class SiteFolder {
 
   /**
    * A file written item by item (src/feed/site-items.ts): the document without its items is checked
-   * first, then each item as it comes, and the text goes to the staged file in batches of 64 KB
-   * (src/io/byte-batch.ts).
+   * first, then each item as it comes, and the text goes to the staged file in batches of 64 K
+   * characters (src/io/write-batch.ts).
    */
   openItems(p: string, head: string, tail: string) {
     if (this.staged.has(p)) throw new OutputError(p, "made twice in one build");
@@ -136,9 +134,9 @@ export class SiteFolder {
     } catch (e) {
       throw writeFailure(this.tmp, e);
     }
-    const batch = new ByteBatch(65_536, (bytes) => {
+    const batch = new WriteBatch(65_536, (text) => {
       try {
-        writeSync(fd!, bytes);
+        writeSync(fd!, text);
       } catch (e) {
         throw writeFailure(this.tmp, e);
       }
