@@ -63,8 +63,8 @@ export const CachedDay = z.strictObject({ key: z.string(), etag: z.string(), cou
 /**
  * An asset's closed part: its dates, and the sizes of its two files beside this index (each headed by
  * its history file's first bytes, src/feed/archive/types.ts PartFile). Its entries' digests are in
- * the part's `digests.txt` (src/incremental/archive-part.ts): 4 MB of them in this index made reading and
- * checking it a tenth of a large hourly build.
+ * the part's `digests.txt` (src/incremental/archive-part.ts), not in this index, which every hourly
+ * build reads and checks.
  */
 export const CachedPart = z.strictObject({
   first: z.string(),

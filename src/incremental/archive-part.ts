@@ -12,7 +12,7 @@ import { partFile } from "./archive-cache.js";
 import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
 import { WriteBatch } from "../io/write-batch.js";
 
-/** How many characters of an asset's entries wait before they are appended to its file: a large first build appends ~2 000 times. */
+/** How many characters of an asset's entries wait before they are appended to its file. */
 const FLUSH_CHARS = 16_384;
 
 /** One of an asset's two part files: where it is, its text waiting to be appended, and its size so far. */
@@ -84,9 +84,10 @@ export class PartFiles implements PartSink {
 }
 
 /**
- * The entries a build makes for data/state/archive/ (src/incremental/archive-days.ts), each written out as it
- * is made into `<site>.archive-cache/state-<pid>/` and moved into data/ by save(), under the data
- * folder's lock: a first build makes 336 of them, ~45 MB of text it would otherwise hold to the end.
+ * The entries a build makes for data/state/archive/ (src/incremental/archive-days.ts), each written
+ * out as it is made into `<site>.archive-cache/state-<pid>/` and moved into data/ by save(), under
+ * the data folder's lock: a first build makes one per compacted day, which it would otherwise hold to
+ * the end.
  */
 export class StateSpill {
   private readonly dates: string[] = [];

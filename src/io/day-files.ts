@@ -4,8 +4,7 @@
  * its process is gone; anything else is an error naming the file.
  *
  * Day files are read synchronously: a build reads hundreds of them one after another and has nothing
- * else to do meanwhile, and each asynchronous call is a round trip through libuv's thread pool (open,
- * stat, read, close, realpath): on the sample dataset that waiting was a third of the load.
+ * else to do meanwhile, and each asynchronous call is a round trip through libuv's thread pool.
  */
 import { promises as fs, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
@@ -133,9 +132,9 @@ export function readDayFileSync(file: string, within: string | null, read: DayFi
 
 /**
  * The buffer a build reads its day files into (DayFileRead `into`), one for the whole build: each
- * file's bytes are used before the next file is read. A new buffer per file, freed after it, cost
- * the large hourly build ~40 MB of peak RSS (docs/performance.md "Memory"): once glibc's malloc has
- * freed a buffer that large, it serves every later allocation under that size from its arenas.
+ * file's bytes are used before the next file is read. Once glibc's malloc has freed a buffer as
+ * large as a raw day, it serves every later allocation under that size from its arenas, which keep
+ * their freed middles: a new buffer per file raised the hourly build's peak (docs/performance.md).
  */
 export interface ReadBuffer {
   buffer: Buffer;

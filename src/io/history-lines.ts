@@ -1,8 +1,7 @@
 /**
  * A history day's closes by asset, each line parsed when its asset is asked for (the archive's days,
- * src/incremental/archive-days.ts): a day's 200 closes of 40 sellers each, parsed at once, lived as long
- * as the day's file was being made and were promoted to V8's old generation — a first build's
- * 336 days made a gigabyte of old garbage of them. One line at a time, each dies young.
+ * src/incremental/archive-days.ts): a whole day parsed at once lived as long as the day's file was
+ * being made, long enough to reach V8's old generation; one line at a time, each dies young.
  *
  * `compact` writes each line in canonical form, so that it starts `{"asset":"<id>",`: the lines are
  * indexed by that. A day whose lines are not all so (a blank or edited line, one asset twice) is

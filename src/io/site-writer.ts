@@ -49,11 +49,10 @@ export function reportPath(outDir: string): string {
 
 /**
  * The folder a site is written into while it is composed. Each file waits in one flat staging folder
- * until commit() renames it into the site's folders: writing each file into a folder just made took
- * 150 ms longer on this machine's ext4 than into one folder (docs/performance.md "Memory"), and a rename
- * costs next to nothing. The ~400 folders are made meanwhile on libuv's thread pool, while the main
- * thread composes the next files: making them took 25 to 370 ms, from one hour to the next, on this
- * machine's disk. The files themselves are written synchronously: the build has nothing else to do
+ * until commit() renames it into the site's folders: writing into a folder just made is slower than
+ * into one folder, and a rename costs next to nothing. The ~400 folders are made meanwhile on libuv's
+ * thread pool, while the main thread composes the next files (how long that takes varies by the hour
+ * on a shared disk). The files themselves are written synchronously: the build has nothing else to do
  * (src/io/atomic-write.ts).
  */
 export class SiteFolder {
@@ -240,8 +239,8 @@ export class SiteFolder {
     await fs.rename(this.tmp, this.out).catch((e: unknown) => {
       throw writeFailure(this.out, e);
     });
-    // Asynchronous on purpose: the thread pool removes the old site's files in parallel, in 60 % of
-    // the time rmSync takes (615 files and 420 folders: 85–95 ms against 140–155 ms).
+    // Asynchronous on purpose: the thread pool removes the old site's files in parallel, in about
+    // two thirds of the time rmSync takes.
     if (hadOld) await fs.rm(old, { recursive: true, force: true });
   }
 

@@ -93,8 +93,8 @@ export function dailyRefs(
     }
   }
   const out = new Map<string, DayRef[]>();
-  // Days with the same sources share one frozen list: a large dataset's 160 000 days have a handful
-  // of distinct lists, and a list and its strings per day were 5 MB of the build's live heap.
+  // Days with the same sources share one frozen list: a handful of distinct lists stand for every day
+  // of a large dataset, where a list per day was a part of the live heap (docs/performance.md).
   const shared = new Map<string, readonly string[]>();
   for (const [asset, days] of byAsset) {
     const list = days.sorted ? days.list : days.list.sort((a, b) => (a.date < b.date ? -1 : 1));

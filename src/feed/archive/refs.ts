@@ -20,8 +20,8 @@ export function refOn(days: readonly DayRef[] | undefined, date: string): DayRef
 /**
  * Each date's references, in catalog order (the catalog itself is in the key's `shared`): official
  * buy, sell, value, lo, hi, global value, lo, hi — the values the archive shows, not when or by whom
- * seen — as the bytes of doubles (NaN for none). Made in one pass over the references: written as
- * text per date and asset, 343 days of 200 assets were 60–100 ms of an hourly build.
+ * seen — as the bytes of doubles (NaN for none), made in one pass over the references: as text per
+ * date and asset, they were a visible part of an hourly build.
  */
 export function refsKeys(
   catalog: readonly Pick<CatalogAsset, "id">[],
