@@ -3,8 +3,9 @@
  * playwright-core, finds no violation at all, of any impact, on each kind of human page of the
  * simulated market (home, an asset of each kind, sources, terms and the docs, in English and
  * Arabic), at a desktop width (1280 px) and at phone widths (390 and 360 px), where CSS shows other
- * elements (the phone charts); and again in the dark palette (prefers-color-scheme: dark) at a
- * phone width, for its contrast. The simulated-data banner is inside a landmark (axe's `region`).
+ * elements (the phone charts), each in the light and the dark palette (prefers-color-scheme: dark)
+ * for its contrast, with every <details> open, so that the regions under "Every price" are checked
+ * too (axe's landmark-unique). The simulated-data banner is inside a landmark (axe's `region`).
  * The rest of the browser checks are pages.browser.test.ts and pages.numbers.browser.test.ts.
  */
 import { createRequire } from "node:module";
@@ -53,14 +54,25 @@ function everyKindOfPage(): HumanPage[] {
   return pages.filter((p) => !p.path.includes("/assets/") || slugs.has(p.path.split("/").at(-2)!));
 }
 
-describe("every kind of page, in English and Arabic, at desktop and phone widths", () => {
-  test.each(WIDTHS)(
-    "at %i px: axe-core finds no violation on any kind of page, in either language",
-    async (width) => {
+/** Every <details> opened, as a reader who taps them all sees the page (the regions under "Every price"). */
+const openAll = (page: Page) =>
+  page.evaluate(() => {
+    for (const d of document.querySelectorAll("details")) d.open = true;
+  });
+
+const SCHEMES = ["light", "dark"] as const;
+const BACKGROUND = { light: "rgb(255, 255, 255)", dark: "rgb(20, 24, 28)" } as const;
+
+describe("every kind of page, in English and Arabic, at desktop and phone widths, light and dark, everything open", () => {
+  test.each(WIDTHS.flatMap((w) => SCHEMES.map((s) => [w, s] as const)))(
+    "at %i px in the %s palette: axe-core finds no violation on any kind of page, in either language",
+    async (width, scheme) => {
       const found: string[] = [];
-      const t = await site.tab(width, { bypassCSP: true });
+      const t = await site.tab(width, { bypassCSP: true, colorScheme: scheme });
       for (const p of everyKindOfPage()) {
         await t.visit(p.path);
+        expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
+        await openAll(t.page);
         found.push(...(await violations(t.page)));
       }
       await t.close();
@@ -69,15 +81,19 @@ describe("every kind of page, in English and Arabic, at desktop and phone widths
     120_000,
   );
 
-  test("in the dark palette at 390 px: no violation either, contrast included", async () => {
-    const found: string[] = [];
-    const t = await site.tab(390, { bypassCSP: true, colorScheme: "dark" });
-    for (const p of everyKindOfPage()) {
-      await t.visit(p.path);
-      expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 24, 28)");
-      found.push(...(await violations(t.page)));
+  test("the home page's regions have names of their own with everything open, in both languages", async () => {
+    const t = await site.tab(390, { bypassCSP: true });
+    for (const path of ["/", "/ar/"]) {
+      await t.visit(path);
+      await openAll(t.page);
+      const names = await t.page.evaluate(() =>
+        [...document.querySelectorAll("section[aria-labelledby]")].map(
+          (s) => document.getElementById(s.getAttribute("aria-labelledby")!)!.textContent,
+        ),
+      );
+      expect(names.length).toBeGreaterThan(2);
+      expect(new Set(names).size, `${path}: ${names.join(" | ")}`).toBe(names.length);
     }
     await t.close();
-    expect(found).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -12,7 +12,9 @@ import { runBuild } from "../src/jobs/build.js";
 import { renderMethodology } from "../src/render/pages/methodology.js";
 import { cairoClock, count, fullDate, longDate, price, shortDate } from "../src/render/pages/format.js";
 import fc from "fast-check";
-import type { Feed } from "../src/schema/outputs.js";
+import type { Asset, Feed } from "../src/schema/outputs.js";
+import type { SourceConfig } from "../src/schema/sources.js";
+import { globalOunce } from "../src/render/pages/gold.js";
 import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
@@ -356,7 +358,7 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     expect(changeMark(-15, 0, "en").text).toContain('class="chg down"');
   });
 
-  test("21 karat leads gold on the home page and in the list of every price; the headline assets come first", async () => {
+  test("21 karat leads gold on the home page, with 24 and 18 karat and the gold pound, all on the first screen; the headline assets come first", async () => {
     for (const file of ["index.html", "ar/index.html"]) {
       const html = await read(file);
       const rows = [...html.matchAll(/<tr id="([a-z0-9-]+)">/g)].map((m) => m[1]);
@@ -371,8 +373,12 @@ describe("what moved, gold, the converter and the charts by period (the simulate
         "kuwaiti-dinar",
         "gold-21k",
         "gold-24k",
+        "gold-18k",
+        "gold-pound",
       ]);
-      expect(ids(folded!).indexOf("gold-18k")).toBeLessThan(ids(folded!).indexOf("gold-pound"));
+      // Gold as Egyptians buy it is all on the first screen: nothing of it is folded away.
+      const metals = new Set(sample.feed.assets.filter((a) => a.category === "metals").map((a) => a.slug));
+      expect(ids(folded!).filter((id) => metals.has(id!))).toEqual([]);
     }
     const metals = sample.feed.assets.filter((a) => a.category === "metals").map((a) => a.slug);
     expect(metals[0]).toBe("gold-24k"); // the catalog's order; the pages reorder it
@@ -388,6 +394,52 @@ describe("what moved, gold, the converter and the charts by period (the simulate
       "الجنيه الذهب عملة وزنها 8 جرامات من عيار 21.",
     );
     expect(text(await read("assets/us-dollar/index.html"))).not.toContain("workmanship");
+  });
+
+  test("a gold page says the workmanship is not refunded when you sell, and gives the global ounce in dollars", async () => {
+    const usd = sample.feed.assets.find((a) => a.id === "USD-EGP")!;
+    const g24 = sample.feed.assets.find((a) => a.id === "XAU24K-EGP")!;
+    // The simulated market's global source prices 24 karat at 0.999 fine, as the real one does.
+    const ounce = price((g24.global!.value! * 31.1034768) / 0.999 / usd.global!.value!, 0, "en");
+    for (const slug of ["gold-21k", "gold-pound"]) {
+      const en = text(await read(`assets/${slug}/index.html`));
+      expect(en).toMatch(/When you sell, the workmanship \( ?المصنعية ?\) is not refunded/);
+      expect(en).toContain(`Global price of a gold ounce US$ ${ounce} a troy ounce (31.1 g of fine gold)`);
+      const ar = text(await read(`ar/assets/${slug}/index.html`));
+      expect(ar).toContain("وعند البيع لا تُسترد المصنعية");
+      expect(ar).toContain(`سعر أوقية الذهب عالميًا ${ounce} دولار أمريكي للأوقية`);
+    }
+    // The home page keeps to what a shop adds; the refund is said where a gold price is looked at.
+    expect(text(await read("index.html"))).not.toContain("not refunded");
+    expect(text(await read("assets/us-dollar/index.html"))).not.toContain("ounce");
+  });
+
+  test("the ounce is in dollars only from a dollar rate of the same day, at the global source's own fineness", () => {
+    const asset = (id: string, asOf: string, value: number) => ({ id, asOf, global: { value } }) as unknown as Asset;
+    const gold = asset("XAU24K-EGP", "2026-11-20", 6000);
+    const sources = [
+      {
+        adapter: "global-rates",
+        assets: [{ asset: "XAU24K-EGP", metal: "xau", purity: 0.9999, grams: 1 }],
+      } as unknown as SourceConfig,
+    ];
+    expect(globalOunce({ assets: [gold, asset("USD-EGP", "2026-11-20", 50)] }, sources)).toEqual({
+      value: (6000 * 31.1034768) / 0.9999 / 50,
+      currency: "USD",
+      date: "2026-11-20",
+    });
+    // Friday: the dollar's business date is Thursday, so no dollar rate of gold's day is in the feed.
+    expect(globalOunce({ assets: [gold, asset("USD-EGP", "2026-11-19", 50)] }, [])).toEqual({
+      value: (6000 * 31.1034768) / 0.999,
+      currency: "EGP",
+      date: "2026-11-20",
+    });
+    expect(globalOunce({ assets: [asset("USD-EGP", "2026-11-20", 50)] }, [])).toBeNull();
+  });
+
+  test("the home page says in one line that parallel-market rates are not included", async () => {
+    expect(text(await read("index.html"))).toContain("Parallel-market rates are not included.");
+    expect(text(await read("ar/index.html"))).toContain("لا تشمل أسعار السوق الموازية.");
   });
 
   test("the converter: common amounts at each side's best and the official mid, worked out at build time", async () => {

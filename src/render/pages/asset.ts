@@ -15,7 +15,7 @@ import { sellerTable } from "./sellers.js";
 import { changeMark } from "./change.js";
 import { converter } from "./converter.js";
 import { periodCharts } from "./periods.js";
-import { goldNote } from "./gold.js";
+import { goldNote, ounceReference } from "./gold.js";
 import { eventsSection } from "./events.js";
 import {
   confidenceWords,
@@ -67,7 +67,7 @@ function referenceBox(a: Asset, lang: PageLang): SafeHtml {
 </section>`;
 }
 
-function references(a: Asset, lang: PageLang): SafeHtml {
+function references(a: Asset, lang: PageLang, ounce: ReturnType<typeof ounceReference>): SafeHtml {
   const ar = lang === "ar";
   const p = (v: number | null | undefined) => price(v, a.decimals, lang);
   const official = a.benchmark
@@ -80,6 +80,7 @@ function references(a: Asset, lang: PageLang): SafeHtml {
 <dl>
 <dt>${ar ? "السعر الرسمي للبنك المركزي المصري" : "Central Bank of Egypt official rate"}</dt><dd>${official}</dd>
 <dt>${ar ? "السعر العالمي (متوسط السوق)" : "Global mid-market rate"}</dt><dd>${p(a.global?.value)}</dd>
+${ounce ? html`<dt>${ounce.term}</dt><dd>${ounce.value}</dd>` : ""}
 </dl>
 <p class="note">${ar ? "للمقارنة فقط: ليست أسعارًا تتعامل بها لدى الجهات." : "For comparison only: not prices you can deal at with a seller."}</p>
 </section>`;
@@ -102,8 +103,8 @@ ${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : html`<p class="mute
 <h1>${title} ${twinName}</h1>
 <p class="lead">${pricesOf(a, feed, lang)} · ${unitWords(a, lang)}${note ? ` · ${note}` : ""}</p>
 <p class="status"><strong>${freshnessWords(a, lang)}</strong> · ${lastUpdated(a, feed, lang)} · ${confidenceWords(a, lang)}</p>
-<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang)}</div>
-${goldNote([a], lang)}
+<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang, a.kind === "metal" ? ounceReference(feed, input.dataset.sources.sources, lang) : null)}</div>
+${goldNote([a], lang, { selling: true })}
 ${sellers}
 ${converter(a, lang)}
 ${eventsSection(ctx, lang, a.slug)}

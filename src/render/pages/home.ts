@@ -1,7 +1,7 @@
 /**
  * The home page (/ and /ar/): one table per category, a row per asset with the best price on each
  * side, its move since the previous close and who offers it (the verdict only when it says
- * something), each linking to the asset's own page. The seven headline assets come first and the
+ * something), each linking to the asset's own page. The nine headline assets come first and the
  * rest are one tap away (lineup.ts); the What changed section (events.ts) follows. The same numbers as
  * /api/v1/feed.json of the same build.
  */
@@ -14,13 +14,20 @@ import { AR_PRICES, arCount, cairoClock, count, price, weekdayDate } from "./for
 import { goldNote } from "./gold.js";
 import { changeMark } from "./change.js";
 import { headlineOf, pageOrder } from "./lineup.js";
-import { categoryTitle, freshnessWords, shortVerdict, simulatedBanner, sideLabel } from "./words.js";
+import {
+  categoryTitle,
+  freshnessWords,
+  otherCategoryTitle,
+  shortVerdict,
+  simulatedBanner,
+  sideLabel,
+} from "./words.js";
 import { eventsSection } from "./events.js";
 
 /**
  * One side of an asset, a cell: the best price and its move, who offers it, and the verdict only
  * when it says something (cheaper or dearer than usual; the asset's page has the rest), so that
- * the seven headline assets fit a phone's first two screens.
+ * the headline assets fit a phone's first two screens.
  */
 function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): SafeHtml {
   const d: Direction = a.directions[side];
@@ -52,15 +59,18 @@ function row(a: Asset, lang: PageLang): SafeHtml {
   return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}<span class="sub">${when(a, lang)}</span></th>${cells}</tr>`;
 }
 
-/** The assets by category, each category a section with its heading and one table. */
-function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string): SafeHtml {
+/**
+ * The assets by category, each category a section with its heading and one table. The rest under
+ * "Every price" (`more`) names its sections apart, so that no two regions share a name.
+ */
+function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string, more = false): SafeHtml {
   const categories = [...new Set(assets.map((a) => a.category))];
   const section = (c: string) => {
     const id = `${idPrefix}${c}`;
     const listed = assets.filter((a) => a.category === c);
     const rows = listed.map((a) => row(a, lang));
     return html`<section class="market" aria-labelledby="${id}">
-<h2 id="${id}">${categoryTitle(c, lang)}</h2>
+<h2 id="${id}">${more ? otherCategoryTitle(c, lang) : categoryTitle(c, lang)}</h2>
 <table class="market"><thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
 <tbody>${join(rows, "\n")}</tbody></table>
 ${goldNote(listed, lang)}
@@ -79,14 +89,14 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   // <details> without script (the pages' policy allows none).
   const more = rest.length
     ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
-${sections(rest, lang, "more-")}
+${sections(rest, lang, "more-", true)}
 </details>`
     : "";
   const intro = ar
     ? html`<h1>أسعار العملات والذهب في مصر</h1>
-<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق.</p>`
+<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق. لا تشمل أسعار السوق الموازية.</p>`
     : html`<h1>Currency and gold prices in Egypt</h1>
-<p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close.</p>`;
+<p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close. Parallel-market rates are not included.</p>`;
   const body = html`${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-")}
 ${more}

@@ -2,7 +2,8 @@
  * Which assets the pages show first. In Egypt 21 karat is the gold people buy and ask about first,
  * so it leads its category wherever the pages list gold; the rest keep the catalog's order. The home
  * page leads with the headline assets Egyptian rate sites lead with (the dollar, the euro, the Saudi
- * riyal, sterling, the Kuwaiti dinar, 21 and 24 karat gold) and keeps the others one tap away.
+ * riyal, sterling, the Kuwaiti dinar) and gold as Egyptians buy it (21, 24 and 18 karat and the gold
+ * pound, all four), and keeps the others one tap away.
  */
 import type { Asset } from "../../schema/outputs.js";
 
@@ -17,6 +18,8 @@ export const HEADLINE_IDS: readonly string[] = [
   "KWD-EGP",
   "XAU21K-EGP",
   "XAU24K-EGP",
+  "XAU18K-EGP",
+  "GOLDPOUND-EGP",
 ];
 
 const lead = (a: Pick<Asset, "id">) => {

@@ -219,6 +219,19 @@ export function categoryTitle(slug: string, lang: PageLang = "en"): string {
   if (known) return pick(lang, known[0], known[1]);
   return slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, " ");
 }
+/**
+ * The title of a category's rest under "Every price": its own name, so that with everything open no
+ * two regions of the home page share one (axe's landmark-unique).
+ */
+const OTHER_CATEGORY: Record<string, [string, string]> = {
+  currencies: ["Other currencies", "عملات أخرى"],
+  metals: ["Other gold prices", "أسعار ذهب أخرى"],
+};
+export function otherCategoryTitle(slug: string, lang: PageLang = "en"): string {
+  const known = OTHER_CATEGORY[slug];
+  if (known) return pick(lang, known[0], known[1]);
+  return pick(lang, `Other: ${categoryTitle(slug, lang)}`, `${categoryTitle(slug, lang)}: أخرى`);
+}
 
 /** "EGP per USD", "EGP per gram" / "جنيه لكل دولار أمريكي", "جنيه لكل جرام". */
 export function unitWords(asset: Pick<Asset, "unit" | "nameAr">, lang: PageLang): string {
