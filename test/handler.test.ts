@@ -96,6 +96,23 @@ describe("the feed answer", () => {
     expect(page.headers.get("access-control-allow-origin")).toBe("*");
   });
 
+  test("the pages' policy allows their one script, a file of the site, and nothing more; netlify.toml says the same", async () => {
+    const directives = Object.fromEntries(PAGE_CSP.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+    expect(directives["script-src"]).toEqual(["'self'"]);
+    expect(directives["default-src"]).toEqual(["'none'"]);
+    expect(directives["connect-src"]).toBeUndefined(); // 'none', from default-src: the script fetches nothing
+    const toml = await fs.readFile("netlify.toml", "utf8");
+    const netlify = [...toml.matchAll(/^\s*Content-Security-Policy = "([^"]+)"/gm)].map((m) => m[1]);
+    expect(netlify).toEqual([PAGE_CSP]);
+    const script = await call("/amount.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await script.text()).toMatch(/^"use strict";/);
+    const page = await (await call("/assets/us-dollar/")).text();
+    expect(page).toContain('<script src="../../amount.js" defer></script>');
+    expect(page).not.toMatch(/<script(?! src="[^"]*amount\.js" defer><\/script>)/); // no inline script
+  });
+
   test("HEAD has the same headers and no body", async () => {
     const [get, head] = [await call("/api/v1/feed.json"), await call("/api/v1/feed.json", { method: "HEAD" })];
     expect(head.status).toBe(200);

@@ -239,3 +239,67 @@ describe("the phone home page", () => {
     console.log("phone home page at 390 px, bottom of the headline block and (-page) whole page:", heights);
   }, 60_000);
 });
+
+describe("the field for any amount (src/render/pages/amount-script.ts), under the pages' own policy", () => {
+  /** Western digits and separators as Arabic-Indic ones: "4,777.5" → "٤٬٧٧٧٫٥". */
+  const arabicIndic = (s: string) =>
+    s
+      .replace(/[0-9]/g, (d) => String.fromCharCode(0x660 + Number(d)))
+      .replace(/,/g, "٬")
+      .replace(/\./g, "٫");
+
+  test("types any amount, in Western or Arabic-Indic digits, and gets the table's own totals; nothing else is fetched", async () => {
+    const failures: string[] = [];
+    const t = await site.tab(390);
+    const requests: string[] = [];
+    t.page.on("request", (r) => requests.push(r.url()));
+    for (const slug of ["us-dollar", "gold-21k", "gold-pound"])
+      for (const lang of LANGS) {
+        const where = at(lang, `/assets/${slug}/`);
+        expect(await t.visit(where)).toEqual([]);
+        const field = t.page.locator("#amount-in");
+        expect(await field.count(), where).toBe(1);
+        const table = await t.page.evaluate(() =>
+          [...document.querySelectorAll("table.convert tbody tr")].map((tr) =>
+            [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim()),
+          ),
+        );
+        const amounts = amountsOf(site.feed.assets.find((a) => a.slug === slug)!);
+        const outputs = () => t.page.$$eval("#amount-out output", (os) => os.map((o) => o.textContent!.trim()));
+        for (const [i, n] of amounts.entries()) {
+          await field.fill(String(n));
+          if (JSON.stringify(await outputs()) !== JSON.stringify(table[i]))
+            failures.push(`${where} ${n}: ${(await outputs()).join(" | ")} ≠ ${table[i]!.join(" | ")}`);
+          await field.fill(arabicIndic(String(n)));
+          // On the Arabic page an amount typed in Arabic-Indic digits is answered in them; else Western.
+          const expected = lang === "ar" ? table[i]!.map(arabicIndic) : table[i]!;
+          if (JSON.stringify(await outputs()) !== JSON.stringify(expected))
+            failures.push(`${where} ${arabicIndic(String(n))}: ${(await outputs()).join(" | ")}`);
+        }
+        await field.fill("abc");
+        expect(await outputs()).toEqual(table[0]!.map(() => "—"));
+        expect(await field.getAttribute("aria-invalid")).toBe("true");
+      }
+    // A fraction of an amount, at the best price, rounded as every total is.
+    await t.visit("/assets/us-dollar/");
+    const usd = site.feed.assets.find((a) => a.slug === "us-dollar")!;
+    await t.page.locator("#amount-in").fill("1,234.5");
+    expect((await t.page.$$eval("#amount-out output", (os) => os.map((o) => o.textContent)))[0]).toBe(
+      printed(rounded(1234.5 * usd.directions.sell.best!.value!, 2), 2),
+    );
+    await t.close();
+    expect(failures).toEqual([]);
+    const origin = new URL(site.server.url).origin;
+    expect(requests.filter((u) => new URL(u).origin !== origin)).toEqual([]);
+    expect(requests.filter((u) => u.endsWith(".js")).every((u) => u.endsWith("/amount.js"))).toBe(true);
+  }, 120_000);
+
+  test("without script the table is the converter, and no field is shown", async () => {
+    const context = await site.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/ar/assets/us-dollar/`);
+    expect(await page.locator("#amount-in").count()).toBe(0);
+    expect(await page.locator("table.convert tbody tr").count()).toBe(4);
+    await context.close();
+  });
+});

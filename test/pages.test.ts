@@ -449,7 +449,14 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     expect(t).toContain(`500 USD ${price(Math.round(500 * best * 100) / 100, 0, "en")}`);
     const gold = text(await read("ar/assets/gold-21k/index.html"));
     for (const g of ["1 جرام", "5 جرام", "10 جرام"]) expect(gold).toContain(g);
-    expect(await read("assets/us-dollar/index.html")).not.toMatch(/<script/);
+    // Script only adds a field for any amount (amount-script.ts): the table is there without it.
+    const page = await read("assets/us-dollar/index.html");
+    expect([...page.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="../../amount.js" defer>']);
+    expect(page).toContain(`<th scope="col" class="n" data-price="${best}">You buy at</th>`);
+    expect(page).toMatch(
+      /<template id="amount-tpl"><div class="amount"><label for="amount-in">Any amount \(USD\)<\/label>/,
+    );
+    expect(await read("ar/assets/gold-21k/index.html")).toContain('<label for="amount-in">أي كمية (جرام)</label>');
   });
 
   test("charts by week, month, 3 months and year from the archive, each with its table; the month open; the CSV linked", async () => {

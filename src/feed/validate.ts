@@ -13,7 +13,7 @@ import { CSV_HEADER } from "./archive/csv.js";
 import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
 
-export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | "atom" | null {
+export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | "atom" | "script" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
   if (path === files.changelog) return "Changelog";
@@ -26,6 +26,7 @@ export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | 
   if (path === files.openapi) return "openapi";
   if (path === MANIFEST_FILE) return "Manifest";
   if (path.endsWith(".html")) return "html";
+  if (path.endsWith(".js")) return "script";
   return null;
 }
 
@@ -34,6 +35,12 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
   if (schema === null) throw new OutputError(f.path, "no schema is known for this file");
   if (schema === "html") {
     if (!f.body.startsWith("<!doctype html>")) throw new OutputError(f.path, "not an HTML document");
+    return;
+  }
+  if (schema === "script") {
+    // The pages' script (src/render/pages/amount-script.ts): strict-mode JavaScript, in ASCII.
+    if (!f.body.startsWith('"use strict";') || /[^\t\n\r -~]/.test(f.body))
+      throw new OutputError(f.path, "not the pages' script: strict mode and ASCII");
     return;
   }
   if (schema === "csv") {

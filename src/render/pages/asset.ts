@@ -14,6 +14,7 @@ import { longDate, price, westernDigits } from "./format.js";
 import { sellerTable } from "./sellers.js";
 import { changeMark } from "./change.js";
 import { converter } from "./converter.js";
+import { amountScriptTag } from "./amount-script.js";
 import { periodCharts } from "./periods.js";
 import { goldNote, ounceReference } from "./gold.js";
 import { eventsSection } from "./events.js";
@@ -126,6 +127,7 @@ ${periodCharts(ctx, a, lang)}
       : `${a.name} in Egypt: what every licensed seller buys and sells at, the official rate, and charts over a week, a month and a year.`,
     body,
     baseUrl: input.dataset.site.baseUrl,
+    head: amountScriptTag(),
     ...simulatedBanner(input.dataset.site, lang),
   });
 }

@@ -1,9 +1,9 @@
 /**
  * What an amount costs, without script: a small table of common amounts at the best price on each
- * side and at the central bank's official rate, worked out when the page is built (the pages'
- * policy allows no script, so nothing is computed in the browser). Each total is the amount times
- * the price shown on the page, rounded to the asset's decimals as every price is
- * (docs/methodology.md §3.1).
+ * side and at the central bank's official rate, worked out when the page is built. Each total is
+ * the amount times the price shown on the page, rounded to the asset's decimals as every price is
+ * (docs/methodology.md §3.1). Where script runs, amount-script.ts adds a field for any amount above
+ * the table, from the prices its heads carry (`data-price`) and the words of a <template> here.
  */
 import type { Asset } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
@@ -62,7 +62,7 @@ export function converter(a: Asset, lang: PageLang): SafeHtml | "" {
       ];
   if (!reference && official !== null) columns.push([ar ? "السعر الرسمي" : "Official rate", official]);
   if (columns.every(([, v]) => v === null || v === undefined)) return "";
-  const head = html`<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label]) => html`<th scope="col" class="n">${label}</th>`)}</tr>`;
+  const head = html`<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label, v]) => html`<th scope="col" class="n" data-price="${v ?? ""}">${label}</th>`)}</tr>`;
   const total = (n: number, v: number | null | undefined) =>
     html`<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`;
   const rows = amountsOf(a).map(
@@ -74,6 +74,27 @@ export function converter(a: Asset, lang: PageLang): SafeHtml | "" {
     : `In Egyptian pounds, at the best price on each side shown above${official === null ? "" : " and at the official mid rate"}. Fees and commissions${gold ? " and workmanship" : ""} are not included.`;
   return html`<section aria-labelledby="convert-h">
 <h2 id="convert-h">${ar ? "كم يساوي؟" : "What it comes to"}</h2>
-<table class="convert"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
+${amountField(a, columns, lang)}
+<table class="convert" data-decimals="${a.decimals}"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
 </section>`;
+}
+
+/** What the amount is counted in, for the field's label: "USD", "grams", "coins" / "دولار أمريكي", "جرام", "قطعة". */
+function unitOf(a: Pick<Asset, "unit" | "nameAr">, lang: PageLang): string {
+  const base = a.unit.split("/")[1] ?? a.unit;
+  if (lang === "ar") return ({ g: "جرام", coin: "قطعة" } as Record<string, string>)[base] ?? westernDigits(a.nameAr);
+  return ({ g: "grams", coin: "coins" } as Record<string, string>)[base] ?? base;
+}
+
+/**
+ * The field for any amount, inert until the script (amount-script.ts) puts it in the page: its
+ * label, then one total per column of the table, in EGP. A <template> is neither shown nor read
+ * out without script.
+ */
+function amountField(a: Asset, columns: ReadonlyArray<[string, unknown]>, lang: PageLang): SafeHtml {
+  const ar = lang === "ar";
+  const egp = ar ? "جنيه" : "EGP";
+  return html`<template id="amount-tpl"><div class="amount"><label for="amount-in">${ar ? `أي كمية (${unitOf(a, lang)})` : `Any amount (${unitOf(a, lang)})`}</label>
+<input id="amount-in" type="text" inputmode="decimal" autocomplete="off" spellcheck="false" dir="ltr" placeholder="${amountsOf(a)[0]!}" aria-describedby="amount-out">
+<ul id="amount-out" aria-live="polite">${columns.map(([label]) => html`<li>${label}: <output>—</output> ${egp}</li>`)}</ul></div></template>`;
 }

@@ -86,7 +86,7 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   const isHeadline = headlineOf(ordered);
   const rest = ordered.filter((a) => !isHeadline(a));
   // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
-  // <details> without script (the pages' policy allows none).
+  // <details> without script.
   const more = rest.length
     ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
 ${sections(rest, lang, "more-", true)}

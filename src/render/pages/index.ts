@@ -19,6 +19,7 @@ import { renderHome } from "./home.js";
 import { renderTerms } from "./terms.js";
 import { renderSources } from "./sources.js";
 import { renderAssetPage } from "./asset.js";
+import { AMOUNT_SCRIPT, AMOUNT_SCRIPT_PATH, SCRIPT_TYPE } from "./amount-script.js";
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
@@ -46,4 +47,11 @@ export const pageRenderer: Renderer = function* (ctx) {
   const docs = renderDocs(ctx);
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
   yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
+  // The asset pages' one script (amount-script.ts), a file of the site as PAGE_CSP's 'self' asks.
+  yield {
+    path: AMOUNT_SCRIPT_PATH.slice(1),
+    body: AMOUNT_SCRIPT,
+    contentType: SCRIPT_TYPE,
+    etagInput: () => AMOUNT_SCRIPT,
+  };
 };

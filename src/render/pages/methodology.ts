@@ -8,7 +8,7 @@
  *   `methodology-2-accepting-quotes`), so the page can be linked to a rule the same way the code
  *   cites it (`docs/methodology.md §2`); the prefix keeps them clear of the docs page's own ids.
  * - Raw HTML in the markdown is never passed through, it is shown as escaped text: the doc is text
- *   about rules, and the pages run under a Content-Security-Policy that allows no script anyway.
+ *   about rules, and the pages run under a Content-Security-Policy that allows no inline script anyway.
  *   Links and images with a scheme other than http(s)/mailto (e.g. `javascript:`) lose their URL.
  * - Headings move down `headingShift` levels (1 by default): the docs page already has its own
  *   <h1>, so the doc's title becomes an <h2> and its numbered sections <h3>, as on the page today.

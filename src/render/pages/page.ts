@@ -1,8 +1,9 @@
 /**
  * The frame every page shares: the document shell with its language and direction, the navigation
- * with the language switch, and the footer. Pages are plain HTML written at build time, with no
- * JavaScript; their Content-Security-Policy (PAGE_CSP in src/edge/handler.ts, and netlify.toml)
- * allows inline styles and nothing else.
+ * with the language switch, and the footer. Pages are plain HTML written at build time; the one
+ * script, an asset page's field for any amount (amount-script.ts), only adds to what works without
+ * it. Their Content-Security-Policy (PAGE_CSP in src/edge/headers.ts, and netlify.toml) allows
+ * inline styles and that script, a file of the site, and nothing else.
  *
  * Pages are written with site paths (`href="/docs/"`) and page() makes every one relative to the
  * page's own path as its last step (relativeLinks), so the same files work at the root of a host
@@ -51,6 +52,8 @@ export interface PageOptions {
   baseUrl?: string | undefined;
   /** The body has code blocks or wide tables (`<div class="wrap">`) that scroll (the docs pages). */
   scrolls?: boolean;
+  /** More of the head: an asset page's script (amount-script.ts). */
+  head?: SafeHtml;
 }
 
 const NAV: Record<PageLang, Array<[string, string]>> = {
@@ -131,7 +134,7 @@ export function page(o: PageOptions): string {
 <meta name="description" content="${o.description}">
 ${openGraph(o)}
 ${alternates(o)}
-<link rel="icon" href="data:,">
+<link rel="icon" href="data:,">${o.head ?? ""}
 <style>${STYLE}</style>
 </head>
 <body>
