@@ -264,7 +264,8 @@ describe("reproducibility, ETags and Last-Modified", () => {
       `assets/${s}/index.html`,
     ]);
     // The archive moves with it: gold's history and today's by-day file, no other (docs/methodology.md §5.5).
-    // So do the events, with gold's change (§12): the whole list and gold's own, JSON and Atom.
+    // So do the events, with gold's change (§12): the whole list and gold's own, JSON and Atom; and
+    // gold's card (its og:image), which shows its price: no other card, since a card names the day.
     expect(changed).toEqual(
       [
         "api/v1/days/2026-11-19.json",
@@ -278,6 +279,7 @@ describe("reproducibility, ETags and Last-Modified", () => {
         "api/v1/feed/asset/gold-24k.json",
         "api/v1/feed/category/metals.json",
         "api/v1/openapi.json",
+        "assets/gold-24k/card.png",
         ...pages,
         "ar/index.html",
         "index.html",

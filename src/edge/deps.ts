@@ -24,6 +24,11 @@ export interface Deprecation {
 export interface HandlerDeps {
   /** A file of the published site, by its path relative to the site's root; null when absent. */
   readFile(path: string): Promise<string | null>;
+  /**
+   * A file that is not text (a page's picture: its content type has no charset), as bytes; null when
+   * absent. The local server has it; the edge function serves no such file (the CDN does).
+   */
+  readBytes?(path: string): Promise<Uint8Array<ArrayBuffer> | null>;
   manifest(): Promise<Manifest>;
   counters: CounterStore;
   /** The data clock: freshness, /readyz, If-Modified-Since. Pinned by `serve --now`. */

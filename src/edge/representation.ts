@@ -65,7 +65,9 @@ function entryOf(m: Manifest, file: string): Manifest["files"][string] {
 
 export async function fileRepresentation(file: string, m: Manifest, deps: HandlerDeps): Promise<Representation> {
   const meta = entryOf(m, file);
-  const body = await deps.readFile(file);
+  // A text file says its charset (every document and page of the site); a picture is read as bytes.
+  const text = meta.contentType.includes("charset=");
+  const body = text ? await deps.readFile(file) : ((await deps.readBytes?.(file)) ?? null);
   if (body === null) throw problems.fileMissing();
   return {
     body: () => body,

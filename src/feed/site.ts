@@ -72,10 +72,20 @@ export interface SiteInput {
 }
 
 /**
+ * A picture the pages drew as SVG (an asset's card, src/render/pages/card-image.ts), published as
+ * PNG: the sink makes the PNG, or keeps the one it made of the same SVG before (SiteSink.image).
+ */
+export interface ImageFile {
+  path: string;
+  svg: string;
+}
+export const PNG_TYPE = "image/png";
+
+/**
  * Extra documents rendered from the built feed (OpenAPI, Atom, pages; src/render/). A renderer
  * yields its files one at a time, and each is hashed and handed to the sink before the next is made.
  */
-export type Renderer = (ctx: RenderContext) => Iterable<SiteFile>;
+export type Renderer = (ctx: RenderContext) => Iterable<SiteFile | ImageFile>;
 /**
  * The documents a renderer is handed, typed (the changelog is `input.changelog`): those the build
  * holds as the very values it serialized; the archive's, which it never holds whole, as ArchiveDocuments.
@@ -118,6 +128,12 @@ export interface SiteSink {
   text(path: string): string;
   /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
   openItems(path: string, head: string, tail: string): ItemsWriter;
+  /**
+   * A picture as PNG, from its SVG: where its bytes are and their ETag, to be put as a kept file
+   * (the rasterizer and its cache are the build's: src/jobs/card-images.ts). Equal SVGs give equal
+   * bytes and ETags. A sink without it takes no picture.
+   */
+  image?(f: ImageFile): KeptFile;
 }
 
 export interface Site {
@@ -219,12 +235,17 @@ export async function composeSite(
   };
   /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's). */
   const finish = async (
-    made: Iterable<SiteFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
+    made: Iterable<SiteFile | ImageFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
     unchanged?: (path: string, etag: string) => KeptFile | null,
   ) => {
     for await (const m of made) {
       if ("kept" in m) {
         keep(m.kept);
+        continue;
+      }
+      if ("svg" in m) {
+        if (!sink.image) throw new Error(`${m.path}: this site's sink takes no picture`);
+        keep(sink.image(m));
         continue;
       }
       let f: SiteFile = m as SiteFile;

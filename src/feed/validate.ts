@@ -13,7 +13,9 @@ import { CSV_HEADER } from "./archive/csv.js";
 import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
 
-export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | "csv" | "atom" | "script" | null {
+export function schemaFor(
+  path: string,
+): CheckedDocument | "html" | "openapi" | "csv" | "atom" | "script" | "robots" | "sitemap" | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
   if (path === files.changelog) return "Changelog";
@@ -27,6 +29,8 @@ export function schemaFor(path: string): CheckedDocument | "html" | "openapi" | 
   if (path === MANIFEST_FILE) return "Manifest";
   if (path.endsWith(".html")) return "html";
   if (path.endsWith(".js")) return "script";
+  if (path === "robots.txt") return "robots";
+  if (path === "sitemap.xml") return "sitemap";
   return null;
 }
 
@@ -41,6 +45,28 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
     // The pages' script (src/render/pages/amount-script.ts): strict-mode JavaScript, in ASCII.
     if (!f.body.startsWith('"use strict";') || /[^\t\n\r -~]/.test(f.body))
       throw new OutputError(f.path, "not the pages' script: strict mode and ASCII");
+    return;
+  }
+  if (schema === "robots") {
+    // RFC 9309 §2.2: groups of user-agent and rules; a Sitemap line (an absolute URL) beside them.
+    const bad = f.body
+      .split("\n")
+      .findIndex(
+        (l) =>
+          l !== "" && !l.startsWith("#") && !/^(User-agent|Allow|Disallow): \S*$|^Sitemap: https?:\/\/\S+$/.test(l),
+      );
+    if (bad >= 0 || !f.body.endsWith("\n")) throw new OutputError(f.path, `line ${bad + 1} is not a robots.txt rule`);
+    return;
+  }
+  if (schema === "sitemap") {
+    // sitemaps.org 0.9: a urlset of absolute <loc>s, at most 50,000.
+    const ok = XMLValidator.validate(f.body);
+    if (ok !== true) throw new OutputError(f.path, `not well-formed XML: ${ok.err.msg} (line ${ok.err.line})`);
+    if (!f.body.includes('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'))
+      throw new OutputError(f.path, "not a sitemap's urlset");
+    const locs = [...f.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
+    if (locs.length > 50_000 || locs.some((l) => !/^https?:\/\//.test(l)))
+      throw new OutputError(f.path, "a <loc> that is not an absolute URL, or more than 50,000");
     return;
   }
   if (schema === "csv") {

@@ -3,7 +3,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonical } from "../core/canonical.js";
-import { composeSite, type Renderer, type Site } from "../feed/site.js";
+import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/site.js";
+import { CardImages, cardCacheDir } from "./card-images.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile, validateItem } from "../feed/validate.js";
 import { renderers } from "../render/renderers.js";
@@ -73,11 +74,20 @@ async function buildUnlocked(
     loadEvents(o.dataDir),
   ]);
   const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem });
+  // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
+  const cards = new CardImages(cardCacheDir(o.outDir));
+  const sink: SiteSink = {
+    put: (f) => folder.put(f),
+    keep: (p, from) => folder.keep(p, from),
+    text: (p) => folder.text(p),
+    openItems: (p, head, tail) => folder.openItems(p, head, tail),
+    image: (f) => cards.image(f),
+  };
   let site: Site;
   try {
     site = await composeSite(
       { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, reuse, ...(events && { events }) },
-      folder,
+      sink,
       o.renderers ?? renderers,
       nodeHashing,
     );
@@ -86,6 +96,7 @@ async function buildUnlocked(
     await folder.abort();
     throw e;
   }
+  cards.prune();
   // What the build made, for the next (src/incremental/): beside the site, and in data/state/.
   await reuse.record(site.made);
   if (saveState)

@@ -84,6 +84,18 @@ export class SiteReader {
     if (this.manifestCache) this.manifestCache.checkedAt = -Infinity;
   }
 
+  /** A file as bytes (a picture), read each time: a few, each read when a chat's preview asks. */
+  async readBytes(rel: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    const abs = path.resolve(this.root, rel);
+    if (!abs.startsWith(this.root + path.sep)) return null; // never outside the site
+    try {
+      const b = await fs.readFile(abs);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength) as Uint8Array<ArrayBuffer>;
+    } catch {
+      return null;
+    }
+  }
+
   async readFile(rel: string): Promise<string | null> {
     const hit = this.files.get(rel);
     if (hit !== undefined) return hit;
@@ -158,6 +170,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const answer = async (request: Request, incoming: IncomingMessage, started: number) => {
     const response = await handle(request, {
       readFile: (p) => site.readFile(p),
+      readBytes: (p) => site.readBytes(p),
       manifest: () => site.manifest(),
       counters,
       now,

@@ -28,6 +28,7 @@ export function depsFor(
       reads?.push(p);
       return site.readFile(p);
     },
+    readBytes: (p) => site.readBytes(p),
     manifest: () => site.manifest(),
     counters: o.counters ?? new MemoryStore(),
     now: () => BUILT_AT + 60_000,

@@ -10,7 +10,8 @@ import { assetPagePath, files, localized, urlOf, type PageLang } from "../../fee
 import type { SourceConfig } from "../../schema/sources.js";
 import { arabic, english, html, nameIn, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
-import { longDate, price, westernDigits } from "./format.js";
+import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
+import { CARD, cardAlt, cardPath } from "./card-image.js";
 import { sellerTable } from "./sellers.js";
 import { changeMark } from "./change.js";
 import { converter } from "./converter.js";
@@ -104,6 +105,7 @@ ${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : html`<p class="mute
 <h1>${title} ${twinName}</h1>
 <p class="lead">${pricesOf(a, feed, lang)} · ${unitWords(a, lang)}${note ? ` · ${note}` : ""}</p>
 <p class="status"><strong>${freshnessWords(a, lang)}</strong> · ${lastUpdated(a, feed, lang)} · ${confidenceWords(a, lang)}</p>
+${shareLink(a, lang, input.dataset.site.baseUrl)}
 <div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang, a.kind === "metal" ? ounceReference(feed, input.dataset.sources.sources, lang) : null)}</div>
 ${goldNote([a], lang, { selling: true })}
 ${sellers}
@@ -128,8 +130,39 @@ ${periodCharts(ctx, a, lang)}
     body,
     baseUrl: input.dataset.site.baseUrl,
     head: amountScriptTag(),
+    feed: {
+      path: urlOf(files.assetEventsAtom(a.slug)),
+      title: ar ? `ما الذي تغيّر في ${nameAr} (Atom)` : `What changed, ${a.name} (Atom)`,
+    },
+    image: { path: cardPath(a.slug), alt: cardAlt(a, lang), ...CARD },
     ...simulatedBanner(input.dataset.site, lang),
   });
+}
+
+/**
+ * A WhatsApp share link (wa.me, its "click to chat" link with a text and no number: the reader picks
+ * the chat): the best price on each side, the day and time, and the page's address, percent-encoded.
+ * The address needs the site's base URL; without one the text goes without it.
+ */
+export function shareText(a: Asset, lang: PageLang, baseUrl: string | undefined): string {
+  const ar = lang === "ar";
+  const egp = ar ? "جنيه" : "EGP";
+  const name = ar ? westernDigits(a.nameAr) : a.name;
+  const side = (s: Side) => `${sideLabel(s, lang)} ${price(a.directions[s].best?.value, a.decimals, lang)} ${egp}`;
+  const prices =
+    a.market === "reference"
+      ? `${ar ? "سعر مرجعي" : "reference price"} ${price(a.global?.value, a.decimals, lang)} ${egp}`
+      : `${side("sell")}${ar ? "، " : ", "}${side("buy")}`;
+  const when = a.observedAt
+    ? ` (${longDate(cairoDay(a.observedAt), lang)}${ar ? "، " : ", "}${cairoClock(a.observedAt, lang)} ${ar ? "بتوقيت القاهرة" : "Cairo time"})`
+    : "";
+  const url = baseUrl ? ` ${baseUrl.replace(/\/+$/, "")}${localized(assetPagePath(a.slug), lang)}` : "";
+  return `${name}: ${prices}${when}.${url}`;
+}
+
+function shareLink(a: Asset, lang: PageLang, baseUrl: string | undefined): SafeHtml {
+  const href = `https://wa.me/?text=${encodeURIComponent(shareText(a, lang, baseUrl))}`;
+  return html`<p class="share"><a href="${href}">${lang === "ar" ? "شارك السعر على واتساب" : "Share the price on WhatsApp"}</a></p>`;
 }
 
 /** Each source's name as HTML in the page's language: its Arabic name where it has one, else the English marked as such. */

@@ -20,6 +20,8 @@ import { renderTerms } from "./terms.js";
 import { renderSources } from "./sources.js";
 import { renderAssetPage } from "./asset.js";
 import { AMOUNT_SCRIPT, AMOUNT_SCRIPT_PATH, SCRIPT_TYPE } from "./amount-script.js";
+import { cardImages } from "./card-image.js";
+import { crawlFiles } from "./crawl.js";
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
@@ -47,6 +49,10 @@ export const pageRenderer: Renderer = function* (ctx) {
   const docs = renderDocs(ctx);
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
   yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
+  // robots.txt, and sitemap.xml with the base URL (crawl.ts).
+  yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl);
+  // Each asset's card as a picture for shared links (og:image): drawn here, made PNG by the sink.
+  yield* cardImages(ctx.feed.assets, ctx.input.dataset.site);
   // The asset pages' one script (amount-script.ts), a file of the site as PAGE_CSP's 'self' asks.
   yield {
     path: AMOUNT_SCRIPT_PATH.slice(1),

@@ -10,7 +10,15 @@
  * and under any prefix (a mirror at `/some/prefix/`): a browser resolves `../docs/` from where the
  * page is (RFC 3986 §5.2).
  */
-import { DOCS_PATH, FEED_PATH, SOURCES_PAGE_PATH, TERMS_PATH, localized, type PageLang } from "../../feed/paths.js";
+import {
+  DOCS_PATH,
+  EVENTS_ATOM_PATH,
+  FEED_PATH,
+  SOURCES_PAGE_PATH,
+  TERMS_PATH,
+  localized,
+  type PageLang,
+} from "../../feed/paths.js";
 import { STYLE } from "./style.js";
 import { html, join, type SafeHtml } from "./html.js";
 
@@ -48,12 +56,20 @@ export interface PageOptions {
   description: string;
   body: SafeHtml;
   banner?: SafeHtml;
-  /** The deployment's base URL, for absolute hreflang links; relative links without it. */
+  /**
+   * The deployment's base URL: with it, the canonical link, the hreflang links, og:url and og:image,
+   * all absolute as search engines and the Open Graph protocol want them; without it, none of them
+   * (the language switch in the navigation links the twin all the same).
+   */
   baseUrl?: string | undefined;
   /** The body has code blocks or wide tables (`<div class="wrap">`) that scroll (the docs pages). */
   scrolls?: boolean;
   /** More of the head: an asset page's script (amount-script.ts). */
   head?: SafeHtml;
+  /** An asset page's own Atom feed, announced before the feed of every event (autodiscovery). */
+  feed?: { path: string; title: string };
+  /** The picture a shared link shows (og:image), a site path; only with the base URL. */
+  image?: { path: string; alt: string; width: number; height: number };
 }
 
 const NAV: Record<PageLang, Array<[string, string]>> = {
@@ -92,20 +108,36 @@ function navigation(o: PageOptions): SafeHtml {
 /** Absolute with the deployment's base URL when it has one; else a site path, made relative with the rest. */
 const absolute = (o: PageOptions, p: string) => `${o.baseUrl ? o.baseUrl.replace(/\/+$/, "") : ""}${p}`;
 
+/** What changed as Atom (src/render/atom.ts), for a feed reader given the page's address. */
+const EVERY_EVENT: Record<PageLang, string> = {
+  en: "What changed, every price (Atom)",
+  ar: "ما الذي تغيّر في كل الأسعار (Atom)",
+};
+
+/**
+ * The page's other forms: with the base URL its canonical address and its twin's by hreflang
+ * (absolute, as search engines want them: a relative hreflang is an error to them); the Atom feeds
+ * always (a feed reader resolves a relative link against the page).
+ */
 function alternates(o: PageOptions): SafeHtml {
-  return join(
-    [
+  const links: SafeHtml[] = [];
+  if (o.baseUrl)
+    links.push(
+      html`<link rel="canonical" href="${absolute(o, localized(o.path, o.lang))}">`,
       html`<link rel="alternate" hreflang="en" href="${absolute(o, o.path)}">`,
       html`<link rel="alternate" hreflang="ar" href="${absolute(o, localized(o.path, "ar"))}">`,
       html`<link rel="alternate" hreflang="x-default" href="${absolute(o, o.path)}">`,
-    ],
-    "\n",
-  );
+    );
+  const feeds = [...(o.feed ? [o.feed] : []), { path: EVENTS_ATOM_PATH, title: EVERY_EVENT[o.lang] }];
+  for (const f of feeds)
+    links.push(html`<link rel="alternate" type="application/atom+xml" title="${f.title}" href="${f.path}">`);
+  return join(links, "\n");
 }
 
 /**
- * Open Graph (ogp.me) for a link shared in a chat: title, description, type and locale; og:url only
- * with the base URL, since the protocol wants it absolute.
+ * Open Graph (ogp.me) for a link shared in a chat: title, description, type and locale; og:url and
+ * og:image (an asset's card, card-image.ts) only with the base URL, since the protocol wants them
+ * absolute.
  */
 function openGraph(o: PageOptions): SafeHtml {
   const tags = [
@@ -117,6 +149,15 @@ function openGraph(o: PageOptions): SafeHtml {
     html`<meta property="og:locale:alternate" content="${o.lang === "ar" ? "en_GB" : "ar_EG"}">`,
   ];
   if (o.baseUrl) tags.push(html`<meta property="og:url" content="${absolute(o, localized(o.path, o.lang))}">`);
+  if (o.baseUrl && o.image)
+    tags.push(
+      html`<meta property="og:image" content="${absolute(o, o.image.path)}">`,
+      html`<meta property="og:image:type" content="image/png">`,
+      html`<meta property="og:image:width" content="${o.image.width}">`,
+      html`<meta property="og:image:height" content="${o.image.height}">`,
+      html`<meta property="og:image:alt" content="${o.image.alt}">`,
+      html`<meta name="twitter:card" content="summary_large_image">`,
+    );
   return join(tags, "\n");
 }
 

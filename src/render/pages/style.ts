@@ -92,6 +92,7 @@ td .chg,td .since{display:block;font-weight:400;white-space:normal}
 .more>summary{font-weight:600;margin:.75rem 0 0}
 .periods details{border:1px solid var(--line);border-radius:.4rem;padding:.25rem .75rem;margin:.5rem 0}.periods>details>summary{font-weight:600}
 table.convert{max-width:40rem}
+.share{margin:.25rem 0 1rem}.share a{display:inline-block;min-height:3rem;padding:.7rem 1rem;border:1px solid var(--line);border-radius:.4rem;background:var(--soft);font-weight:600}
 .amount{margin:.75rem 0;max-width:40rem}.amount label{display:block;font-weight:600}
 .amount input{font:inherit;font-size:1.1rem;padding:.5rem .6rem;min-height:3rem;width:12rem;max-width:100%;color:var(--ink);background:var(--bg);border:1px solid var(--axis);border-radius:.3rem}
 .amount input[aria-invalid=true]{border-color:var(--down)}
