@@ -12,7 +12,13 @@ export function compactCommand(program: Command): void {
     .addOption(nowOption())
     .action(async (o: { data: string; now?: number }) => {
       const { runCompact } = await import("../jobs/compact.js");
-      const { days, summaries } = await runCompact(o.data, o.now ?? Date.now(), (w) => console.log(`warning: ${w}`));
+      const { days, summaries, finished } = await runCompact(o.data, o.now ?? Date.now(), (w) =>
+        console.log(`warning: ${w}`),
+      );
+      if (finished.length)
+        console.log(
+          `finished ${finished.length} interrupted compaction(s): ${finished.join(", ")} (each history matched its raw quotes; the raw file was removed)`,
+        );
       console.log(
         days.length ? `compacted ${days.length} days: ${days[0]!.date} … ${days.at(-1)!.date}` : "nothing to compact",
       );

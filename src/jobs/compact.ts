@@ -1,7 +1,7 @@
 /** `price-feed compact`: raw quote days past retention become daily closes and their summaries. */
 import { promises as fs } from "node:fs";
 import { recordOf } from "../core/dataset.js";
-import { compactDays, daySummary, historyText, summaryText } from "../rules/compact.js";
+import { compactDays, daySummary, historyText, interruptedDays, summaryText } from "../rules/compact.js";
 import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
 import { dataPaths, dayFile } from "../core/data-layout.js";
 import { withDataLock } from "../io/data-lock.js";
@@ -18,8 +18,8 @@ const remove = (file: string) =>
 
 /**
  * Compacts raw quote days past retention: history first, then its summary, then the raw file goes (an
- * interruption leaves at worst a day without summary, which a build reads in full, and the next
- * compact writes). Then every history day's summary is made true again: written where missing or
+ * interruption leaves at worst a day without summary, which a build reads in full, or a raw file
+ * beside its history: the next compact writes the one and removes the other, interruptedDays). Then every history day's summary is made true again: written where missing or
  * stale, removed where its history day is gone (src/schema/inputs.ts DaySummary).
  *
  * All of it under the data folder's lock (src/io/data-lock.ts): an ingest appending to a raw day
@@ -42,6 +42,19 @@ async function compactUnlocked(dataDir: string, nowMs: number, warn: (warning: s
   for (const w of ds.warnings ?? []) warn(w);
   const days = compactDays(ds, nowMs);
   const summaryFile = (date: string) => dayFile(p.summaries, date, "json");
+  // A compact killed between writing history/D and removing quotes/D left both: finished here when
+  // the history is what the raw quotes give, else both stay and the warning says what to do.
+  const finished: string[] = [];
+  for (const d of interruptedDays(ds, nowMs)) {
+    const history = dayFile(p.history, d.date);
+    if ((await fs.readFile(history, "utf8")) === d.text) {
+      await remove(d.rawFile);
+      finished.push(d.date);
+    } else
+      warn(
+        `${d.rawFile}: a raw day whose history (${history}) is not what its quotes give: both kept, the history stands in every build. Compare them: if the history is right, remove the raw file; if the raw quotes are, remove the history and its summary and run compact again`,
+      );
+  }
   for (const d of days) {
     const text = historyText(d.closes);
     await writeFileAtomic(dayFile(p.history, d.date), text, { durable: true });
@@ -66,5 +79,5 @@ async function compactUnlocked(dataDir: string, nowMs: number, warn: (warning: s
       await remove(s.file);
       summaries.removed++;
     }
-  return { days, summaries };
+  return { days, summaries, finished };
 }

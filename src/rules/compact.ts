@@ -37,6 +37,26 @@ export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
     });
 }
 
+/**
+ * Raw days past retention that already have a history day: a compact cut short after writing the
+ * history and before removing the raw file (docs/operating.md "What can go wrong"). Each with the
+ * history text its raw quotes give, for the caller to compare with the history file's bytes: equal,
+ * the compaction is finished by removing the raw file; not equal, both stay and the operator decides.
+ */
+export function interruptedDays(ds: Dataset, nowMs: number): Array<{ date: string; rawFile: string; text: string }> {
+  const keepFrom = retentionStart(nowMs);
+  const done = new Set(ds.historyDays.map((h) => h.date));
+  const maps = mapsOf(ds);
+  const official = dailyRefs(ds.official, maps.assets, nowMs, [] as RefIssue[]);
+  const order = sourceOrder(ds.sources.sources);
+  return ds.quoteDays
+    .filter((d) => d.date < keepFrom && done.has(d.date))
+    .map((d) => {
+      const r = closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order);
+      return { date: d.date, rawFile: d.file, text: historyText(r.closes) };
+    });
+}
+
 export function historyText(closes: readonly DayClose[]): string {
   return closes.map((c) => `${canonical(c)}\n`).join("");
 }

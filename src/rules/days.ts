@@ -60,7 +60,9 @@ export function dailyCloses(ds: Dataset, nowMs: number, close: (day: QuoteDay) =
   for (const day of ds.quoteDays) {
     if (day.date > today) continue; // a later day has not happened yet at this build instant
     if (compacted.has(day.date)) {
-      warnings.push(`${day.file}: raw quotes of a compacted day are ignored; its closes in history/ stand`);
+      warnings.push(
+        `${day.file}: raw quotes of a compacted day are ignored; its closes in history/ stand (a compact cut short: \`price-feed compact\` finishes it, removing the raw file when the history matches it)`,
+      );
       continue;
     }
     rawDays.push(day.date);
