@@ -100,14 +100,66 @@ export function diffSummaries(prev: BuildSummary, cur: BuildSummary, nowMs: numb
  * the kept ones not older than EVENTS_RETENTION_DAYS. An event from a build after `nowMs` (a site
  * rebuilt at an earlier --now, with --force) is dropped too: the record never runs ahead of its build.
  * A rebuild at the instant of the recorded build keeps that build's events (it finds nothing new).
+ * `published`: events already published; an event id, once published, keeps its content, so a
+ * rebuild that derives the same id again (a --force rebuild of that hour) does not rewrite it.
  */
-export function nextEvents(prev: EventsState, cur: BuildSummary, nowMs: number): EventsState {
-  const fresh = prev.summary ? diffSummaries(prev.summary, cur, nowMs) : [];
+export function nextEvents(
+  prev: EventsState,
+  cur: BuildSummary,
+  nowMs: number,
+  published: readonly Event[] = [],
+): EventsState {
+  const pinned = new Map(published.map((e) => [e.id, e]));
+  const fresh = (prev.summary ? diffSummaries(prev.summary, cur, nowMs) : []).map((e) => pinned.get(e.id) ?? e);
   const oldest = nowMs - EVENTS_RETENTION_DAYS * 86_400_000;
   const ids = new Set(fresh.map((e) => e.id));
   const kept = prev.events.filter((e) => {
     const t = Date.parse(e.at);
     return t >= oldest && t <= nowMs && !ids.has(e.id);
   });
-  return { summary: cur, events: [...fresh, ...kept] };
+  return { summary: cur, events: [...fresh, ...kept], builtAt: isoUtc(nowMs) };
+}
+
+/** What the site being replaced published: its feed and source health (its summary) and its events. */
+export interface PublishedRecord {
+  feed: Feed;
+  sources: SourceHealth;
+  events: readonly Event[];
+}
+
+/**
+ * The record a build starts from (§12): data/state/events.json, or the published site's when that is
+ * newer — the build died after the swap, or the hour's data/ commit was lost after the deploy — so
+ * that no published event vanishes. The published site's summary is made from its own feed and
+ * source health, exactly as the build that published it made it. A site built after `nowMs` (a
+ * --force rebuild of an earlier hour) is not started from. `note` says when the published one won.
+ */
+export function startingRecord(
+  state: EventsState | undefined,
+  published: PublishedRecord | undefined,
+  nowMs: number,
+): { record: EventsState | undefined; published: readonly Event[]; note: string | null } {
+  if (!published) return { record: state, published: [], note: null };
+  const publishedAt = Date.parse(published.feed.generatedAt);
+  const stateAt = !state
+    ? -Infinity
+    : state.builtAt !== undefined
+      ? Date.parse(state.builtAt)
+      : Math.max(-Infinity, ...state.events.map((e) => Date.parse(e.at)));
+  const pinned = published.events.filter((e) => Date.parse(e.at) <= nowMs);
+  if (!(publishedAt <= nowMs && publishedAt > stateAt)) return { record: state, published: pinned, note: null };
+  const ids = new Set(pinned.map((e) => e.id));
+  const record: EventsState = {
+    summary: summarize(published.feed, published.sources),
+    events: [...pinned, ...(state?.events ?? []).filter((e) => !ids.has(e.id))].sort((a, b) =>
+      a.at === b.at ? 0 : a.at < b.at ? 1 : -1,
+    ),
+    builtAt: published.feed.generatedAt,
+  };
+  const was = !state ? "is missing" : `is older (${state.builtAt ?? "written before builds recorded their instant"})`;
+  return {
+    record,
+    published: pinned,
+    note: `data/state/events.json ${was} than the site it replaces (built ${published.feed.generatedAt}): the record goes on from the published site's events and summary, so no published event is lost`,
+  };
 }

@@ -28,7 +28,7 @@ import type { Made, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
-import type { Events, EventsState } from "../schema/events.js";
+import type { Event, Events, EventsState } from "../schema/events.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -69,6 +69,10 @@ export interface SiteInput {
   reuse?: Reuse;
   /** data/state/events.json: the previous build's summary and the events kept (docs/methodology.md §12). */
   events?: EventsState;
+  /** Events the site being replaced published: their ids keep their content (events.ts nextEvents). */
+  publishedEvents?: readonly Event[];
+  /** What the build's start has to say (a record recovered, a record started anew): report warnings. */
+  notes?: readonly string[];
 }
 
 /**
@@ -133,7 +137,7 @@ export interface SiteSink {
    * (the rasterizer and its cache are the build's: src/jobs/card-images.ts). Equal SVGs give equal
    * bytes and ETags. A sink without it takes no picture.
    */
-  image?(f: ImageFile): KeptFile;
+  image?(f: ImageFile): KeptFile | Promise<KeptFile>;
 }
 
 export interface Site {
@@ -245,7 +249,7 @@ export async function composeSite(
       }
       if ("svg" in m) {
         if (!sink.image) throw new Error(`${m.path}: this site's sink takes no picture`);
-        keep(sink.image(m));
+        keep(await sink.image(m));
         continue;
       }
       let f: SiteFile = m as SiteFile;
@@ -293,7 +297,7 @@ export async function composeSite(
     result.plan ? (path, etag) => result.plan!.unchanged(path, etag) : undefined,
   );
   const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
-  const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs);
+  const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs, input.publishedEvents);
   const index = buildIndex(ds.catalog, ds.site);
   const eventDocs = new Map(eventsDocs(ds, feed, events));
   await finish([
@@ -328,14 +332,20 @@ export async function composeSite(
   return {
     manifest,
     state,
-    report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed),
+    report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed, input.notes ?? []),
     feed,
     events,
     made: { closes: result.made, part: archive!.part },
   };
 }
 
-function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, changedFiles: string[]): BuildReport {
+function buildReport(
+  r: AssetsResult,
+  generatedAt: string,
+  fileCount: number,
+  changedFiles: string[],
+  notes: readonly string[],
+): BuildReport {
   const byReason: Record<string, number> = {};
   for (const x of r.rejections) byReason[x.reason] = (byReason[x.reason] ?? 0) + 1;
   return {
@@ -360,7 +370,11 @@ function buildReport(r: AssetsResult, generatedAt: string, fileCount: number, ch
       side: d.side,
       diffPct: d.diffPct,
     })),
-    warnings: [...r.warnings, ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`)],
+    warnings: [
+      ...notes,
+      ...r.warnings,
+      ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`),
+    ],
     files: fileCount,
     changedFiles,
   };

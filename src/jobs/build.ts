@@ -19,7 +19,8 @@ import { dataPaths } from "../core/data-layout.js";
 import { nodeHashing } from "../io/hash.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
-import { loadEvents, writeEvents } from "../io/events-state.js";
+import { loadEvents, loadPublishedEvents, writeEvents } from "../io/events-state.js";
+import { startingRecord } from "../feed/events.js";
 import { SiteFolder, writeReport } from "../io/site-writer.js";
 import { loadSourceRuns } from "../io/source-runs.js";
 
@@ -65,7 +66,7 @@ async function buildUnlocked(
   const into = readBuffer();
   // Before the load: both list history/, and the first cleans what an interrupted write left there.
   const reuse = await Reuse.open({ dataDir: o.dataDir, outDir: o.outDir, nowMs: o.nowMs, saveState, into });
-  const [dataset, changelog, previous, methodologyHtml, sourceRuns, events] = await Promise.all([
+  const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded] = await Promise.all([
     loadForBuild(o.dataDir, o.nowMs, into),
     loadChangelog(),
     loadState(o.dataDir),
@@ -73,6 +74,18 @@ async function buildUnlocked(
     loadSourceRuns(o.dataDir),
     loadEvents(o.dataDir),
   ]);
+  // The record goes on from data/state/events.json or, when newer, from what the site being
+  // replaced published (docs/methodology.md §12): a published event never vanishes.
+  const start = startingRecord(recorded.state, await loadPublishedEvents(o.outDir), o.nowMs);
+  const events = start.record;
+  const notes = [
+    ...(recorded.problem
+      ? [
+          `${recorded.problem}: the record is not read; ${start.note ? "it goes on from the published site" : "a new one starts with this build (no event is derived from it), and replaces it"}`,
+        ]
+      : []),
+    ...(start.note ? [start.note] : []),
+  ];
   const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem });
   // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
   const cards = new CardImages(cardCacheDir(o.outDir));
@@ -86,7 +99,18 @@ async function buildUnlocked(
   let site: Site;
   try {
     site = await composeSite(
-      { dataset, changelog, nowMs: o.nowMs, previous, methodologyHtml, sourceRuns, reuse, ...(events && { events }) },
+      {
+        dataset,
+        changelog,
+        nowMs: o.nowMs,
+        previous,
+        methodologyHtml,
+        sourceRuns,
+        reuse,
+        ...(events && { events }),
+        publishedEvents: start.published,
+        notes,
+      },
       sink,
       o.renderers ?? renderers,
       nodeHashing,

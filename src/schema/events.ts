@@ -121,5 +121,7 @@ export type BuildSummary = z.infer<typeof BuildSummary>;
 export const EventsState = z.strictObject({
   summary: BuildSummary.nullable(),
   events: z.array(Event),
+  /** The instant of the build that wrote it (absent in records written before it was kept). */
+  builtAt: z.iso.datetime({ offset: true }).optional(),
 });
 export type EventsState = z.infer<typeof EventsState>;
