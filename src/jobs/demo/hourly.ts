@@ -113,7 +113,7 @@ export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
 
 /** What a demo leaves in its working folder: the copy, the site and the build's by-products, the pid. */
 const DEMO_FILES =
-  /^(data|data\.lock|public|public\.build-report\.json|public\.archive-cache|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
+  /^(data|data\.lock|public|public\.build-report\.json|public\.(archive|card)-cache|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
 
 /** The demo market of the copy's sources file; the demo runs only the simulated market. */
 export async function demoMarket(dataDir: string): Promise<NonNullable<Sources["demo"]>> {
