@@ -6,6 +6,9 @@ import type { BigIntStats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { besideSite, type SITE_CACHES } from "../io/build-lock.js";
+
+type SiteCache = (typeof SITE_CACHES)[number];
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -82,11 +85,12 @@ export const ArchiveCache = z.strictObject({
 });
 export type ArchiveCache = z.infer<typeof ArchiveCache>;
 
-/** The cache beside a site: `<site>.archive-cache/index.json`, and the closed part's bytes under `<partKey>/`. */
-export function archiveCacheDir(outDir: string): string {
-  const abs = path.resolve(outDir);
-  return path.join(path.dirname(abs), `${path.basename(abs)}.archive-cache`);
-}
+/**
+ * The cache beside a site: `<site>.archive-cache/index.json`, and the closed part's bytes under
+ * `<partKey>/`. One of SITE_CACHES: a file in its place is removed before the build reads it
+ * (src/io/build-lock.ts cleanPublishLeftovers).
+ */
+export const archiveCacheDir = (outDir: string): string => besideSite(outDir, "archive-cache" satisfies SiteCache);
 export const partFile = (dir: string, partKey: string, asset: string, ext: "json" | "csv") =>
   path.join(dir, partKey, `${encodeURIComponent(asset)}.${ext}`);
 

@@ -22,8 +22,8 @@ import {
   writeSync,
 } from "node:fs";
 import path from "node:path";
-import { OutputError } from "../core/errors.js";
-import { writeFailure, writeFileAtomic } from "./atomic-write.js";
+import { OutputError, messageOf } from "../core/errors.js";
+import { removeTree, writeFailure, writeFileAtomic } from "./atomic-write.js";
 import { WriteBatch } from "./write-batch.js";
 
 /** What every file is checked against before it is written (src/feed/validate.ts); each throws on a bad one. */
@@ -70,6 +70,8 @@ export class SiteFolder {
   private readonly kept = new Set<string>();
   /** How many files were begun item by item (their staged names: none is in `staged` until it ends). */
   private itemFiles = 0;
+  /** The previous site, once swapped out (swap()): removed by removeOld(). */
+  private removing: string | null = null;
 
   private constructor(
     private readonly out: string,
@@ -83,7 +85,9 @@ export class SiteFolder {
   static async open(outDir: string, checks: OutputChecks): Promise<SiteFolder> {
     const out = path.resolve(outDir);
     const tmp = `${out}.tmp-${process.pid}`;
-    await fs.rm(tmp, { recursive: true, force: true });
+    await removeTree(tmp).catch((e: unknown) => {
+      throw writeFailure(tmp, e);
+    });
     const folder = new SiteFolder(out, tmp, checks);
     try {
       mkdirSync(folder.stage, { recursive: true });
@@ -228,20 +232,69 @@ export class SiteFolder {
     } catch (e) {
       throw writeFailure(this.tmp, e);
     }
+    this.swap();
+    await this.removeOld();
+  }
+
+  /**
+   * Puts the new site in place of the published one. rename(2) cannot replace a folder that holds
+   * files, and Linux's exchange of two names (renameat2 RENAME_EXCHANGE) is not in Node. A link
+   * `public` → a versioned folder, replaced by one rename, would leave no gap, but the hourly job
+   * keeps `public` in the Actions cache, which stores a link without its target, and the Netlify
+   * CLI does not follow links in what it deploys (docs/operating.md "What can go wrong"). So
+   * `public/` stays a folder, set aside and replaced by two synchronous renames back to back: no
+   * `public/` exists only while the second runs. A process killed between them leaves the published
+   * site whole as `<out>.old-<pid>`, which the next build puts back (src/io/build-lock.ts
+   * cleanPublishLeftovers); a second rename that fails puts it back at once. Then the old site is
+   * renamed `<out>.tmp-<pid>` (free again) to be removed: an `.old-` folder is always a whole site,
+   * a `.tmp-` one never the published one, so a build killed while removing it leaves nothing that
+   * could be put back by mistake.
+   */
+  private swap(): void {
     const old = `${this.out}.old-${process.pid}`;
-    const hadOld = await fs.rename(this.out, old).then(
-      () => true,
-      (e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") return false;
-        throw writeFailure(this.out, e);
-      },
-    );
-    await fs.rename(this.tmp, this.out).catch((e: unknown) => {
+    let hadOld = true;
+    killPoint("before-renames");
+    try {
+      renameSync(this.out, old);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw writeFailure(this.out, e);
+      hadOld = false;
+    }
+    killPoint("between-renames");
+    try {
+      renameSync(this.tmp, this.out);
+    } catch (e) {
+      if (hadOld)
+        try {
+          renameSync(old, this.out);
+        } catch {
+          // Left as `.old-`: the next build puts it back.
+        }
       throw writeFailure(this.out, e);
-    });
-    // Asynchronous on purpose: the thread pool removes the old site's files in parallel, in about
-    // two thirds of the time rmSync takes.
-    if (hadOld) await fs.rm(old, { recursive: true, force: true });
+    }
+    killPoint("after-renames");
+    if (!hadOld) return;
+    try {
+      renameSync(old, this.tmp);
+      this.removing = this.tmp;
+    } catch {
+      this.removing = old;
+    }
+    killPoint("before-removal");
+  }
+
+  /**
+   * Removes the site swapped out, asynchronously on purpose: the thread pool removes its files in
+   * parallel, in about two thirds of the time rmSync takes. The new site is published already, so a
+   * failure is not the build's: it is said, and the next build removes the folder or says how.
+   */
+  private async removeOld(): Promise<void> {
+    const p = this.removing;
+    this.removing = null;
+    if (p)
+      await removeTree(p).catch((e: unknown) =>
+        console.error(`price-feed: could not remove ${p}, the site replaced: ${messageOf(e)}; the next build will`),
+      );
   }
 
   /** Removes the folder: the published site stays as it was. */
@@ -251,9 +304,44 @@ export class SiteFolder {
   }
 }
 
-/** Writes the build report beside the site: where it is. */
+/** The steps of SiteFolder.swap at which PRICE_FEED_TEST_KILL_AT kills the build (killPoint). */
+export const KILL_POINTS = ["before-renames", "between-renames", "after-renames", "before-removal"] as const;
+
+/**
+ * A test hook, not an option (test/faults.recovery.test.ts): with the environment variable
+ * PRICE_FEED_TEST_KILL_AT set to a step of KILL_POINTS, the build sends itself SIGKILL there, as the
+ * OOM killer or a cancelled job would, so that a test can check what the next build finds. Unset
+ * (always, outside the tests) it does nothing.
+ */
+function killPoint(step: (typeof KILL_POINTS)[number]): void {
+  if (process.env["PRICE_FEED_TEST_KILL_AT"] === step) process.kill(process.pid, "SIGKILL");
+}
+
+/** Lines for the warnings of the next report of each output folder (noteForReport), by its absolute path. */
+const reportNotes = new Map<string, string[]>();
+
+/**
+ * Keeps a line for the `warnings` of the build report of `outDir` that writeReport writes next: what
+ * a build put right before it began (src/io/build-lock.ts cleanPublishLeftovers), which the
+ * report, composed from the data, does not know. null forgets the lines kept so far (a build that
+ * failed before its report leaves none to the next).
+ */
+export function noteForReport(outDir: string, line: string | null): void {
+  const out = path.resolve(outDir);
+  if (line === null) reportNotes.delete(out);
+  else reportNotes.set(out, [...(reportNotes.get(out) ?? []), line]);
+}
+
+/** Writes the build report beside the site, with the lines noteForReport kept first in its warnings: where it is. */
 export async function writeReport(outDir: string, report: unknown): Promise<string> {
   const file = reportPath(outDir);
-  await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+  const notes = reportNotes.get(path.resolve(outDir)) ?? [];
+  reportNotes.delete(path.resolve(outDir));
+  const r = report as { warnings?: unknown } | null;
+  const withNotes =
+    notes.length && r && Array.isArray(r.warnings)
+      ? { ...r, warnings: [...notes, ...(r.warnings as string[])] }
+      : report;
+  await writeFileAtomic(file, `${JSON.stringify(withNotes, null, 2)}\n`);
   return file;
 }

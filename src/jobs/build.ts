@@ -16,6 +16,7 @@ import { withDataLock } from "../io/data-lock.js";
 import { readBuffer } from "../io/day-files.js";
 import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
+import { assertFolderOrAbsent } from "../io/atomic-write.js";
 import { nodeHashing } from "../io/hash.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
@@ -58,10 +59,19 @@ export async function runBuild(
   }
 }
 
+/** The folders of data/state/ a build writes into (src/core/data-layout.ts). */
+const stateFolders = (dataDir: string) => {
+  const p = dataPaths(dataDir);
+  return [path.dirname(p.state), p.closedDays, p.archive];
+};
+
 async function buildUnlocked(
   o: BuildOptions,
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const saveState = o.saveState !== false;
+  // A state folder that is a plain file would stop the build after it published, or not at all
+  // when nothing is written under it this hour: it stops here, before anything, saying what to do.
+  if (saveState) for (const p of stateFolders(o.dataDir)) assertFolderOrAbsent(p);
   // One buffer that every day file of the build is read into (src/io/day-files.ts readBuffer).
   const into = readBuffer();
   // Before the load: both list history/, and the first cleans what an interrupted write left there.
