@@ -104,6 +104,16 @@ describe("the events a build starts from", () => {
     expect(next.site.report.warnings.join("\n")).not.toMatch(/events\.json/);
   });
 
+  test("with no record at all (build --no-state) the site left in the folder is no record either", async () => {
+    const d = await dataset();
+    await d.build(H1, { saveState: false });
+    await d.quote("2026-11-19T12:00:00Z", 49.4);
+    const { site } = await d.build(H2, { saveState: false });
+    // What a local build publishes does not depend on what an earlier local build left there.
+    expect(await d.published()).toEqual([]);
+    expect(site.report.warnings.join("\n")).not.toMatch(/events\.json/);
+  });
+
   test("an unreadable record and no site: a new record starts, said once", async () => {
     const d = await dataset();
     await fs.mkdir(path.dirname(d.state), { recursive: true });

@@ -130,16 +130,20 @@ export interface PublishedRecord {
 /**
  * The record a build starts from (§12): data/state/events.json, or the published site's when that is
  * newer — the build died after the swap, or the hour's data/ commit was lost after the deploy — so
- * that no published event vanishes. The published site's summary is made from its own feed and
- * source health, exactly as the build that published it made it. A site built after `nowMs` (a
- * --force rebuild of an earlier hour) is not started from. `note` says when the published one won.
+ * that no published event vanishes; and the published site's when the record could not be read.
+ * The published site's summary is made from its own feed and source health, exactly as the build
+ * that published it made it. A site built after `nowMs` (a --force rebuild of an earlier hour) is
+ * not started from. With no record at all (a first build, or `build --no-state`, which never writes
+ * one) the site in the output folder is not one either: what a local build publishes never depends
+ * on what an earlier local build left there. `note` says when the published site won.
  */
 export function startingRecord(
   state: EventsState | undefined,
   published: PublishedRecord | undefined,
   nowMs: number,
+  unreadable = false,
 ): { record: EventsState | undefined; published: readonly Event[]; note: string | null } {
-  if (!published) return { record: state, published: [], note: null };
+  if (!published || (!state && !unreadable)) return { record: state, published: [], note: null };
   const publishedAt = Date.parse(published.feed.generatedAt);
   const stateAt = !state
     ? -Infinity
@@ -156,10 +160,12 @@ export function startingRecord(
     ),
     builtAt: published.feed.generatedAt,
   };
-  const was = !state ? "is missing" : `is older (${state.builtAt ?? "written before builds recorded their instant"})`;
+  const why = !state
+    ? "could not be read"
+    : `is older (${state.builtAt ?? "written before records kept their build's instant"}) than the site it replaces`;
   return {
     record,
     published: pinned,
-    note: `data/state/events.json ${was} than the site it replaces (built ${published.feed.generatedAt}): the record goes on from the published site's events and summary, so no published event is lost`,
+    note: `data/state/events.json ${why} (site built ${published.feed.generatedAt}): the record goes on from the published site's events and summary, so no published event is lost`,
   };
 }

@@ -86,7 +86,12 @@ async function buildUnlocked(
   ]);
   // The record goes on from data/state/events.json or, when newer, from what the site being
   // replaced published (docs/methodology.md §12): a published event never vanishes.
-  const start = startingRecord(recorded.state, await loadPublishedEvents(o.outDir), o.nowMs);
+  const start = startingRecord(
+    recorded.state,
+    await loadPublishedEvents(o.outDir),
+    o.nowMs,
+    recorded.problem !== undefined,
+  );
   const events = start.record;
   const notes = [
     ...(recorded.problem
