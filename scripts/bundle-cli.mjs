@@ -130,6 +130,9 @@ if (wide >= 0) {
   process.exit(1);
 }
 // Only Node's own modules may stay outside: the bin must not depend on resolving packages at run time.
+// One exception is not an import, so esbuild does not see it: the asset cards' rasterizer, resvg
+// (native code, which no bundle can hold), and its fonts, resolved by src/jobs/card-images.ts with
+// createRequire when a build draws a card.
 const outside = Object.values(result.metafile.outputs).flatMap((o) =>
   o.imports.filter((i) => i.external && !i.path.startsWith("node:") && !/^[a-z_]+$/.test(i.path)).map((i) => i.path),
 );
