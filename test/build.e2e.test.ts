@@ -279,7 +279,6 @@ describe("reproducibility, ETags and Last-Modified", () => {
         "api/v1/feed/asset/gold-24k.json",
         "api/v1/feed/category/metals.json",
         "api/v1/openapi.json",
-        "assets/gold-24k/card.png",
         ...pages,
         "ar/index.html",
         "index.html",

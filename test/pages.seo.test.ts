@@ -64,11 +64,11 @@ beforeAll(async () => {
   await runBuild({ dataDir: a, outDir: path.join(a, "public"), nowMs: SAMPLE_NOW, saveState: false });
   await runBuild({ dataDir: b, outDir: path.join(b, "public"), nowMs: SAMPLE_NOW, saveState: false });
   // The same data built again elsewhere: no picture kept from the first build (another cache).
-  await runBuild({ dataDir: a, outDir: path.join(a, "again"), nowMs: SAMPLE_NOW, saveState: false });
+  await runBuild({ dataDir: b, outDir: path.join(b, "again"), nowMs: SAMPLE_NOW, saveState: false });
   [plain, deployed, again] = await Promise.all([
     built(path.join(a, "public")),
     built(path.join(b, "public")),
-    built(path.join(a, "again")),
+    built(path.join(b, "again")),
   ]);
 }, 120_000);
 
@@ -229,28 +229,35 @@ function ink(png: Uint8Array, x0: number, y0: number, x1: number, y1: number): n
 }
 
 describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
+  test("drawn only with a base URL, the only pages that name them (og:image)", () => {
+    expect(Object.keys(plain.manifest.files).filter((f) => f.endsWith(".png"))).toEqual([]);
+    expect(Object.keys(deployed.manifest.files).filter((f) => f.endsWith(".png"))).toHaveLength(
+      deployed.feed.assets.length,
+    );
+  });
+
   test("1200 × 630, listed as image/png, served as its bytes", async () => {
-    for (const a of plain.feed.assets) {
+    for (const a of deployed.feed.assets) {
       const file = `assets/${a.slug}/card.png`;
-      const png = await plain.bytes(file);
+      const png = await deployed.bytes(file);
       expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
-      expect(plain.manifest.files[file]).toMatchObject({ contentType: "image/png", bytes: png.length });
+      expect(deployed.manifest.files[file]).toMatchObject({ contentType: "image/png", bytes: png.length });
     }
-    const res = await handle(new Request("http://localhost/assets/gold-21k/card.png"), depsFor(plain.out));
+    const res = await handle(new Request("http://localhost/assets/gold-21k/card.png"), depsFor(deployed.out));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
-    expect(Buffer.from(await res.arrayBuffer()).equals(await plain.bytes("assets/gold-21k/card.png"))).toBe(true);
+    expect(Buffer.from(await res.arrayBuffer()).equals(await deployed.bytes("assets/gold-21k/card.png"))).toBe(true);
   });
 
   test("two builds of the same data give the same bytes and ETags, each drawn anew", async () => {
-    for (const a of plain.feed.assets) {
+    for (const a of deployed.feed.assets) {
       const file = `assets/${a.slug}/card.png`;
-      expect((await again.bytes(file)).equals(await plain.bytes(file)), file).toBe(true);
-      expect(again.manifest.files[file]!.etag).toBe(plain.manifest.files[file]!.etag);
+      expect((await again.bytes(file)).equals(await deployed.bytes(file)), file).toBe(true);
+      expect(again.manifest.files[file]!.etag).toBe(deployed.manifest.files[file]!.etag);
     }
     // Each build drew its own: the cards of the two sites are not the same file.
     const [x, y] = await Promise.all([
-      fs.stat(path.join(plain.out, "assets/us-dollar/card.png")),
+      fs.stat(path.join(deployed.out, "assets/us-dollar/card.png")),
       fs.stat(path.join(again.out, "assets/us-dollar/card.png")),
     ]);
     expect(x.ino).not.toBe(y.ino);
@@ -288,7 +295,7 @@ describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
     expect(ink(latin, 60, 60, 600, 140)).toBeGreaterThan(2000);
     expect(ink(arabic, 600, 60, 1140, 140)).toBeGreaterThan(2000);
     // The card itself: the English name at the start of its line, the Arabic one at the end of the next.
-    const card = await plain.bytes("assets/us-dollar/card.png");
+    const card = await deployed.bytes("assets/us-dollar/card.png");
     expect(ink(card, 60, 80, 600, 130)).toBeGreaterThan(2000);
     expect(ink(card, 700, 135, 1140, 190)).toBeGreaterThan(2000);
     expect(ink(card, 60, 135, 500, 190)).toBe(0);

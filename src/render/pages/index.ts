@@ -52,7 +52,9 @@ export const pageRenderer: Renderer = function* (ctx) {
   // robots.txt, and sitemap.xml with the base URL (crawl.ts).
   yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl);
   // Each asset's card as a picture for shared links (og:image): drawn here, made PNG by the sink.
-  yield* cardImages(ctx.feed.assets, ctx.input.dataset.site);
+  // The cards are what a shared link shows (og:image), which needs the base URL: without one no page
+  // names them, and drawing them (tens of ms each) would be work for nobody.
+  if (ctx.input.dataset.site.baseUrl) yield* cardImages(ctx.feed.assets, ctx.input.dataset.site);
   // The asset pages' one script (amount-script.ts), a file of the site as PAGE_CSP's 'self' asks.
   yield {
     path: AMOUNT_SCRIPT_PATH.slice(1),
