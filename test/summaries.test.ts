@@ -58,7 +58,11 @@ describe("history summaries", () => {
         /summaries: no summary of \d+ history day\(s\) read .*`price-feed compact` writes the summaries/,
       ),
     ]);
-    expect(await runCompact(data, NOW)).toEqual({ days: [], summaries: { written: history.length, removed: 0 } });
+    expect(await runCompact(data, NOW)).toEqual({
+      days: [],
+      finished: [],
+      summaries: { written: history.length, removed: 0 },
+    });
     expect((await build(data)).warnings).toEqual([]);
   });
 
