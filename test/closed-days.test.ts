@@ -83,14 +83,18 @@ describe("closed raw days kept in data/state/closed-days", () => {
     expect(warm.report.warnings).toEqual([]);
   });
 
-  test("an entry is what the build uses: a forged one shows in what it publishes", async () => {
+  test("an entry is used only with the bytes it was written with: a forged one is named and its day closed from its quotes", async () => {
     const { data, past } = await withEntries();
     const e = await readEntry(data, past.at(-1)!);
-    await writeEntry(data, { ...e, read: e.read + 1000 });
+    await writeEntry(data, { ...e, read: e.read + 1000 }); // its keys stand; its seal is the old one
     const forged = await build(data);
     const cold = await coldBuild(data);
-    expect(forged.used).toBe(past.length);
-    expect(forged.report.quotes.read).toBe(cold.report.quotes.read + 1000);
+    expect(forged.used).toBe(past.length - 1);
+    expect(forged.report.warnings).toEqual([
+      `${entryFile(data, past.at(-1)!)}: its bytes do not match the digest recorded when it was made: remade`,
+    ]);
+    expect(forged.files).toEqual(cold.files);
+    expect({ ...forged.report, warnings: [] }).toEqual(cold.report);
   });
 
   test("without --state nothing is written; entries of days no longer raw are removed", async () => {

@@ -3,12 +3,13 @@
  * astro's shape: before a thing is made, the plan says whether an earlier build's result stands for
  * its very inputs (keep) or the build makes it (make); what the build made is handed back in the
  * Site, and recorded once the site is published (src/jobs/build.ts). Every reuse is checked against
- * a digest of the bytes it stands for. The rules never see the plan: they close what it does not keep.
+ * a digest of the bytes it stands for, and the bytes it keeps against a digest of theirs taken when
+ * they were made. The rules never see the plan: they close what it does not keep.
  */
 import type { ClosedRawDay } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
 import type { Catalog, Registry, Sources } from "../schema/inputs.js";
-import type { ArchivePlanner, AssetPart, KeptFile } from "./archive/types.js";
+import type { ArchivePlanner, AssetPart, KeptFile, PartFile } from "./archive/types.js";
 
 /** What a build's plan is made from besides each day's own bytes: what the rules read of the dataset. */
 export interface PlanInputs {
@@ -33,10 +34,19 @@ export interface Plan extends ArchivePlanner {
    * null (make: the rules close it, src/rules/days.ts closeRawDay).
    */
   closes(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null;
-  /** A file the site being replaced has with these very bytes (the same ETag): kept as it is, not written. */
-  unchanged(path: string, etag: string): KeptFile | null;
-  /** What the plan could not use (an unreadable entry), for the build report: it cost time, not the build. */
+  /**
+   * A file the site being replaced has under this ETag and with the very bytes made now — a history
+   * file's part (as checked against its digest) then `body` — kept as it is, not written again; null:
+   * the file is written as made.
+   */
+  unchanged(file: { path: string; body: string; prefix?: PartFile | undefined }, etag: string): KeptFile | null;
+  /**
+   * What the plan could not use of the raw days' closes (an unreadable entry, or one whose bytes do
+   * not match the digest recorded when it was made), for the build report: it cost time, not the build.
+   */
   readonly warnings: readonly string[];
+  /** The same of the archive's closed days, complete once the archive is composed. */
+  readonly archiveWarnings: readonly string[];
 }
 
 /** What the build made that the plan did not keep, to be recorded once the site is published. */

@@ -237,10 +237,10 @@ export async function composeSite(
     record(k.path, k.etag, k.contentType, k.bytes);
     sink.keep(k.path, k.from);
   };
-  /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's). */
+  /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's history files). */
   const finish = async (
     made: Iterable<SiteFile | ImageFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
-    unchanged?: (path: string, etag: string) => KeptFile | null,
+    unchanged?: (f: SiteFile, etag: string) => KeptFile | null,
   ) => {
     for await (const m of made) {
       if ("kept" in m) {
@@ -254,14 +254,13 @@ export async function composeSite(
       }
       let f: SiteFile = m as SiteFile;
       if ("items" in m) {
-        const out = await putItems(m, sink, hashing, unchanged);
-        if ("kept" in out) keep(out.kept);
-        else if ("etag" in out) record(m.path, out.etag, m.contentType, out.bytes);
+        const out = await putItems(m, sink, hashing);
+        if ("etag" in out) record(m.path, out.etag, m.contentType, out.bytes);
         if (!("body" in out)) continue;
         f = out; // made whole: the hashing takes no pieces
       }
       const etag = await hashing.etag(f.etagInput());
-      const same = unchanged?.(f.path, etag);
+      const same = unchanged?.(f, etag);
       if (same) {
         keep(same);
         continue;
@@ -294,7 +293,7 @@ export async function composeSite(
       }
       archive = next.value;
     })(),
-    result.plan ? (path, etag) => result.plan!.unchanged(path, etag) : undefined,
+    result.plan ? (f, etag) => result.plan!.unchanged(f, etag) : undefined,
   );
   const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
   const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs, input.publishedEvents);
@@ -373,6 +372,8 @@ function buildReport(
     warnings: [
       ...notes,
       ...r.warnings,
+      // The archive's plan is asked as the archive is composed, after the assets.
+      ...(r.plan?.archiveWarnings ?? []),
       ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`),
     ],
     files: fileCount,

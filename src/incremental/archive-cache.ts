@@ -1,11 +1,14 @@
 /**
  * The shapes of what the archive keeps between builds (src/incremental/archive-days.ts): a compacted day's
- * entry in data/state/archive/, and the cache beside the site (`<site>.archive-cache/`).
+ * entry in data/state/archive/, and the cache beside the site (`<site>.archive-cache/`). Both are
+ * written sealed (src/incremental/digests.ts), and each part file's SHA-256 is in the index: what a
+ * build reuses of them is checked against the digest of its bytes taken when it was made.
  */
 import type { BigIntStats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { sealOf } from "./digests.js";
 import { besideSite, type SITE_CACHES } from "../io/build-lock.js";
 
 type SiteCache = (typeof SITE_CACHES)[number];
@@ -29,7 +32,7 @@ export interface ArchiveDayEntry {
  */
 export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
   if (typeof v !== "object" || v === null) return false;
-  const e = v as Record<string, unknown>;
+  const { sha256: _, ...e } = v as Record<string, unknown>;
   return (
     typeof e["date"] === "string" &&
     typeof e["key"] === "string" &&
@@ -43,11 +46,21 @@ export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
   );
 }
 
-/** A compacted day's entry of data/state/archive/, or null: missing or unreadable, the day is read and the entry written anew. */
-export async function readDayEntry(file: string, date: string): Promise<ArchiveDayEntry | null> {
+/**
+ * A compacted day's entry of data/state/archive/ and the digest its bytes match (null when they do
+ * not match the one it was sealed with, or it has none); null when it is missing or unreadable: the
+ * day is then read and the entry written anew.
+ */
+export async function readDayEntry(
+  file: string,
+  date: string,
+): Promise<{ entry: ArchiveDayEntry; digest: string | null } | null> {
   try {
-    const v: unknown = JSON.parse(await readFile(file, "utf8"));
-    return isArchiveDayEntry(v) && v.date === date ? v : null;
+    const bytes = await readFile(file);
+    const v: unknown = JSON.parse(bytes.toString("utf8"));
+    if (!isArchiveDayEntry(v) || v.date !== date) return null;
+    const { sha256, ...entry } = v as ArchiveDayEntry & { sha256?: unknown };
+    return { entry, digest: sealOf(bytes) === "sealed" ? (sha256 as string) : null };
   } catch {
     return null;
   }
@@ -74,6 +87,9 @@ export const CachedPart = z.strictObject({
   last: z.string(),
   jsonBytes: z.int().min(0),
   csvBytes: z.int().min(0),
+  /** The SHA-256 of each part file's bytes, taken as it was written: it is used only while they match. */
+  jsonSha256: z.string().regex(HEX64),
+  csvSha256: z.string().regex(HEX64),
 });
 export const ArchiveCache = z.strictObject({
   recordedAtMs: z.number(),
@@ -82,8 +98,32 @@ export const ArchiveCache = z.strictObject({
   /** The SHA-256 of every closed day's date and key: the part below stands while it does. */
   partKey: z.string(),
   part: z.record(z.string(), CachedPart),
+  /** The SHA-256 of the part's `digests.txt` as it was written ("" with no part). */
+  digestsSha256: z.string(),
 });
 export type ArchiveCache = z.infer<typeof ArchiveCache>;
+
+/**
+ * The cache's index: null when there is none or it is not one this code wrote (no seal, another
+ * shape: a miss, no news); "mismatch" when its bytes are not those it was sealed with.
+ */
+export async function readCacheIndex(file: string): Promise<ArchiveCache | "mismatch" | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    return null;
+  }
+  const sealed = sealOf(bytes);
+  if (sealed !== "sealed") return sealed === "mismatch" ? "mismatch" : null;
+  try {
+    const { sha256: _, ...v } = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
+    const r = ArchiveCache.safeParse(v);
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The cache beside a site: `<site>.archive-cache/index.json`, and the closed part's bytes under

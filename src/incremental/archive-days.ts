@@ -15,16 +15,23 @@
  * - `data/state/archive/<date>.json` keeps, per compacted day made, every asset's entry as written and
  *   the ETag of the day's file, under its key: when only some days changed, the others come from it.
  *   It travels with data/ (the hourly job commits it); the site and its cache beside it do not.
+ *
+ * A key says what a day was made from, not that the bytes kept of it are still those made: each is
+ * checked against the SHA-256 of its bytes taken when it was made (src/incremental/digests.ts) — an
+ * entry and the index by their seal, a part file and `digests.txt` by the digest the index keeps, a
+ * day's file of the site being replaced by its ETag, the SHA-256 of its bytes. What does not match
+ * is made again, as without it, and named in the build report.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, statSync } from "node:fs";
+import { promises as fs, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import {
-  ArchiveCache,
   archiveCacheDir,
+  readCacheIndex,
   readDayEntry,
   partFile,
   statKey,
+  type ArchiveCache,
   type ArchiveDayEntry,
 } from "./archive-cache.js";
 import { cairoDate } from "../core/cairo.js";
@@ -37,16 +44,26 @@ import type {
   DayInputs,
   EntryRow,
   KeptFile,
+  PartFile,
 } from "../feed/archive/types.js";
-import { hasSize, PartFiles, readDigests, spillFolder, StateSpill, writeDigests } from "./archive-part.js";
+import {
+  asWritten,
+  digestsFile,
+  PartFiles,
+  readDigests,
+  spillFolder,
+  StateSpill,
+  writeDigests,
+} from "./archive-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { codeFingerprint } from "./fingerprint.js";
+import { FileHashes, headSha256, notAsMade, seal, sealDigest } from "./digests.js";
 import { dayFiles, readDayFile, type ReadBuffer } from "../io/day-files.js";
 import { historyCloses } from "../io/history-lines.js";
 import { sha256Hex } from "../io/hash.js";
-import { readJson, readJsonOr } from "../io/json-file.js";
+import { readJson } from "../io/json-file.js";
 import { insideCheck } from "../io/links.js";
 
 export interface ArchiveDaysOptions {
@@ -62,9 +79,18 @@ export interface ArchiveDaysOptions {
 export class ArchiveDays {
   /** Days whose file was kept as published (for the build's summary line). */
   kept = 0;
+  /** What was not used because its bytes do not match their digest, for the build report. */
+  readonly warnings: string[] = [];
   /** The entries made, for save(): null when the build saves no state. */
   private readonly fresh: StateSpill | null;
-  private readonly pending = new Map<string, { key: string; old: ArchiveDayEntry | null }>();
+  /** Each day being made: its key, and the digest of its entry in data/state/archive/ when that stands (not written again if equal). */
+  private readonly pending = new Map<string, { key: string; digest: string | null }>();
+  /** The files of the site being replaced whose bytes were checked: kept as they are, or (null) not. */
+  private readonly checked = new Map<string, KeptFile | null>();
+  /** The part this build makes, when it makes one: its files' digests go into the index. */
+  private partFiles: PartFiles | null = null;
+  /** The SHA-256 of each part file this build copies, as checked (a kept part) or written (a part made). */
+  private readonly partSha = new Map<string, string>();
   private sharedText = "";
   private sharedSha = "";
   /** Each closed day's inputs, as the plan was asked for them. */
@@ -72,7 +98,14 @@ export class ArchiveDays {
   /** Each day's key, as computed this build. */
   private readonly keys = new Map<string, string>();
   /** What this build leaves beside the site it publishes. */
-  private readonly next: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
+  private readonly next: ArchiveCache = {
+    recordedAtMs: 0,
+    history: {},
+    days: {},
+    partKey: "",
+    part: {},
+    digestsSha256: "",
+  };
   private readonly code = codeFingerprint();
   /** Where the state entries made wait for save(). */
   private readonly spill: string;
@@ -86,7 +119,10 @@ export class ArchiveDays {
     private readonly published: Manifest | null,
     startedMs: number,
     private readonly o: ArchiveDaysOptions,
+    warnings: string[],
+    private readonly hashes: FileHashes,
   ) {
+    this.warnings.push(...warnings);
     this.next.recordedAtMs = startedMs;
     this.spill = spillFolder(archiveCacheDir(outDir));
     this.fresh = o.saveState ? new StateSpill(this.spill) : null;
@@ -104,13 +140,26 @@ export class ArchiveDays {
     const fileMap = new Map(
       listed.filter((d) => d.date <= upTo).map((d) => [d.date, { file: d.file, within: within(d) }]),
     );
-    const none: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {} };
+    const none: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {}, digestsSha256: "" };
     // Both describe the site beside them: unreadable, they cost time, never the build.
-    const old = await readJsonOr(path.join(archiveCacheDir(outDir), "index.json"), ArchiveCache, none).catch(
-      () => none,
-    );
+    const index = path.join(archiveCacheDir(outDir), "index.json");
+    const read = await readCacheIndex(index);
+    const old = read === "mismatch" || read === null ? none : read;
     const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
-    return new ArchiveDays(dataDir, outDir, upTo, fileMap, published ? old : none, published, Date.now(), o);
+    const warnings = read === "mismatch" ? [notAsMade(index)] : [];
+    const kept = published ? old : none;
+    // What an hourly build keeps, hashed from now on while the build loads and closes the days.
+    const dir = archiveCacheDir(outDir);
+    const hashes = new FileHashes([
+      ...Object.entries(kept.days)
+        .filter(([date, d]) => d.count > 0 && published?.files[files.day(date)]?.etag === d.etag)
+        .map(([date]) => path.join(outDir, files.day(date))),
+      ...Object.keys(kept.part).flatMap((a) => [
+        partFile(dir, kept.partKey, a, "json"),
+        partFile(dir, kept.partKey, a, "csv"),
+      ]),
+    ]);
+    return new ArchiveDays(dataDir, outDir, upTo, fileMap, kept, published, Date.now(), o, warnings, hashes);
   }
 
   /**
@@ -123,7 +172,7 @@ export class ArchiveDays {
     return {
       keep: await this.whole(),
       day: (date) => this.take(date),
-      partSink: (heads) => new PartFiles(archiveCacheDir(this.outDir), heads),
+      partSink: (heads) => (this.partFiles = new PartFiles(archiveCacheDir(this.outDir), heads)),
       made: (date, rows, etag) => this.made(date, rows, etag),
     };
   }
@@ -179,41 +228,59 @@ export class ArchiveDays {
     return { key, bytes };
   }
 
-  /** The closed part of the site being replaced, when every day before the build's has the key it had then. */
+  /**
+   * The closed part of the site being replaced, when every day before the build's has the key it had
+   * then and every file kept of it has the bytes it was made with.
+   */
   private async whole(): Promise<CompactedPart | null> {
-    const days = new Map<string, { kept: KeptFile; count: number }>();
     let all = true;
     const h = createHash("sha256");
     const part = [...this.inputs].filter(([date]) => date < this.today);
     for (const [date, i] of part) {
       const { key } = await this.keyOf(date, i);
       h.update(`${date}\0${key}\0`);
-      const cached = this.old.days[date];
-      if (cached?.key !== key) all = false;
-      else if (cached.count > 0) {
-        // The day's file, kept while the site being replaced has it under the same ETag.
-        const kept = this.unchanged(files.day(date), cached.etag);
-        if (kept) days.set(date, { kept, count: cached.count });
-        else all = false;
-      }
+      if (this.old.days[date]?.key !== key) all = false;
     }
     const partKey = h.digest("hex");
     this.next.partKey = partKey;
+    // A day changed, or a file kept of the part not as it was made: the days are taken one by one
+    // (take()), and the part is made again.
     if (!all || partKey !== this.old.partKey) return null;
-    for (const [date] of part) this.next.days[date] = this.old.days[date]!;
+    const days = new Map<string, { kept: KeptFile; count: number }>();
+    for (const [date] of part) {
+      const cached = this.old.days[date]!;
+      if (cached.count === 0) continue;
+      // The day's file, kept while the site being replaced has it under the same ETag, with its bytes.
+      const kept = await this.keep(files.day(date), cached.etag);
+      if (!kept) return null;
+      days.set(date, { kept, count: cached.count });
+    }
     // The part's files, as the build that made it wrote them: copied into the history files, never
-    // read into the build. One of another size (a cache damaged since) is not used.
+    // read into the build, but hashed first.
     const dir = archiveCacheDir(this.outDir);
+    const digests = readDigests(path.join(dir, partKey), this.old.digestsSha256);
+    if (digests === "mismatch") this.warnings.push(notAsMade(digestsFile(path.join(dir, partKey))));
+    if (digests === "mismatch" || digests === null) return null;
     const assets = new Map<string, AssetPart>();
-    const digests = readDigests(path.join(dir, partKey));
     for (const [asset, c] of Object.entries(this.old.part)) {
       const json = { file: partFile(dir, partKey, asset, "json"), bytes: c.jsonBytes };
       const csv = { file: partFile(dir, partKey, asset, "csv"), bytes: c.csvBytes };
-      const d = digests?.get(asset);
-      if (d === undefined || !hasSize(json) || !hasSize(csv)) return null; // the days are taken one by one
+      const d = digests.get(asset);
+      if (d === undefined) return null;
+      for (const [f, sha] of [
+        [json, c.jsonSha256],
+        [csv, c.csvSha256],
+      ] as const) {
+        const state = await asWritten(f, sha, this.hashes);
+        if (state === "differs") this.warnings.push(notAsMade(f.file));
+        if (state !== "same") return null;
+        this.partSha.set(f.file, sha);
+      }
       assets.set(asset, { json, csv, digests: d, first: c.first, last: c.last });
     }
+    for (const [date] of part) this.next.days[date] = this.old.days[date]!;
     this.next.part = this.old.part;
+    this.next.digestsSha256 = this.old.digestsSha256;
     this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
     return { assets, days };
   }
@@ -222,14 +289,20 @@ export class ArchiveDays {
   private async take(date: string): Promise<CompactedDay> {
     const { file, within } = this.files.get(date)!;
     const { key, bytes } = await this.keyOf(date, this.inputs.get(date)!);
-    const old = await readDayEntry(dayFile(dataPaths(this.dataDir).archive, date, "json"), date);
-    const entry = old?.key === key ? old : null;
-    const kept = entry && this.unchanged(files.day(date), entry.etag);
+    const entryFile = dayFile(dataPaths(this.dataDir).archive, date, "json");
+    const old = await readDayEntry(entryFile, date);
+    let entry = old?.entry.key === key ? old.entry : null;
+    // Its key stands, but its rows are used only as they were written.
+    if (entry && old?.digest === null) {
+      this.warnings.push(notAsMade(entryFile));
+      entry = null;
+    }
+    const kept = entry && (await this.keep(files.day(date), entry.etag));
     if (entry && kept) {
       this.kept++;
       return { rows: entry.rows, kept };
     }
-    this.pending.set(date, { key, old: entry });
+    this.pending.set(date, { key, digest: entry ? old!.digest : null });
     return {
       closes: historyCloses({ date, file }, bytes ?? (await this.readHistory(file, within))),
     };
@@ -242,24 +315,62 @@ export class ArchiveDays {
     this.pending.delete(date); // its old entry, read whole, is not kept to the end of the build
     if (!pending || !this.fresh) return;
     const entry: ArchiveDayEntry = { date, key: pending.key, etag, rows: rows.map(([a, j, c]) => [a, j, c]) };
-    const text = JSON.stringify(entry);
+    const text = seal(entry);
     // An entry the same as the one kept is not written again (data/state/ is committed by the hourly job).
-    if (pending.old && JSON.stringify(pending.old) === text) return;
-    this.fresh.put(date, `${text}\n`);
+    if (pending.digest !== null && sealDigest(text) === pending.digest) return;
+    this.fresh.put(date, text);
   }
 
-  unchanged(p: string, etag: string): KeptFile | null {
+  /**
+   * A day's file of the site being replaced, kept as it is (a hard link) while the manifest has it
+   * under this ETag and its bytes still hash to it: the ETag of a day's file is the SHA-256 of its
+   * bytes (src/feed/site-items.ts), taken when it was made. Each file is read once a build.
+   */
+  private async keep(p: string, etag: string): Promise<KeptFile | null> {
     const had = this.published?.files[p];
     if (!had || had.etag !== etag) return null;
+    const known = this.checked.get(p);
+    if (known !== undefined) return known;
     const from = path.join(this.outDir, p);
+    let kept: KeptFile | null = null;
+    let isFile = false;
     try {
-      const st = statSync(from);
-      return st.isFile() && st.size === had.bytes
-        ? { path: p, from, etag, contentType: had.contentType, bytes: had.bytes }
-        : null;
+      isFile = lstatSync(from).isFile(); // a link is not kept: the site's files are its own
+    } catch {
+      // Not there: the day is made.
+    }
+    const now = isFile ? await this.hashes.of(from) : null;
+    if (now && now.bytes === had.bytes && `"${Buffer.from(now.sha256, "hex").toString("base64url")}"` === etag)
+      kept = { path: p, from, etag, contentType: had.contentType, bytes: had.bytes };
+    else if (now) this.warnings.push(notAsMade(from));
+    this.checked.set(p, kept);
+    return kept;
+  }
+
+  /**
+   * A history file of the site being replaced, kept as it is when the manifest has it under this ETag
+   * and its bytes are those made now: its part's, which hash to the digest the part was checked
+   * against (or written with), then `body`. Checking them reads the file, as copying the part would,
+   * but writes nothing, which costs the hourly build more than the reading. Any other file the
+   * archive makes is written as made.
+   */
+  unchanged(f: { path: string; body: string; prefix?: PartFile | undefined }, etag: string): KeptFile | null {
+    if (!f.prefix) return null;
+    const sha = this.partSha.get(f.prefix.file) ?? this.partFiles?.digestOf(f.prefix.file);
+    const had = this.published?.files[f.path];
+    const body = Buffer.from(f.body);
+    if (sha === undefined || !had || had.etag !== etag || had.bytes !== f.prefix.bytes + body.length) return null;
+    const from = path.join(this.outDir, f.path);
+    try {
+      if (!lstatSync(from).isFile()) return null;
     } catch {
       return null;
     }
+    const now = headSha256(from, f.prefix.bytes);
+    if (now && now.sha256 === sha && now.rest.equals(body))
+      return { path: f.path, from, etag, contentType: had.contentType, bytes: had.bytes };
+    if (now) this.warnings.push(notAsMade(from));
+    return null;
   }
 
   /** Writes the entries made, removes those of days no longer compacted (under the data lock). */
@@ -287,11 +398,19 @@ export class ArchiveDays {
   async saveCache(part: ReadonlyMap<string, AssetPart> | null): Promise<void> {
     const dir = archiveCacheDir(this.outDir);
     if (part) {
-      writeDigests(path.join(dir, PartFiles.folderName), part);
+      this.next.digestsSha256 = writeDigests(path.join(dir, PartFiles.folderName), part);
+      const sha256 = this.partFiles!.sha256;
       this.next.part = Object.fromEntries(
         [...part].map(([a, { first, last, json, csv }]) => [
           a,
-          { first, last, jsonBytes: json.bytes, csvBytes: csv.bytes },
+          {
+            first,
+            last,
+            jsonBytes: json.bytes,
+            csvBytes: csv.bytes,
+            jsonSha256: sha256.get(a)!.json,
+            csvSha256: sha256.get(a)!.csv,
+          },
         ]),
       );
       // The part made by PartFiles, under its key: renamed, not written again.
@@ -299,7 +418,7 @@ export class ArchiveDays {
       await fs.rm(path.join(dir, key), { recursive: true, force: true });
       await fs.rename(path.join(dir, PartFiles.folderName), path.join(dir, key));
     }
-    await writeFileAtomic(path.join(dir, "index.json"), `${JSON.stringify(this.next)}\n`);
+    await writeFileAtomic(path.join(dir, "index.json"), seal(this.next));
     for (const e of await fs.readdir(dir, { withFileTypes: true }))
       // (The state entries this build spilled wait for save(), under the data folder's lock.)
       if (e.isDirectory() && e.name !== this.next.partKey && e.name !== path.basename(this.spill))

@@ -4,23 +4,30 @@
  * history files, in a fresh folder beside the site (`<site>.archive-cache/new-<pid>/`) that the
  * cache takes once the site is published (src/incremental/archive-days.ts saveCache). A first build
  * of the large dataset makes 67 000 entries of this part: it never holds them (docs/performance.md).
+ * Each file is hashed as it is written, and the cache's index keeps the digest: a later build copies
+ * the file only while its bytes still match it (src/incremental/digests.ts).
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { HistoryHeads, PartFile, PartSink } from "../feed/archive/types.js";
 import { partFile } from "./archive-cache.js";
+import type { FileHashes } from "./digests.js";
 import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
+import { sha256Hex } from "../io/hash.js";
 import { WriteBatch } from "../io/write-batch.js";
 
 /** How many characters of an asset's entries wait before they are appended to its file. */
 const FLUSH_CHARS = 16_384;
 
-/** One of an asset's two part files: where it is, its text waiting to be appended, and its size so far. */
+/** One of an asset's two part files: where it is, its text waiting to be appended, its size and its digest so far. */
 class Pending {
   private readonly batch: WriteBatch;
   private headBytes = 0;
+  private readonly hash = createHash("sha256");
   constructor(readonly file: string) {
     this.batch = new WriteBatch(FLUSH_CHARS, (text) => {
+      this.hash.update(text);
       try {
         appendFileSync(this.file, text);
       } catch (e) {
@@ -31,19 +38,25 @@ class Pending {
   /** Writes the file anew with its head. */
   start(head: string): void {
     writeFileSync(this.file, head);
+    this.hash.update(head);
     this.headBytes = Buffer.byteLength(head);
   }
   push(text: string): void {
     this.batch.push(text);
   }
-  end(): PartFile {
+  /** The file as written, and the SHA-256 of its bytes (hex). */
+  end(): { file: PartFile; sha256: string } {
     this.batch.flush();
-    return { file: this.file, bytes: this.headBytes + this.batch.written };
+    return { file: { file: this.file, bytes: this.headBytes + this.batch.written }, sha256: this.hash.digest("hex") };
   }
 }
 
 export class PartFiles implements PartSink {
   private readonly files = new Map<string, { json: Pending; csv: Pending; entries: number }>();
+  /** Each asset's two files' SHA-256, once end() closed them: what the cache's index keeps. */
+  readonly sha256 = new Map<string, { json: string; csv: string }>();
+  /** The same by file. */
+  private readonly byFile = new Map<string, string>();
 
   /** `dir`: the cache folder; the part is written into `new-<pid>` in it, emptied first. */
   constructor(
@@ -78,8 +91,18 @@ export class PartFiles implements PartSink {
 
   end(): Map<string, { json: PartFile; csv: PartFile }> {
     const out = new Map<string, { json: PartFile; csv: PartFile }>();
-    for (const [asset, f] of this.files) out.set(asset, { json: f.json.end(), csv: f.csv.end() });
+    for (const [asset, f] of this.files) {
+      const [json, csv] = [f.json.end(), f.csv.end()];
+      out.set(asset, { json: json.file, csv: csv.file });
+      this.sha256.set(asset, { json: json.sha256, csv: csv.sha256 });
+      this.byFile.set(json.file.file, json.sha256).set(csv.file.file, csv.sha256);
+    }
     return out;
+  }
+
+  /** The SHA-256 of a part file written here, once closed. */
+  digestOf(file: string): string | undefined {
+    return this.byFile.get(file);
   }
 }
 
@@ -128,33 +151,44 @@ export class StateSpill {
 /** The folder a build of this process spills its state entries into, inside the cache folder. */
 export const spillFolder = (cacheDir: string) => path.join(cacheDir, `state-${process.pid}`);
 
-/** Whether a part file is there with the size it was written with. */
-export function hasSize(f: PartFile): boolean {
-  try {
-    return statSync(f.file).size === f.bytes;
-  } catch {
-    return false;
-  }
+/** Whether a part file has the bytes it was written with (its size, and the SHA-256 taken then); "missing" when it cannot be read. */
+export async function asWritten(
+  f: PartFile,
+  sha256: string,
+  hashes: FileHashes,
+): Promise<"same" | "differs" | "missing"> {
+  const now = await hashes.of(f.file);
+  if (now === null) return "missing";
+  return now.bytes === f.bytes && now.sha256 === sha256 ? "same" : "differs";
 }
 
 /** The part's entry digests (src/feed/archive/types.ts AssetPart `digests`): a line per asset, `<asset> <digests>`. */
 const DIGESTS = "digests.txt";
 
-export function writeDigests(folder: string, assets: ReadonlyMap<string, { digests: string }>): void {
+/** Writes the part's digests; returns the SHA-256 of the file's bytes, for the cache's index. */
+export function writeDigests(folder: string, assets: ReadonlyMap<string, { digests: string }>): string {
   const file = path.join(folder, DIGESTS);
-  const lines = [...assets].map(([a, p]) => `${encodeURIComponent(a)} ${p.digests}\n`);
+  const text = [...assets].map(([a, p]) => `${encodeURIComponent(a)} ${p.digests}\n`).join("");
   try {
-    writeFileSync(file, lines.join(""));
+    writeFileSync(file, text);
   } catch (e) {
     throw writeFailure(file, e);
   }
+  return sha256Hex(text);
 }
 
-/** Each asset's digests, or null when the file cannot be read (the part is then not used). */
-export function readDigests(folder: string): Map<string, string> | null {
+export const digestsFile = (folder: string) => path.join(folder, DIGESTS);
+
+/**
+ * Each asset's digests; "mismatch" when its bytes are not those the index recorded (`sha256`), null
+ * when it cannot be read: either way the part is not used.
+ */
+export function readDigests(folder: string, sha256: string): Map<string, string> | "mismatch" | null {
   let text: string;
   try {
-    text = readFileSync(path.join(folder, DIGESTS), "latin1");
+    const bytes = readFileSync(path.join(folder, DIGESTS));
+    if (sha256Hex(bytes) !== sha256) return "mismatch";
+    text = bytes.toString("latin1");
   } catch {
     return null;
   }

@@ -17,6 +17,8 @@
  *   (less the allowed clock skew).
  * Entries are written only when the build saves its state (the hourly job; not `--no-state`), only
  * for days before the build's Cairo date, and one is removed once its day is no longer a raw day.
+ * Each is sealed with the SHA-256 of its bytes (src/incremental/digests.ts): one whose keys stand but
+ * whose bytes were edited since (a price, a count) is not used, and the report says so.
  */
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -38,11 +40,14 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { sha256Hex } from "../io/hash.js";
 import { parseJsonText } from "../io/json-file.js";
 import { codeFingerprint } from "./fingerprint.js";
+import { notAsMade, seal, sealOf } from "./digests.js";
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** One closed raw day as kept in data/state/closed-days/. Rejections leave out the file: it is the day's. */
 export const ClosedDayEntry = z.strictObject({
+  /** The SHA-256 of the entry's bytes after it, as it was written (seal): what the rest is checked against. */
+  sha256: Hex64.optional(),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   quotesSha256: Hex64,
   inputsSha256: Hex64,
@@ -100,7 +105,7 @@ export class ClosedDays {
   private rawDates: ReadonlySet<string> = new Set();
   private readonly code = codeFingerprint();
   private readonly today: string;
-  /** An entry that could not be read, for the build report (a stale one is no news: it is a miss). */
+  /** An entry that could not be read or whose bytes were edited, for the build report (a stale one is no news: it is a miss). */
   readonly warnings: string[] = [];
   /** Days whose entry was used (for the build's summary line). */
   used = 0;
@@ -146,9 +151,11 @@ export class ClosedDays {
     const listed = this.listed.get(date);
     if (listed === undefined) return null;
     let entry: ClosedDayEntry;
+    let written: Buffer;
     try {
       if (listed.within !== null) assertInsideSync(listed.within, listed.file);
-      entry = parseJsonText(listed.file, readFileSync(listed.file, "utf8"), ClosedDayEntry);
+      written = readFileSync(listed.file);
+      entry = parseJsonText(listed.file, written.toString("utf8"), ClosedDayEntry);
       if (entry.date !== date) throw new Error(`the entry of ${entry.date}, not ${date}`);
       // The exact check of a history line (src/schema/fast-inputs.ts, property-tested against DayClose).
       const bad = entry.closes.findIndex((c) => !isDayClose(c));
@@ -164,6 +171,11 @@ export class ClosedDays {
       entry.quotesSha256 !== quotesSha256
     )
       return null;
+    // Its keys stand: its closes, rejections and counts are used only as they were written.
+    if (sealOf(written) !== "sealed") {
+      this.warnings.push(notAsMade(listed.file));
+      return null;
+    }
     this.used++;
     return {
       closes: entry.closes as DayClose[],
@@ -197,7 +209,7 @@ export class ClosedDays {
     for (const [date, day] of made) {
       const seen = this.seen.get(date);
       if (!seen || (day.latestObservedMs !== null && day.latestObservedMs > this.atMs + CLOCK_SKEW_MS)) continue;
-      const entry: ClosedDayEntry = {
+      const entry: Omit<ClosedDayEntry, "sha256"> = {
         date,
         quotesSha256: seen.quotesSha256,
         inputsSha256: seen.inputs,
@@ -214,7 +226,7 @@ export class ClosedDays {
           reason,
         })),
       };
-      await writeFileAtomic(path.join(this.folder, `${date}.json`), `${JSON.stringify(entry)}\n`);
+      await writeFileAtomic(path.join(this.folder, `${date}.json`), seal(entry));
       written++;
     }
     for (const [date, { file }] of this.listed)

@@ -5,6 +5,7 @@
  * next. Two caches stand behind it: the raw days' closes (data/state/closed-days/, closed-days.ts)
  * and the archive's closed days (data/state/archive/ and `<site>.archive-cache/`, archive-days.ts).
  * Neither is ever the record: whatever a build cannot keep, it makes, and the bytes are the same.
+ * Whatever it keeps is checked against the SHA-256 of its bytes taken when it was made (digests.ts).
  */
 import path from "node:path";
 import { dataPaths } from "../core/data-layout.js";
@@ -49,8 +50,9 @@ export class Reuse implements ReuseSeam {
     return {
       closes: (day, bytes) => this.closed.take(day, bytes),
       archive: (days) => this.archive.plan(days),
-      unchanged: (p, etag) => this.archive.unchanged(p, etag),
+      unchanged: (f, etag) => this.archive.unchanged(f, etag),
       warnings: this.closed.warnings,
+      archiveWarnings: this.archive.warnings,
     };
   }
 
