@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import { readFile } from "node:fs/promises";
 import { sha256Hex } from "../io/hash.js";
 
 const OPEN = '{"sha256":"';
@@ -105,63 +105,40 @@ export function headSha256(file: string, head: number): { sha256: string; rest: 
   }
 }
 
-/** fileSha256 on a thread of its own: posts `[file, FileDigest | null]` for each file it is given. */
-const HASHER = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { closeSync, openSync, readSync } = require("node:fs");
-const { createHash } = require("node:crypto");
-const chunk = Buffer.allocUnsafe(1 << 20);
-for (const file of workerData) {
-  let out = null;
+/** A file's SHA-256 off the main thread: read and digested by the platform's own thread pool (Web Crypto). */
+async function digestAsync(file: string): Promise<FileDigest | null> {
   try {
-    const fd = openSync(file, "r");
-    try {
-      const h = createHash("sha256");
-      let bytes = 0;
-      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; bytes += n) h.update(chunk.subarray(0, n));
-      out = { sha256: h.digest("hex"), bytes };
-    } finally {
-      closeSync(fd);
-    }
-  } catch {}
-  parentPort.postMessage([file, out]);
-}`;
+    const bytes = await readFile(file);
+    const d = await crypto.subtle.digest("SHA-256", bytes);
+    return { sha256: Buffer.from(d).toString("hex"), bytes: bytes.length };
+  } catch {
+    return null;
+  }
+}
 
 /**
- * The digests of the files a build expects to keep, taken on a thread of its own from the build's
- * start, while the main thread loads and closes the days: what an hourly build keeps is most of the
- * site it replaces (every closed day's file), and hashing it on the main thread would add to the
- * build's time. A file not given, or one the thread could not hash (it failed to start), is hashed
- * on the main thread when asked for.
+ * The digests of the files a build expects to keep, taken from the build's start while the main
+ * thread loads and closes the days: what an hourly build keeps is most of the site it replaces
+ * (every closed day's file), and hashing it on the main thread would add to the build's time. The
+ * reading and the hashing run on Node's own thread pool (fs and Web Crypto), one file at a time so
+ * that one file's bytes are held at once; no thread of our own. A file not given is hashed when
+ * asked for.
  */
 export class FileHashes {
-  private readonly given = new Map<string, Promise<FileDigest | null | "unknown">>();
+  private readonly given = new Map<string, Promise<FileDigest | null>>();
 
   constructor(files: readonly string[]) {
-    if (files.length === 0) return;
-    const settle = new Map<string, (d: FileDigest | null | "unknown") => void>();
-    for (const f of files) this.given.set(f, new Promise((resolve) => settle.set(f, resolve)));
-    const rest = (why: "unknown") => {
-      for (const resolve of settle.values()) resolve(why);
-      settle.clear();
-    };
-    try {
-      const worker = new Worker(HASHER, { eval: true, workerData: [...settle.keys()] });
-      worker.on("message", ([file, d]: [string, FileDigest | null]) => {
-        settle.get(file)?.(d);
-        settle.delete(file);
-      });
-      worker.on("error", () => rest("unknown"));
-      worker.on("exit", () => rest("unknown"));
-    } catch {
-      rest("unknown");
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const f of files) {
+      const p = previous.then(() => digestAsync(f));
+      this.given.set(f, p);
+      previous = p;
     }
   }
 
-  /** A file's digest: as the thread took it, or taken now. */
+  /** A file's digest: as taken from the build's start, or taken now. */
   async of(file: string): Promise<FileDigest | null> {
-    const d = await this.given.get(file);
-    return d === undefined || d === "unknown" ? fileSha256(file) : d;
+    return (await this.given.get(file)) ?? fileSha256(file);
   }
 }
 
