@@ -23,38 +23,42 @@ export function retentionStart(nowMs: number): string {
   return addDays(cairoDate(nowMs), -RAW_RETENTION_DAYS);
 }
 
-export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
+/**
+ * The raw days past retention, each closed as a build closes it: those without a history day
+ * (`compacted` false: to compact) or with one (`compacted` true: a compact cut short after writing the
+ * history and before removing the raw file, docs/operating.md "What can go wrong").
+ */
+function closedPastRetention(ds: Dataset, nowMs: number, compacted: boolean) {
   const keepFrom = retentionStart(nowMs);
   const done = new Set(ds.historyDays.map((h) => h.date));
   const maps = mapsOf(ds);
   const official = dailyRefs(ds.official, maps.assets, nowMs, [] as RefIssue[]);
   const order = sourceOrder(ds.sources.sources);
   return ds.quoteDays
-    .filter((d) => d.date < keepFrom && !done.has(d.date))
-    .map((d) => {
-      const r = closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order);
-      return { date: d.date, rawFile: d.file, closes: r.closes, rejected: r.rejected.length };
-    });
+    .filter((d) => d.date < keepFrom && done.has(d.date) === compacted)
+    .map((d) => ({ day: d, r: closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order) }));
+}
+
+export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {
+  return closedPastRetention(ds, nowMs, false).map(({ day, r }) => ({
+    date: day.date,
+    rawFile: day.file,
+    closes: r.closes,
+    rejected: r.rejected.length,
+  }));
 }
 
 /**
- * Raw days past retention that already have a history day: a compact cut short after writing the
- * history and before removing the raw file (docs/operating.md "What can go wrong"). Each with the
- * history text its raw quotes give, for the caller to compare with the history file's bytes: equal,
- * the compaction is finished by removing the raw file; not equal, both stay and the operator decides.
+ * Raw days past retention that already have a history day, each with the history text its raw quotes
+ * give, for the caller to compare with the history file's bytes: equal, the compaction is finished
+ * by removing the raw file; not equal, both stay and the operator decides.
  */
 export function interruptedDays(ds: Dataset, nowMs: number): Array<{ date: string; rawFile: string; text: string }> {
-  const keepFrom = retentionStart(nowMs);
-  const done = new Set(ds.historyDays.map((h) => h.date));
-  const maps = mapsOf(ds);
-  const official = dailyRefs(ds.official, maps.assets, nowMs, [] as RefIssue[]);
-  const order = sourceOrder(ds.sources.sources);
-  return ds.quoteDays
-    .filter((d) => d.date < keepFrom && done.has(d.date))
-    .map((d) => {
-      const r = closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order);
-      return { date: d.date, rawFile: d.file, text: historyText(r.closes) };
-    });
+  return closedPastRetention(ds, nowMs, true).map(({ day, r }) => ({
+    date: day.date,
+    rawFile: day.file,
+    text: historyText(r.closes),
+  }));
 }
 
 export function historyText(closes: readonly DayClose[]): string {
