@@ -254,7 +254,7 @@ describe("reproducibility, ETags and Last-Modified", () => {
     await runBuild({ dataDir: data, outDir: out, nowMs: Date.parse("2026-11-19T22:10:00Z") });
     const third = await manifest();
     const changed = Object.keys(third.files)
-      .filter((f) => third.files[f]!.etag !== second.files[f]!.etag)
+      .filter((f) => third.files[f]!.etag !== second.files[f]?.etag)
       .sort();
     // The home page shows every asset, and the OpenAPI's /readyz example every asset's freshness,
     // so both move with any asset; the docs and terms pages do not. 22:10 UTC is past midnight in
@@ -264,11 +264,19 @@ describe("reproducibility, ETags and Last-Modified", () => {
       `assets/${s}/index.html`,
     ]);
     // The archive moves with it: gold's history and today's by-day file, no other (docs/methodology.md §5.5).
+    // Thursday is over in Cairo: it is a past day now, with its pages, and Wednesday's pages link
+    // to it as the day after (docs/pages.md "Any past day"); no other day's page moves.
     // So do the events, with gold's change (§12): the whole list and gold's own, JSON and Atom; and
     // gold's card (its og:image), which shows its price: no other card, since a card names the day.
     expect(changed).toEqual(
       [
         "api/v1/days/2026-11-19.json",
+        "days/2026-11-19/index.html",
+        "ar/days/2026-11-19/index.html",
+        "days/2026-11-18/index.html",
+        "ar/days/2026-11-18/index.html",
+        "days/index.html",
+        "ar/days/index.html",
         "api/v1/events.atom",
         "api/v1/events.json",
         "api/v1/events/asset/gold-24k.atom",

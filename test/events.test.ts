@@ -348,10 +348,15 @@ describe("on the pages: What changed, in both languages", () => {
     { file: "ar/assets/us-dollar/index.html", lang: "ar" as const, slug: "us-dollar" },
   ])("$file: the latest events, newest first, in plain words", async ({ file, lang, slug }) => {
     const s = await section(file);
-    expect(s.querySelector("h2")!.text).toBe(lang === "ar" ? "ما الذي تغيّر" : "What changed");
+    expect(s.querySelector("h2")!.text).toBe(
+      lang === "ar" ? "ما الذي تغيّر في آخر 30 يومًا" : "What changed in the last 30 days",
+    );
     const events = docs.at(-1)!.events.filter((e) => slug === null || e.asset === slug);
-    const items = s.querySelectorAll("li").map((li) => li.text);
+    // Hour by hour: the latest EVENTS_ON_PAGES, the others folded under them.
+    expect(s.querySelector("h3")!.text).toBe(lang === "ar" ? "ساعة بساعة" : "Hour by hour");
+    const items = s.querySelectorAll("h3 + ul > li").map((li) => li.text);
     expect(items).toHaveLength(Math.min(EVENTS_ON_PAGES, events.length));
+    expect(s.querySelectorAll("details ul > li")).toHaveLength(Math.max(0, events.length - EVENTS_ON_PAGES));
     const feed = published.at(-1)!.feed;
     const names = {
       asset: (x: string) => feed.assets.find((a) => a.slug === x),

@@ -286,3 +286,98 @@ describe("a client in another origin", () => {
     }
   }, 60_000);
 });
+
+describe("what the marks mean, past days, and Arabic figures (issue 37)", () => {
+  test("a move good for the reader has one colour and a bad one another, in the light and the dark palette, on the home and asset pages alike", async () => {
+    const colours: Record<string, { good: string[]; bad: string[]; key: string[] }> = {};
+    for (const scheme of ["light", "dark"] as const) {
+      const t = await site.tab(390, { colorScheme: scheme });
+      const seen = { good: new Set<string>(), bad: new Set<string>(), key: new Set<string>() };
+      for (const p of ["/", "/assets/us-dollar/", "/ar/", "/ar/assets/euro/"]) {
+        expect(await t.visit(p)).toEqual([]);
+        const c = await t.page.evaluate(() => {
+          const of = (sel: string) => [...document.querySelectorAll(sel)].map((el) => getComputedStyle(el).color);
+          return { good: of(".chg.good"), bad: of(".chg.bad"), key: of(".chg-key .chg.good") };
+        });
+        c.good.forEach((x) => seen.good.add(x));
+        c.bad.forEach((x) => seen.bad.add(x));
+        if (p === "/") c.key.forEach((x) => seen.key.add(x));
+      }
+      await t.close();
+      colours[scheme] = { good: [...seen.good], bad: [...seen.bad], key: [...seen.key] };
+      expect(colours[scheme]!.good, scheme).toHaveLength(1);
+      expect(colours[scheme]!.bad, scheme).toHaveLength(1);
+      expect(colours[scheme]!.good[0]).not.toBe(colours[scheme]!.bad[0]);
+      // The legend's "better for you" is in the colour of the good moves.
+      expect(colours[scheme]!.key).toContain(colours[scheme]!.good[0]);
+    }
+    expect(colours["dark"]!.good[0]).not.toBe(colours["light"]!.good[0]);
+  }, 60_000);
+
+  test("in Arabic a move's sign shows before its digits, left of them, and the unit after the figure", async () => {
+    const t = await site.tab(390);
+    for (const p of ["/ar/", "/ar/assets/us-dollar/", "/ar/assets/gold-21k/"]) {
+      expect(await t.visit(p)).toEqual([]);
+      const wrong = await t.page.evaluate(() => {
+        const out: string[] = [];
+        for (const bdi of document.querySelectorAll(".chg bdi")) {
+          const text = bdi.firstChild as Text | null;
+          if (!text || !/^[+−]\d/.test(text.data)) {
+            out.push(`not a signed figure: ${bdi.textContent}`);
+            continue;
+          }
+          const rect = (from: number) => {
+            const r = document.createRange();
+            r.setStart(text, from);
+            r.setEnd(text, from + 1);
+            return r.getBoundingClientRect();
+          };
+          const sign = rect(0);
+          const digit = rect(1);
+          if (getComputedStyle(bdi).direction !== "ltr") out.push(`${text.data}: not left to right`);
+          if (sign.right > digit.left + 0.5) out.push(`${text.data}: the sign is right of its digits`);
+        }
+        return out;
+      });
+      expect(wrong, p).toEqual([]);
+    }
+    await t.close();
+  }, 60_000);
+
+  test("a past day's page shows each seller's close of that day as its document has it, and links the days around it", async () => {
+    // The past days: every date of the archive but the last, the build's own (the home page's).
+    const days = (
+      (await (await fetch(`${site.server.url}/api/v1/days.json`)).json()) as { days: Array<{ date: string }> }
+    ).days
+      .map((d) => d.date)
+      .slice(0, -1);
+    const date = days.at(-2)!;
+    const day = (await (await fetch(`${site.server.url}/api/v1/days/${date}.json`)).json()) as {
+      assets: Array<{
+        slug: string;
+        decimals: number;
+        sellers: Array<{ seller: string; buy: number | null; sell: number | null }>;
+      }>;
+    };
+    const t = await site.tab(360);
+    expect(await t.visit(`/days/${date}/`)).toEqual([]);
+    for (const a of day.assets.filter((x) => x.sellers.length)) {
+      const rows = await t.page.locator(`details#sellers-${a.slug} tbody tr`).evaluateAll((trs) =>
+        trs.map((tr) => {
+          const first = (el: Element | null | undefined) => (el?.childNodes[0]?.textContent ?? "").trim();
+          const tds = tr.querySelectorAll("td");
+          return { name: first(tr.querySelector("th")), sell: first(tds[0]), buy: first(tds[1]) };
+        }),
+      );
+      const value = (v: number | null) => (v === null ? "—" : printed(v, a.decimals));
+      expect(rows, a.slug).toEqual(a.sellers.map((s) => ({ name: s.seller, sell: value(s.sell), buy: value(s.buy) })));
+    }
+    await t.page.click('a[rel="prev"]');
+    expect(new URL(t.page.url()).pathname).toBe(`/days/${days.at(-3)}/`);
+    await t.page.click('a[rel="next"]');
+    await t.page.click('a[rel="next"]');
+    expect(new URL(t.page.url()).pathname).toBe(`/days/${days.at(-1)}/`);
+    expect(await t.page.locator('a[rel="next"]').count()).toBe(0);
+    await t.close();
+  }, 60_000);
+});

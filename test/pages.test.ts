@@ -19,7 +19,7 @@ import { site, tempDir, writeDataset } from "./helpers/dataset.js";
 import { smallRows, TODAY } from "./helpers/rows.js";
 import { sampleSite } from "./helpers/pages.js";
 import { changeAmount, changeMark } from "../src/render/pages/change.js";
-import { weeklyRanges } from "../src/render/pages/periods.js";
+import { weeklyCloses } from "../src/render/pages/periods.js";
 import { SIDE_WORDS, SOURCE_WORDS, VERDICT_WORDS } from "../src/render/pages/words.js";
 
 /** The small dataset, plus late Thursday quotes of the dollar so that it is "closed", not delayed, on Friday. */
@@ -354,7 +354,7 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     expect(changeAmount(0.02, 2, "ar")).toBe("2 قرش");
     expect(changeAmount(13, 0, "ar")).toBe("13 جنيهًا");
     expect(changeAmount(1.25, 2, "ar")).toBe("1.25 جنيه");
-    expect(text(changeMark(0.33, 2, "en", 0.69).text).trim()).toBe("▲ +33 piastres (0.69%)");
+    expect(text(changeMark(0.33, 2, "en", { pct: 0.69 }).text).trim()).toBe("▲ +33 piastres (0.69%)");
     expect(text(changeMark(-15, 0, "en").text).trim()).toBe("▼ −15 EGP");
     expect(text(changeMark(0, 2, "ar").text).trim()).toBe("= دون تغيير");
     expect(changeMark(-15, 0, "en").text).toContain('class="chg down"');
@@ -478,14 +478,14 @@ describe("what moved, gold, the converter and the charts by period (the simulate
       history.entries.map((e) => Math.ceil((Date.parse(e.date) - Date.parse("2026-01-01")) / 86_400_000 / 7)),
     );
     expect(desc("year").slice(1)).toEqual([String(weeks.size), "weeks"]);
-    expect(html).toContain("The chart's numbers as a table, a row a week (the week's best)");
+    expect(html).toContain("The chart's numbers as a table, a row a week (the week's close: its last trading day)");
     expect(html.match(/<details id="chart-week"[\s\S]*?<\/details>\n<\/details>/)![0]).toContain(
       "The chart's numbers as a table",
     );
     expect(html).toContain('href="../../api/v1/history/us-dollar.csv"');
   });
 
-  test("a week's range keeps its best on each side: the lowest asked, the highest paid", () => {
+  test("a week's close is its last trading day's entry, whole: each side's best of that day", () => {
     const e = (date: string, sellLo: number, buyHi: number, bench: number | null = null) => ({
       date,
       sellLo,
@@ -495,16 +495,13 @@ describe("what moved, gold, the converter and the charts by period (the simulate
       bench,
     });
     // Sunday 15 to Thursday 19 November 2026 is one week; Sunday 22 starts the next.
-    const weeks = weeklyRanges([
+    const weeks = weeklyCloses([
       e("2026-11-15", 50, 48, 49),
       e("2026-11-17", 49, 49.5),
       e("2026-11-19", 51, 47, 49.2),
       e("2026-11-22", 52, 50),
     ]);
-    expect(weeks).toEqual([
-      { date: "2026-11-19", sellLo: 49, sellHi: 52, buyLo: 46, buyHi: 49.5, bench: 49.2 },
-      { date: "2026-11-22", sellLo: 52, sellHi: 53, buyLo: 49, buyHi: 50, bench: null },
-    ]);
+    expect(weeks).toEqual([e("2026-11-19", 51, 47, 49.2), e("2026-11-22", 52, 50)]);
   });
 
   test("the glossary on both docs pages names each side's label and each verdict's words with its API field", async () => {

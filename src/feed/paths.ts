@@ -53,6 +53,9 @@ export type PageLang = "en" | "ar";
 
 /** The page of one asset: its full seller table, references and chart. */
 export const assetPagePath = (slug: string) => `/assets/${slug}/`;
+/** The list of every day of the archive, and the page of one past day: every asset's close that day. */
+export const DAYS_PAGE_PATH = "/days/";
+export const dayPagePath = (date: string) => `${DAYS_PAGE_PATH}${date}/`;
 
 /** The public path of a page in a language: the English path, under AR_PREFIX for Arabic. */
 export function localized(path: string, lang: PageLang): string {

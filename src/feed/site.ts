@@ -47,6 +47,13 @@ export interface SiteFile {
   check?: string | undefined;
   /** A file whose bytes come before `body` (a history file's part: copied, never read); `check` is then checked. */
   prefix?: PartFile | undefined;
+  /**
+   * Its ETag hashes what it is made of (`etagInput`, the program included), not its bytes, so the
+   * site being replaced stands for it while it has the file under the same ETag (SiteSink.published):
+   * then the file is kept as it is and `body`, a getter, is never read (a past day's pages,
+   * src/render/pages/day.ts).
+   */
+  keepable?: boolean | undefined;
 }
 
 export interface SiteInput {
@@ -73,6 +80,12 @@ export interface SiteInput {
   publishedEvents?: readonly Event[];
   /** What the build's start has to say (a record recovered, a record started anew): report warnings. */
   notes?: readonly string[];
+  /**
+   * The running program's fingerprint (src/jobs/build.ts programKey): with it, the pages that are
+   * a function of what they are made of (SiteFile.keepable) are known by it, and kept from the site
+   * being replaced while it stands; without it they are made, and hashed, every build.
+   */
+  programKey?: string;
 }
 
 /**
@@ -138,6 +151,12 @@ export interface SiteSink {
    * bytes and ETags. A sink without it takes no picture.
    */
   image?(f: ImageFile): KeptFile | Promise<KeptFile>;
+  /**
+   * The file the site being replaced has at this path under this ETag, kept as it is; null when it
+   * has none (src/jobs/kept-pages.ts). For a file whose ETag hashes what it is made of
+   * (SiteFile.keepable), as a picture's does: without it, such a file is made every build.
+   */
+  published?(path: string, etag: string): KeptFile | null;
 }
 
 export interface Site {
@@ -260,7 +279,7 @@ export async function composeSite(
         f = out; // made whole: the hashing takes no pieces
       }
       const etag = await hashing.etag(f.etagInput());
-      const same = unchanged?.(f, etag);
+      const same = f.keepable ? (sink.published?.(f.path, etag) ?? null) : unchanged?.(f, etag);
       if (same) {
         keep(same);
         continue;

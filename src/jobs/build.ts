@@ -1,9 +1,10 @@
 /** The build as the CLI runs it: load `data/`, compose, validate, publish, record state and report. */
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonical } from "../core/canonical.js";
 import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/site.js";
+import { KeptPages } from "./kept-pages.js";
 import { CardImages, cardCacheDir } from "./card-images.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { validateFile, validateItem } from "../feed/validate.js";
@@ -18,12 +19,31 @@ import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
 import { assertFolderOrAbsent } from "../io/atomic-write.js";
 import { nodeHashing } from "../io/hash.js";
+import { codeFingerprint, sourceFingerprint } from "../incremental/fingerprint.js";
+import { precomputed } from "../render/precomputed.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
 import { loadEvents, loadPublishedEvents, writeEvents } from "../io/events-state.js";
 import { startingRecord } from "../feed/events.js";
 import { SiteFolder, writeReport } from "../io/site-writer.js";
 import { loadSourceRuns } from "../io/source-runs.js";
+
+/**
+ * What the pages a build may keep from the site it replaces are known by (src/feed/site.ts
+ * SiteInput.programKey): the fingerprint of the sources and the lockfile, which the bundle carries
+ * (precomputed.ts) and the modules, compiled (dist/) or not (src/), compute from the src/ beside
+ * them, so that all three give a page the same ETag. Not the Node that runs it: every Node the
+ * project supports builds the same bytes (test/node-versions.test.ts), so the ETags are the same
+ * too. Without src/ (an installed package run unbundled), the running code's own fingerprint.
+ */
+export function programKey(): string {
+  return (program ??= precomputed?.codeSha256 ?? sourcesBeside());
+}
+let program: string | undefined;
+function sourcesBeside(): string {
+  const src = fileURLToPath(new URL("../../src", import.meta.url));
+  return existsSync(src) ? sourceFingerprint(src) : codeFingerprint();
+}
 
 /** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
 export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
@@ -104,12 +124,15 @@ async function buildUnlocked(
   const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem });
   // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
   const cards = new CardImages(cardCacheDir(o.outDir));
+  // The past days' pages, kept from the site being replaced while what they are made of stands (kept-pages.ts).
+  const pages = new KeptPages(o.outDir);
   const sink: SiteSink = {
     put: (f) => folder.put(f),
     keep: (p, from) => folder.keep(p, from),
     text: (p) => folder.text(p),
     openItems: (p, head, tail) => folder.openItems(p, head, tail),
     image: (f) => cards.image(f),
+    published: (p, etag) => pages.published(p, etag),
   };
   let site: Site;
   try {
@@ -122,6 +145,7 @@ async function buildUnlocked(
         methodologyHtml,
         sourceRuns,
         reuse,
+        programKey: programKey(),
         ...(events && { events }),
         publishedEvents: start.published,
         notes,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { RunningServer } from "../../src/server/serve.js";
 import type { Feed } from "../../src/schema/outputs.js";
-import { SAMPLE_NOW, humanPages, sampleSite, type HumanPage } from "./pages.js";
+import { SAMPLE_NOW, humanPages, pastDayPages, sampleSite, type HumanPage } from "./pages.js";
 import { testServer } from "./site.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
@@ -27,7 +27,7 @@ export interface PagesInBrowser {
   readonly browser: Browser;
   readonly server: RunningServer;
   readonly feed: Feed;
-  /** Every human page of the feed (helpers/pages.ts humanPages). */
+  /** Every human page of the feed (helpers/pages.ts humanPages), and a past day's (pastDayPages). */
   readonly pages: HumanPage[];
   /** The server's request lines. */
   readonly logs: string[];
@@ -53,7 +53,7 @@ export function pagesInBrowser(): PagesInBrowser {
       { nowMs: SAMPLE_NOW + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 } },
       logs,
     );
-    state = { browser, server, feed: site.feed, pages: humanPages(site.feed) };
+    state = { browser, server, feed: site.feed, pages: [...humanPages(site.feed), ...pastDayPages(site.feed)] };
   }, 120_000);
   afterAll(async () => {
     await state?.browser.close();

@@ -6,7 +6,8 @@ import path from "node:path";
 import { promises as fs } from "node:fs";
 import { writeSample } from "../../src/jobs/sample.js";
 import { runBuild } from "../../src/jobs/build.js";
-import { assetPagePath, localized, type PageLang } from "../../src/feed/paths.js";
+import { DAYS_PAGE_PATH, assetPagePath, dayPagePath, localized, type PageLang } from "../../src/feed/paths.js";
+import { cairoDate } from "../../src/core/cairo.js";
 import type { Feed } from "../../src/schema/outputs.js";
 import { tempDir } from "./dataset.js";
 
@@ -51,3 +52,21 @@ export const cairoClock = (iso: string) =>
     minute: "2-digit",
     hourCycle: "h23",
   }).format(new Date(iso));
+
+/**
+ * Of the past days' pages, the list of days and the latest day before the build's, in both
+ * languages: the others differ from it by data only. Not in humanPages: the sitemap lists those.
+ */
+export function pastDayPages(feed: Feed): HumanPage[] {
+  const today = cairoDate(Date.parse(feed.generatedAt));
+  const latest = feed.assets[0]?.series
+    .map((e) => e.date)
+    .filter((d) => d < today)
+    .at(-1);
+  const en = [DAYS_PAGE_PATH, ...(latest ? [dayPagePath(latest)] : [])];
+  return [...en, ...en.map((p) => localized(p, "ar"))].map((p) => ({
+    path: p,
+    lang: p.startsWith("/ar/") ? "ar" : "en",
+    name: p.replace(/^\/|\/$/g, "").replace(/\//g, "-"),
+  }));
+}

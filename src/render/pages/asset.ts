@@ -47,7 +47,7 @@ function sideBox(a: Asset, side: Side, lang: PageLang): SafeHtml {
       ? `منذ إغلاق ${longDate(p.date, "ar")} (${price(p.value, a.decimals, lang)})`
       : `since the close of ${longDate(p.date, "en")} (${price(p.value, a.decimals, lang)})`;
   const moved = d.previous
-    ? html`<p class="moved">${changeMark(d.previous.change, a.decimals, lang, d.previous.changePct)} <span class="since">${since(d.previous)}</span></p>`
+    ? html`<p class="moved">${changeMark(d.previous.change, a.decimals, lang, { pct: d.previous.changePct, side })} <span class="since">${since(d.previous)}</span></p>`
     : "";
   const signals = signalSentences(d, lang);
   return html`<section class="side" aria-labelledby="${id}">
@@ -114,8 +114,8 @@ ${eventsSection(ctx, lang, a.slug)}
 ${periodCharts(ctx, a, lang)}
 <p class="note">${
     ar
-      ? "المقارنة بالأيام السابقة تصف ما سُجّل في الماضي، وليست توقعًا لما سيحدث. وكل يوم كان سعره مساويًا يُحسب نصف يوم."
-      : "The comparison with earlier days describes the recorded past; it is not a forecast. A day with the same price counts as half."
+      ? "المقارنة بالأيام السابقة تصف أسعار الأيام الماضية، وليست توقعًا لما سيحدث. وكل يوم كان سعره مساويًا يُحسب نصف يوم."
+      : "The comparison with earlier days describes past prices; it is not a forecast. A day with the same price counts as half."
   }</p>
 <p class="note">${ar ? "البيانات نفسها بصيغة JSON:" : "The same data as JSON:"} <a href="${urlOf(files.asset(a.slug))}" dir="ltr"><code>${urlOf(files.asset(a.slug))}</code></a></p>`;
   return page({

@@ -2,7 +2,8 @@
  * What moved since the previous close: the feed's `directions.*.previous` for the best prices and
  * each seller row's `previous {buy, sell}` (docs/methodology.md §5.4). Said the way Egyptian rate
  * sites say it: a currency's move under a pound in piastres ("+33 piastres", "33 قرشًا"), anything
- * larger, and gold, in pounds. An arrow and a sign carry the direction as well as the colour, so
+ * larger, and gold, in pounds. An arrow and a sign carry the direction; the colour says whether the
+ * move is good or bad for the reader (goodForYou), which the side's label and the arrow say too, so
  * colour is never the only signal (WCAG 2.2 §1.4.1).
  */
 import type { PageLang } from "../../feed/paths.js";
@@ -15,23 +16,27 @@ const PIASTRES = 100;
 
 /**
  * An Arabic noun after a number written in digits: 3–10 take the plural, 11 and up the accusative
- * singular, and 1, 2 or a fraction the bare singular ("1 جنيه", "1.25 جنيه"), as price tickers write it.
+ * singular (a round hundred the genitive), and 1, 2 or a fraction the bare singular ("1 جنيه",
+ * "1.25 جنيه"), as price tickers write it.
  */
-function arNoun(n: number, noun: ArNoun, singular: string): string {
-  return Number.isInteger(n) && n >= 3 ? arForm(n, noun) : singular;
+function arNoun(n: number, noun: ArNoun): string {
+  return Number.isInteger(n) && n >= 3 ? arForm(n, noun) : noun.bare;
+}
+
+/** The size of a move without its sign, as its figure and its unit: ["33", "piastres"], ["1.25", "EGP"], ["25", "جنيهًا"]. */
+function changeParts(change: number, decimals: number, lang: PageLang): [figure: string, unit: string] {
+  const size = Math.abs(change);
+  if (decimals >= 2 && size < 1) {
+    const p = Math.round(size * PIASTRES);
+    return [count(p, lang), lang === "ar" ? arNoun(p, AR_PIASTRES) : `piastre${p === 1 ? "" : "s"}`];
+  }
+  const figure = price(size, decimals, lang);
+  return [figure, lang === "ar" ? arNoun(roundHalfAway(size, decimals), AR_POUNDS) : "EGP"];
 }
 
 /** The size of a move without its sign: "33 piastres", "1.25 EGP", "25 جنيهًا". */
 export function changeAmount(change: number, decimals: number, lang: PageLang): string {
-  const size = Math.abs(change);
-  if (decimals >= 2 && size < 1) {
-    const p = Math.round(size * PIASTRES);
-    return lang === "ar"
-      ? `${count(p, "ar")} ${arNoun(p, AR_PIASTRES, "قرش")}`
-      : `${count(p, "en")} piastre${p === 1 ? "" : "s"}`;
-  }
-  const text = price(size, decimals, lang);
-  return lang === "ar" ? `${text} ${arNoun(roundHalfAway(size, decimals), AR_POUNDS, "جنيه")}` : `${text} EGP`;
+  return changeParts(change, decimals, lang).join(" ");
 }
 
 export type Direction = "up" | "down" | "flat";
@@ -39,20 +44,48 @@ export const directionOf = (change: number): Direction => (change > 0 ? "up" : c
 const ARROW: Record<Direction, string> = { up: "▲", down: "▼", flat: "=" };
 
 /**
- * The mark of a move: arrow, signed amount, and the percentage when given. The arrow is hidden
- * from screen readers, which read the sign and the words.
+ * Whether a move on a side is good for the reader: on the side where you buy (the feed's `sell`) a
+ * lower price is, on the side where you sell (`buy`) a higher one. Null without a side (a reference
+ * price) or without a move.
  */
-export function changeMark(change: number, decimals: number, lang: PageLang, pct?: number): SafeHtml {
+export function goodForYou(change: number, side: "sell" | "buy" | undefined): boolean | null {
+  if (side === undefined || change === 0) return null;
+  return side === "sell" ? change < 0 : change > 0;
+}
+
+export interface ChangeMarkOptions {
+  /** The side the price is of: the mark is coloured by what the move means for the reader (goodForYou). */
+  side?: "sell" | "buy" | undefined;
+  /** The move in percent, shown after the amount. */
+  pct?: number | undefined;
+}
+
+/**
+ * The mark of a move: arrow, signed amount, and the percentage when given; class `good` or `bad`
+ * when the side is known (style.ts colours them), so colour says what the move means for the reader
+ * while the arrow and the sign say which way it went. The arrow is hidden from screen readers, which
+ * read the sign and the words. The sign and the digits are one left-to-right isolate, so that Arabic
+ * text shows "−33" with its sign before the digits (Unicode UAX #9), and the unit follows in words.
+ */
+export function changeMark(change: number, decimals: number, lang: PageLang, o: ChangeMarkOptions = {}): SafeHtml {
   const dir = directionOf(change);
-  const ar = lang === "ar";
-  const said =
-    dir === "flat"
-      ? ar
-        ? "دون تغيير"
-        : "no change"
-      : `${dir === "up" ? "+" : "−"}${changeAmount(change, decimals, lang)}${pct === undefined ? "" : ` (${percent(pct, lang)})`}`;
-  // The sign and the digits stay together and left to right inside Arabic text (Unicode UAX #9).
-  return html`<span class="chg ${dir}"><span aria-hidden="true">${ARROW[dir]}</span> <bdi>${said}</bdi></span>`;
+  const good = goodForYou(change, o.side);
+  const cls = good === null ? dir : `${dir} ${good ? "good" : "bad"}`;
+  if (dir === "flat")
+    return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> ${lang === "ar" ? "دون تغيير" : "no change"}</span>`;
+  const [figure, unit] = changeParts(change, decimals, lang);
+  const pct = o.pct === undefined ? "" : ` (${percent(o.pct, lang)})`;
+  return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> <bdi dir="ltr">${dir === "up" ? "+" : "−"}${figure}</bdi> ${unit}${pct}</span>`;
+}
+
+/**
+ * What the colours of the moves mean, in words beside them: one line under the tables that show
+ * moves (the home page, the asset page's seller table, a past day's page).
+ */
+export function moveKey(lang: PageLang): SafeHtml {
+  return lang === "ar"
+    ? html`<p class="note chg-key">▲▼ التغير منذ الإغلاق السابق: <span class="chg good">بالأخضر إذا كان أفضل لك</span> (شراء أرخص، أو بيع بسعر أعلى)، و<span class="chg bad">بالأحمر إذا كان أسوأ</span>.</p>`
+    : html`<p class="note chg-key">▲▼ The move since the previous close: <span class="chg good">green when it is better for you</span> (cheaper to buy, or more when you sell), <span class="chg bad">red when it is worse</span>.</p>`;
 }
 
 /** A seller's move on one side, from its previous close; null when either day has no price. */

@@ -12,7 +12,7 @@
 import type { Asset, SeriesEntry } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { html, join, type SafeHtml } from "./html.js";
-import { fullDate, price, shortDate } from "./format.js";
+import { AR_TRADING_DAYS, AR_WEEKS, arCount, fullDate, price, shortDate } from "./format.js";
 import { unitWords } from "./words.js";
 import { addDays } from "../../core/cairo.js";
 
@@ -111,7 +111,7 @@ function yTicks(
   return { lo, hi, ticks, labelDecimals: Math.min(decimals, decimalsOf(step)) };
 }
 
-/** `weekly`: the series is one entry a week (periods.ts weeklyRanges), and the description says so. */
+/** `weekly`: the series is one entry a week (periods.ts weeklyCloses), and the description says so. */
 export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang, weekly = false): SafeHtml | "" {
   const s = asset.series;
   const layers = drawnLayers(asset);
@@ -139,16 +139,26 @@ export function seriesChart(asset: Asset, id: string, size: Size, lang: PageLang
       html`<text x="${left - 8}" y="${r1(y(t) + font * 0.35)}" text-anchor="end" font-size="${font}">${yLabels[i]!}</text>`,
     );
   });
-  // Date labels: the latest day, then back in whole weeks (the same weekday), as many as fit.
-  // A week's chart labels days; longer ones whole weeks.
+  // Date labels: the first and the latest day always, and between them back from the latest in
+  // whole weeks (the same weekday), as many as fit without touching the first's label. A week's
+  // chart labels days; longer ones whole weeks.
   const fit = Math.max(2, Math.min(maxLabels, Math.floor((right - left) / (font * 5.5))));
   const stepDays =
     span <= 8 ? Math.max(1, Math.ceil(span / (fit - 1))) : Math.max(7, Math.ceil(span / (fit - 1) / 7) * 7);
+  const firstDate = s[0]!.date;
   const lastDate = s[s.length - 1]!.date;
-  for (let k = 0; k * stepDays <= span; k++) {
+  const halfOf = (label: string) => (label.length * font * 0.55) / 2;
+  const firstLabel = shortDate(firstDate, lang);
+  const firstEnd = left + 2 * halfOf(firstLabel);
+  const dates = [lastDate];
+  for (let k = 1; k * stepDays < span; k++) {
     const date = addDays(lastDate, -k * stepDays);
+    if (x(date) - halfOf(shortDate(date, lang)) > firstEnd + font * 0.5) dates.push(date);
+  }
+  if (firstDate !== lastDate) dates.push(firstDate);
+  for (const date of dates) {
     const label = shortDate(date, lang);
-    const half = (label.length * font * 0.55) / 2;
+    const half = halfOf(label);
     const at = Math.min(right - half, Math.max(left + half, x(date)));
     parts.push(html`<line class="grid" x1="${r1(x(date))}" x2="${r1(x(date))}" y1="${top}" y2="${bottom}"/>`);
     // The drawing runs left to right (time does), but an Arabic date reads right to left: "19 نوفمبر".
@@ -232,8 +242,10 @@ function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
   const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
   const span =
     lang === "ar"
-      ? `${s.length} ${weekly ? "أسبوع (أدنى وأعلى سعر في كل أسبوع)" : "يوم تداول"}`
-      : `${s.length} ${weekly ? "weeks (each week's lowest and highest)" : "trading days"}`;
+      ? weekly
+        ? `${arCount(s.length, AR_WEEKS, "nominative", false)} (إغلاق كل أسبوع: آخر يوم تداول فيه)`
+        : arCount(s.length, AR_TRADING_DAYS, "nominative", false)
+      : `${s.length} ${weekly ? `week${s.length === 1 ? "" : "s"} (each week's close: its last trading day)` : `trading day${s.length === 1 ? "" : "s"}`}`;
   const bench =
     last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
   if (lang === "ar")
@@ -266,8 +278,8 @@ export function chartTable(asset: Asset, lang: PageLang, weekly = false): SafeHt
     );
   const what = weekly
     ? ar
-      ? html`أرقام الرسم البياني في جدول، صف لكل أسبوع (أفضل سعر فيه)`
-      : html`The chart's numbers as a table, a row a week (the week's best)`
+      ? html`أرقام الرسم البياني في جدول، صف لكل أسبوع (إغلاقه: آخر يوم تداول فيه)`
+      : html`The chart's numbers as a table, a row a week (the week's close: its last trading day)`
     : ar
       ? html`أرقام الرسم البياني في جدول`
       : html`The chart's numbers as a table`;

@@ -1,7 +1,8 @@
 /**
  * What changed (docs/methodology.md §12) in plain words, English and Arabic: one sentence per event,
  * as the pages' "What changed" section shows the latest and the Atom feeds title every entry. The
- * words describe what the builds saw; like the rest of the pages, none forecasts (§6.6).
+ * words describe what was seen; like the rest of the pages, none forecasts (§6.6). The section shows
+ * them after the day-by-day changes of the archive's closes (changed.ts).
  */
 import type { RenderContext } from "../../feed/site.js";
 import { EVENTS_ATOM_PATH, EVENTS_PATH, files, urlOf, type PageLang } from "../../feed/paths.js";
@@ -9,7 +10,9 @@ import { EVENTS_ON_PAGES } from "../../core/methodology.js";
 import type { ConfidenceLevel, FreshnessState } from "../../schema/outputs.js";
 import type { Event, OfficialRateValue } from "../../schema/events.js";
 import { html, join, type SafeHtml } from "./html.js";
-import { cairoClock, longDate, price, westernDigits } from "./format.js";
+import { AR_DAYS, arCount, cairoClock, count, longDate, price, westernDigits } from "./format.js";
+import { RECENT_DAYS } from "./recent.js";
+import { assetChanges, marketChanges } from "./changed.js";
 import { sideLabel, verdictLabel } from "./words.js";
 
 /** What a sentence needs to name an event's asset or source. */
@@ -106,25 +109,42 @@ export const eventWhen = (e: Event, lang: PageLang) =>
   `${longDate(e.date, lang)}${lang === "ar" ? "، " : ", "}${cairoClock(e.at, lang)}`;
 
 /**
- * The "What changed" section of a page: the latest EVENTS_ON_PAGES events of the site (`slug` null,
- * the home page) or of one asset, newest first, with links to the JSON and Atom feeds.
+ * The "What changed" section of a page, over the last RECENT_DAYS days: on an asset's page (`slug`)
+ * the day-by-day table of its closes (recent.ts) with a sentence per side, then, hour by hour,
+ * what the hourly builds saw (the events, docs/methodology.md §12) when there is any; on the home
+ * page (`slug` null) a row per asset with each side's move over the days and how often its best
+ * changed hands, then the latest events. Each part says only what its data shows: no events (a
+ * build from `data/` alone has none) is no list, never "nothing changed".
  */
 export function eventsSection(ctx: RenderContext, lang: PageLang, slug: string | null = null): SafeHtml {
   const ar = lang === "ar";
   const atom = slug === null ? EVENTS_ATOM_PATH : urlOf(files.assetEventsAtom(slug));
   const json = slug === null ? EVENTS_PATH : urlOf(files.assetEvents(slug));
-  const doc = ctx.events(slug);
-  const names = eventNames(ctx);
-  const latest = doc.events.slice(0, EVENTS_ON_PAGES);
-  const items = latest.map(
-    (e) => html`<li><span class="muted">${eventWhen(e, lang)}</span> — ${eventSentence(e, names, lang)}</li>`,
-  );
-  const none = ar
-    ? html`<p class="muted">لم يتغير شيء في آخر ${doc.retentionDays} يومًا.</p>`
-    : html`<p class="muted">Nothing changed in the last ${doc.retentionDays} days.</p>`;
+  const asset = slug === null ? null : ctx.feed.assets.find((a) => a.slug === slug);
+  const closes = asset ? assetChanges(ctx, asset, lang) : marketChanges(ctx, lang);
   return html`<section aria-labelledby="changed-h" class="events">
-<h2 id="changed-h">${ar ? "ما الذي تغيّر" : "What changed"}</h2>
-${latest.length ? html`<ul>${join(items, "\n")}</ul>` : none}
+<h2 id="changed-h">${ar ? `ما الذي تغيّر في آخر ${arCount(RECENT_DAYS, AR_DAYS, "genitive")}` : `What changed in the last ${RECENT_DAYS} days`}</h2>
+${closes}
+${hourly(ctx, lang, slug)}
 <p class="note">${ar ? "تابع كل التغييرات:" : "Follow every change:"} <a href="${atom}" type="application/atom+xml" dir="ltr">Atom</a> · <a href="${json}" type="application/json" dir="ltr">JSON</a></p>
 </section>`;
+}
+
+/** The events of the window, newest first: the latest EVENTS_ON_PAGES shown, the others folded. */
+function hourly(ctx: RenderContext, lang: PageLang, slug: string | null): SafeHtml | "" {
+  const ar = lang === "ar";
+  const events = ctx.events(slug).events;
+  if (events.length === 0) return "";
+  const names = eventNames(ctx);
+  const item = (e: Event) =>
+    html`<li><span class="muted">${eventWhen(e, lang)}</span> — ${eventSentence(e, names, lang)}</li>`;
+  const shown = events.slice(0, EVENTS_ON_PAGES).map(item);
+  const rest = events.slice(EVENTS_ON_PAGES).map(item);
+  const head = ar ? "ساعة بساعة" : "Hour by hour";
+  return html`<h3>${head}</h3>
+<ul>${join(shown, "\n")}</ul>${
+    rest.length
+      ? html`\n<details><summary>${ar ? `كل التغييرات ساعة بساعة (${count(events.length, "ar")})` : `Every hourly change (${count(events.length, "en")})`}</summary><ul>${join(rest, "\n")}</ul></details>`
+      : ""
+  }`;
 }

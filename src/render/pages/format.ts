@@ -85,6 +85,7 @@ const dateFormats = {
     new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", weekday: "short", day: "numeric", month: "short" }),
   year: (lang: PageLang) =>
     new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }),
+  month: (lang: PageLang) => new Intl.DateTimeFormat(LOCALE[lang], { timeZone: "UTC", month: "long", year: "numeric" }),
   time: (lang: PageLang) =>
     new Intl.DateTimeFormat(LOCALE[lang], { timeZone: CAIRO, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
 };
@@ -102,6 +103,7 @@ const longDates = perLang((lang) => (date: string) => dateFormat("long", lang).f
 const shortDates = perLang((lang) => (date: string) => dateFormat("short", lang).format(noon(date)));
 const weekdayDates = perLang((lang) => (date: string) => dateFormat("weekday", lang).format(noon(date)));
 const fullDates = perLang((lang) => (date: string) => dateFormat("year", lang).format(noon(date)));
+const months = perLang((lang) => (date: string) => dateFormat("month", lang).format(noon(date)));
 const clocks = perLang((lang) => (iso: string) => dateFormat("time", lang).format(new Date(iso)));
 
 /** "Thursday 19 November" / "الخميس، 19 نوفمبر". */
@@ -110,6 +112,10 @@ export const longDate = (date: string, lang: PageLang) => longDates[lang](date);
 export const shortDate = (date: string, lang: PageLang) => shortDates[lang](date);
 /** "19 November 2026", for the chart's text alternative. */
 export const fullDate = (date: string, lang: PageLang) => fullDates[lang](date);
+/** "Thursday 19 November 2026" / "الخميس، 19 نوفمبر 2026", a past day's title. */
+export const longDateYear = (date: string, lang: PageLang) => `${longDate(date, lang)} ${date.slice(0, 4)}`;
+/** "November 2026" / "نوفمبر 2026". */
+export const monthOf = (date: string, lang: PageLang) => months[lang](date);
 /** The Cairo wall-clock time of an instant, "14:05". */
 export const cairoClock = (iso: string, lang: PageLang) => clocks[lang](iso);
 /** The Cairo calendar date of an instant. */
@@ -121,36 +127,134 @@ export const dayAndTime = (iso: string, lang: PageLang) =>
   `${longDate(cairoDay(iso), lang)} · ${cairoClock(iso, lang)}`;
 
 /**
- * An Arabic counted noun. Arabic agrees the noun with the number: one and two have their own forms,
- * 3–10 take the plural, 11 and up the singular (accusative).
+ * An Arabic counted noun. Arabic agrees the noun with the number: one and two have their own forms
+ * (the dual's ending shows the case: مصدران as a subject, مصدرين after a preposition or a noun),
+ * 3–10 take the plural, 11–99 the singular (accusative), and a round hundred or thousand, with 1 or 2
+ * over it, the bare singular (100 يوم).
  */
 export interface ArNoun {
   one: string;
-  two: string;
+  two: { nominative: string; genitive: string };
   few: string;
   many: string;
+  /** After 100, 1000 (and 101, 102…): the singular in the genitive. */
+  bare: string;
+  /** The singular's gender: the number words three to ten take the other (ثلاثة مصادر، ثلاث جهات). */
+  feminine: boolean;
 }
-export function arCount(n: number, noun: ArNoun): string {
+/** The case a count stands in: the subject of a verb (nominative), or after a preposition or a noun (genitive). */
+export type ArCase = "nominative" | "genitive";
+
+const AR_THREE_TO_TEN = {
+  // Before a masculine noun (ثلاثة أيام), and before a feminine one (ثلاث جهات).
+  masculine: ["ثلاثة", "أربعة", "خمسة", "ستة", "سبعة", "ثمانية", "تسعة", "عشرة"],
+  feminine: ["ثلاث", "أربع", "خمس", "ست", "سبع", "ثماني", "تسع", "عشر"],
+} as const;
+
+/**
+ * A count of things in Arabic prose: one and two as the noun's own forms (in the case it stands
+ * in), three to ten in words with the plural, as careful Arabic writes a small count (ثلاثة مصادر),
+ * then digits with the noun's form. A price, a move or a date is never a count: those stay digits,
+ * and so does a count set against another in digits (`inWords` false: "4 من 10 أيام تداول").
+ */
+export function arCount(n: number, noun: ArNoun, grammaticalCase: ArCase, inWords = true): string {
   if (n === 1) return noun.one;
-  if (n === 2) return noun.two;
+  if (n === 2) return noun.two[grammaticalCase];
+  if (inWords && Number.isInteger(n) && n >= 3 && n <= 10)
+    return `${AR_THREE_TO_TEN[noun.feminine ? "feminine" : "masculine"][n - 3]} ${noun.few}`;
   return `${count(n, "ar")} ${arForm(n, noun)}`;
 }
 
-/** The noun's form after a count of 3 or more: by its last two digits, 3–10 the plural, else the singular. */
-export function arForm(n: number, noun: ArNoun): string {
+/**
+ * The noun's form after a number of 3 or more in digits: by its last two digits, 3–10 the plural,
+ * 11–99 the accusative singular, and 0–2 over a hundred the genitive singular (مئة يوم، 102 يوم).
+ */
+export function arForm(n: number, noun: Pick<ArNoun, "few" | "many" | "bare">): string {
   const r = n % 100;
-  return r >= 3 && r <= 10 ? noun.few : noun.many;
+  if (r >= 3 && r <= 10) return noun.few;
+  return n >= 100 && r <= 2 ? noun.bare : noun.many;
 }
 
-export const AR_DAYS: ArNoun = { one: "يوم واحد", two: "يومين", few: "أيام", many: "يومًا" };
+export const AR_DAYS: ArNoun = {
+  one: "يوم واحد",
+  two: { nominative: "يومان", genitive: "يومين" },
+  few: "أيام",
+  many: "يومًا",
+  bare: "يوم",
+  feminine: false,
+};
 export const AR_TRADING_DAYS: ArNoun = {
   one: "يوم تداول واحد",
-  two: "يومي تداول",
+  two: { nominative: "يوما تداول", genitive: "يومي تداول" },
   few: "أيام تداول",
   many: "يوم تداول",
+  bare: "يوم تداول",
+  feminine: false,
 };
-export const AR_SOURCES: ArNoun = { one: "مصدر واحد", two: "مصدرين", few: "مصادر مستقلة", many: "مصدرًا مستقلًا" };
-export const AR_PIASTRES: ArNoun = { one: "قرش واحد", two: "قرشان", few: "قروش", many: "قرشًا" };
-export const AR_POUNDS: ArNoun = { one: "جنيه واحد", two: "جنيهان", few: "جنيهات", many: "جنيهًا" };
-export const AR_PRICES: ArNoun = { one: "سعر واحد", two: "سعران", few: "أسعار", many: "سعرًا" };
-export const AR_SELLERS: ArNoun = { one: "جهة واحدة", two: "جهتين", few: "جهات", many: "جهة" };
+/** Independent sources, as confidence counts them. */
+export const AR_SOURCES: ArNoun = {
+  one: "مصدر واحد",
+  two: { nominative: "مصدران مستقلان", genitive: "مصدرين مستقلين" },
+  few: "مصادر مستقلة",
+  many: "مصدرًا مستقلًا",
+  bare: "مصدر مستقل",
+  feminine: false,
+};
+/** Sources that reported a seller (the seller table's «رصدها»). */
+export const AR_REPORTING_SOURCES: ArNoun = {
+  one: "مصدر واحد",
+  two: { nominative: "مصدران", genitive: "مصدرين" },
+  few: "مصادر",
+  many: "مصدرًا",
+  bare: "مصدر",
+  feminine: false,
+};
+export const AR_PIASTRES: ArNoun = {
+  one: "قرش واحد",
+  two: { nominative: "قرشان", genitive: "قرشين" },
+  few: "قروش",
+  many: "قرشًا",
+  bare: "قرش",
+  feminine: false,
+};
+export const AR_POUNDS: ArNoun = {
+  one: "جنيه واحد",
+  two: { nominative: "جنيهان", genitive: "جنيهين" },
+  few: "جنيهات",
+  many: "جنيهًا",
+  bare: "جنيه",
+  feminine: false,
+};
+export const AR_PRICES: ArNoun = {
+  one: "سعر واحد",
+  two: { nominative: "سعران", genitive: "سعرين" },
+  few: "أسعار",
+  many: "سعرًا",
+  bare: "سعر",
+  feminine: false,
+};
+export const AR_SELLERS: ArNoun = {
+  one: "جهة واحدة",
+  two: { nominative: "جهتان", genitive: "جهتين" },
+  few: "جهات",
+  many: "جهة",
+  bare: "جهة",
+  feminine: true,
+};
+export const AR_WEEKS: ArNoun = {
+  one: "أسبوع واحد",
+  two: { nominative: "أسبوعان", genitive: "أسبوعين" },
+  few: "أسابيع",
+  many: "أسبوعًا",
+  bare: "أسبوع",
+  feminine: false,
+};
+/** The times a thing happened («تغيّر ثلاث مرات»). */
+export const AR_TIMES: ArNoun = {
+  one: "مرة واحدة",
+  two: { nominative: "مرتان", genitive: "مرتين" },
+  few: "مرات",
+  many: "مرة",
+  bare: "مرة",
+  feminine: true,
+};

@@ -12,7 +12,7 @@ import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
 import { AR_PRICES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
 import { goldNote } from "./gold.js";
-import { changeMark } from "./change.js";
+import { changeMark, moveKey } from "./change.js";
 import { headlineOf, pageOrder } from "./lineup.js";
 import {
   categoryTitle,
@@ -32,7 +32,7 @@ import { eventsSection } from "./events.js";
 function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): SafeHtml {
   const d: Direction = a.directions[side];
   const who = d.best?.seller ? html`<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span>` : "";
-  const moved = d.previous ? changeMark(d.previous.change, a.decimals, lang) : "";
+  const moved = d.previous ? changeMark(d.previous.change, a.decimals, lang, { side }) : "";
   const v = d.verdict;
   const tag =
     v === "favorable" || v === "weak" ? html`<span class="tag v-${v}">${shortVerdict(v, side, lang)}</span>` : "";
@@ -79,6 +79,14 @@ ${goldNote(listed, lang)}
   return join(categories.map(section), "\n");
 }
 
+/** "ثمانية أسعار أخرى", "سعران آخران", "12 سعرًا آخر": the count, and the adjective agreeing with its noun. */
+function arOthers(n: number): string {
+  if (n === 1) return "سعر آخر";
+  if (n === 2) return "سعران آخران";
+  const r = n % 100;
+  return `${arCount(n, AR_PRICES, "nominative")} ${r >= 3 && r <= 10 ? "أخرى" : "آخر"}`;
+}
+
 export function renderHome(ctx: RenderContext, lang: PageLang): string {
   const { feed, input } = ctx;
   const ar = lang === "ar";
@@ -88,7 +96,7 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
   // <details> without script.
   const more = rest.length
-    ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arCount(rest.length, AR_PRICES)} أخرى` : `Every price: ${count(rest.length, "en")} more`}</summary>
+    ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arOthers(rest.length)}` : `Every price: ${count(rest.length, "en")} more`}</summary>
 ${sections(rest, lang, "more-", true)}
 </details>`
     : "";
@@ -100,6 +108,7 @@ ${sections(rest, lang, "more-", true)}
   const body = html`${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-")}
 ${more}
+${moveKey(lang)}
 ${eventsSection(ctx, lang)}`;
   return page({
     lang,

@@ -1,6 +1,6 @@
 /**
  * The pages people read, in English and in Arabic (under /ar/): home, one page per asset, terms,
- * sources and the docs.
+ * sources, the docs, and one page per past day with the list of days.
  */
 import { HTML_TYPE, type Renderer, type SiteFile } from "../../feed/site.js";
 import { flat } from "../../core/flat.js";
@@ -22,6 +22,7 @@ import { renderAssetPage } from "./asset.js";
 import { AMOUNT_SCRIPT, AMOUNT_SCRIPT_PATH, SCRIPT_TYPE } from "./amount-script.js";
 import { cardImages } from "./card-image.js";
 import { crawlFiles } from "./crawl.js";
+import { dayPages } from "./day.js";
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
@@ -34,12 +35,13 @@ const LANGS: readonly PageLang[] = ["en", "ar"];
 
 /** Each page is rendered when the next is asked for (composeSite writes one before making another). */
 export const pageRenderer: Renderer = function* (ctx) {
-  for (const lang of LANGS) yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
-  // An asset's two pages one after the other: what they share (its charts by period, periods.ts) is
-  // made once and let go before the next asset's.
+  // An asset's two pages one after the other: what they share (its history, for its charts by
+  // period and its changes, periods.ts and recent.ts) is read once and let go before the next
+  // asset's. The home page comes after them: it lists every asset's changes, which they made.
   for (const a of ctx.feed.assets)
     for (const lang of LANGS)
       yield page(files.page(localized(assetPagePath(a.slug), lang)), renderAssetPage(ctx, a, lang));
+  for (const lang of LANGS) yield page(files.page(localized("/", lang)), renderHome(ctx, lang));
   for (const lang of LANGS) {
     yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
     yield page(files.page(localized(SOURCES_PAGE_PATH, lang)), renderSources(ctx, lang));
@@ -62,4 +64,6 @@ export const pageRenderer: Renderer = function* (ctx) {
     contentType: SCRIPT_TYPE,
     etagInput: () => AMOUNT_SCRIPT,
   };
+  // Every past day's pages, one day's document read at a time (day.ts); a closed day's kept as published.
+  yield* dayPages(ctx);
 };

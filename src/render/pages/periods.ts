@@ -2,21 +2,26 @@
  * The asset page's charts by period — a week, a month, three months, a year — drawn from the
  * archive's history of the asset (`/api/v1/history/{slug}.json`, docs/methodology.md §5.5) as the
  * build wrote it. No script: each period is a <details> (the month open), with its two drawings
- * (phone and wide, chart.ts), its legend and its numbers as a table for screen readers.
+ * (phone and wide, chart.ts), its legend and its numbers as a table for screen readers. A period
+ * the data does not cover yet says the span it shows ("Year: since 2 August, 110 days").
  */
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
 import { files, urlOf, type PageLang } from "../../feed/paths.js";
 import { addDays, daysBetween } from "../../core/cairo.js";
-import { loHi } from "../../core/stats.js";
 import { chartLegend, chartTable, seriesChart } from "./chart.js";
 import { html, join, type SafeHtml } from "./html.js";
+import { assetEntries } from "./recent.js";
+import { otherDays } from "./day.js";
+import { AR_DAYS, arCount, count, fullDate } from "./format.js";
 
 interface View {
   period: Period;
   asset: Asset;
-  /** The asset with weekly ranges for the table's rows; null when the table lists every day. */
+  /** The asset with weekly closes for the table's rows; null when the table lists every day. */
   table: Asset | null;
+  /** The first day of the period's series, when the data begins after the period does (else null). */
+  since: string | null;
 }
 interface Period {
   id: string;
@@ -35,35 +40,20 @@ const OPEN = "month";
 /** Longer periods than this list one row a week in their table: a year of days is 260 rows a page. */
 const DAILY_TABLE_DAYS = 31;
 
-/** Longer periods than this are drawn from weekly ranges: a year of days is 260 points a drawing. */
+/** Longer periods than this are drawn from weekly closes: a year of days is 260 points a drawing. */
 const DAILY_CHART_DAYS = 100;
 
 type Entry = Asset["series"][number];
 
 /**
- * Each week as one entry, weeks ending on Thursday as Egypt's working week does (Friday and
- * Saturday are the weekend; 2026-01-01 was a Thursday): dated its last trading day, with the
- * week's lowest and highest price on each side (so the best of the week, sellLo and buyHi, is kept)
- * and the official rate of its last day.
+ * Each week's close: the entry of its last trading day, weeks ending on Thursday as Egypt's working
+ * week does (Friday and Saturday are the weekend; 2026-01-01 was a Thursday). One day's prices, so
+ * each side's best stays on its side: the lowest asked of a day is never below the highest paid
+ * that day, where a week's extremes (its lowest asked, its highest paid, on different days) cross.
  */
-export function weeklyRanges(series: readonly Entry[]): Entry[] {
+export function weeklyCloses(series: readonly Entry[]): Entry[] {
   const week = (date: string) => Math.ceil(daysBetween("2026-01-01", date) / 7);
-  const out: Entry[] = [];
-  let group: Entry[] = [];
-  series.forEach((e, i) => {
-    group.push(e);
-    if (i < series.length - 1 && week(series[i + 1]!.date) === week(e.date)) return;
-    out.push({
-      date: e.date,
-      sellLo: loHi(group.map((x) => x.sellLo))[0],
-      sellHi: loHi(group.map((x) => x.sellHi))[1],
-      buyLo: loHi(group.map((x) => x.buyLo))[0],
-      buyHi: loHi(group.map((x) => x.buyHi))[1],
-      bench: e.bench,
-    });
-    group = [];
-  });
-  return out;
+  return series.filter((e, i) => i === series.length - 1 || week(series[i + 1]!.date) !== week(e.date));
 }
 
 /**
@@ -77,7 +67,7 @@ let latest: { feed: Feed; slug: string; views: Array<View> } | null = null;
 export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
   if (latest?.feed === ctx.feed && latest.slug === a.slug) return latest.views;
   latest = null; // the previous asset's entries can go before this one's are read
-  const entries = ctx.archive.history(a.slug).entries;
+  const entries = assetEntries(ctx, a.slug);
   const made: Array<View> = [];
   // Each view carries its table's rows too, made here once for both languages.
   let shown = -1;
@@ -87,20 +77,35 @@ export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
     // A longer period with no more days than the one before (a young archive) is left out.
     if (series.length === 0 || series.length === shown) continue;
     shown = series.length;
-    const weeks = period.days > DAILY_TABLE_DAYS ? { ...a, series: weeklyRanges(series) } : null;
-    made.push({ period, asset: period.days > DAILY_CHART_DAYS ? weeks! : { ...a, series }, table: weeks });
+    const weeks = period.days > DAILY_TABLE_DAYS ? { ...a, series: weeklyCloses(series) } : null;
+    // The data begins after the period would: its span is said, not the period's name alone.
+    const since = entries[0]!.date > from ? series[0]!.date : null;
+    made.push({ period, asset: period.days > DAILY_CHART_DAYS ? weeks! : { ...a, series }, table: weeks, since });
   }
   latest = { feed: ctx.feed, slug: a.slug, views: made };
   return made;
+}
+
+/**
+ * A period's name, and its real span when the data begins within it: "Year: only since
+ * 2 August 2026 (110 days)", «سنة: منذ 2 أغسطس 2026 فقط (110 أيام)».
+ */
+export function periodName(period: Period, since: string | null, asOf: string, lang: PageLang): string {
+  const name = lang === "ar" ? period.ar : period.en;
+  if (since === null) return name;
+  const days = daysBetween(since, asOf) + 1;
+  return lang === "ar"
+    ? `${name}: منذ ${fullDate(since, "ar")} فقط (${arCount(days, AR_DAYS, "genitive")})`
+    : `${name}: only since ${fullDate(since, "en")} (${count(days, "en")} day${days === 1 ? "" : "s"})`;
 }
 
 export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): SafeHtml {
   const ar = lang === "ar";
   const views = periodViews(ctx, a);
   const open = views.some((v) => v.period.id === OPEN) ? OPEN : views.at(-1)?.period.id;
-  const charts = views.map(({ period, asset, table }) => {
+  const charts = views.map(({ period, asset, table, since }) => {
     const id = `chart-${period.id}`;
-    return html`<details id="${id}"${period.id === open ? html` open` : ""}><summary id="${id}-h">${ar ? period.ar : period.en}</summary>
+    return html`<details id="${id}"${period.id === open ? html` open` : ""}><summary id="${id}-h">${periodName(period, since, a.asOf, lang)}</summary>
 ${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(asset, `${id}-h`, "narrow", lang, asset === table)}${chartLegend(asset, lang)}${chartTable(table ?? asset, lang, table !== null)}
 </details>`;
   });
@@ -108,6 +113,12 @@ ${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(ass
   return html`<section aria-labelledby="chart-h">
 <h2 id="chart-h">${ar ? "الأسعار على مدى أسبوع وشهر وسنة" : "Prices over a week, a month, a year"}</h2>
 ${charts.length ? html`<div class="periods">${join(charts, "\n")}</div>` : html`<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
+${otherDays(
+  assetEntries(ctx, a.slug).map((e) => e.date),
+  a.asOf,
+  lang,
+  a.slug,
+)}
 <p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${csv}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a> · <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a></p>
 </section>`;
 }

@@ -12,7 +12,7 @@
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
-import { AR_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
+import { AR_REPORTING_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
 import { changeMark, sellerChange } from "./change.js";
 import { sideLabel } from "./words.js";
 
@@ -57,7 +57,7 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
   const mark = ar ? "★ الأفضل" : "★ Best";
   const cell = (r: Row, side: "sell" | "buy") => {
     const moved = sellerChange(r[side], r.previous?.[side], asset.decimals);
-    const chg = moved === null ? "" : changeMark(moved, asset.decimals, lang);
+    const chg = moved === null ? "" : changeMark(moved, asset.decimals, lang, { side });
     return isBest(asset, side, r)
       ? html`<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${mark}</span></td>`
       : html`<td class="n">${price(r[side], asset.decimals, lang)}${chg}</td>`;
@@ -72,7 +72,7 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
     const other = otherName(lang, r.seller, r.sellerAr);
     const sources = withSources ? sourcesOf(r) : { html: "", n: 0 };
     const seenBy = sources.n
-      ? html`<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_SOURCES)}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
+      ? html`<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_REPORTING_SOURCES, "nominative")}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
       : "";
     const id = r.id ? html` id="seller-${r.id}"` : "";
     return html`<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? html`<span class="sub">${other}</span>` : ""}${seenBy}</th><td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}${withSources ? html`<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`;
@@ -86,8 +86,8 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
     withSources ? html`<th scope="col" class="col-wide">${ar ? "رصدها" : "Seen by"}</th>` : "",
   ];
   const caption = ar
-    ? `تشتري بـ: ما تطلبه الجهة حين تشتري منها (الأقل أفضل لك). تبيع بـ: ما تدفعه لك حين تبيع لها (الأعلى أفضل لك). ▲▼ التغير منذ إغلاقها السابق.${withTime ? " الأوقات بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
-    : `You buy at: what the seller asks when you buy from it (lower is better for you). You sell at: what it pays when you sell to it (higher is better for you). ▲▼ the move since its previous close.${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
+    ? `تشتري بـ: ما تطلبه الجهة حين تشتري منها (الأقل أفضل لك). تبيع بـ: ما تدفعه لك حين تبيع لها (الأعلى أفضل لك). ▲▼ التغير منذ إغلاقها السابق: بالأخضر إذا كان أفضل لك، وبالأحمر إذا كان أسوأ.${withTime ? " الأوقات بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
+    : `You buy at: what the seller asks when you buy from it (lower is better for you). You sell at: what it pays when you sell to it (higher is better for you). ▲▼ the move since its previous close: green when it is better for you, red when it is worse.${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
   const note = withSources
     ? ar
       ? html`<p class="note">«رصدها»: المصادر التي نقلت سعر الجهة في هذا التاريخ؛ السعر المعروض من المصدر المكتوب بخط عريض.</p>`

@@ -6,8 +6,8 @@
 import { html } from "./html.js";
 
 export const STYLE = html`
-:root{color-scheme:light dark;--ink:#1b1f24;--muted:#4a5560;--line:#c9d1d9;--bg:#fff;--soft:#f4f6f8;--accent:#0b5cad;--sell:#a33b00;--buy:#1a6b36;--bench:#333;--ref:#5b3f8c;--best:#fff4ce;--grid:#e3e7eb;--axis:#8a949e;--up:#1a6b36;--down:#a3202a}
-@media (prefers-color-scheme:dark){:root{--ink:#e7eaee;--muted:#b3bcc5;--line:#3d4650;--bg:#14181c;--soft:#1e242a;--accent:#8cc4ff;--sell:#ff9e6b;--buy:#74d493;--bench:#d0d4d8;--ref:#c0a6f5;--best:#4a3f0c;--grid:#2c333a;--axis:#7d8791;--up:#74d493;--down:#ff8f8f}}
+:root{color-scheme:light dark;--ink:#1b1f24;--muted:#4a5560;--line:#c9d1d9;--bg:#fff;--soft:#f4f6f8;--accent:#0b5cad;--sell:#a33b00;--buy:#1a6b36;--bench:#333;--ref:#5b3f8c;--best:#fff4ce;--grid:#e3e7eb;--axis:#8a949e;--good:#1a6b36;--bad:#a3202a}
+@media (prefers-color-scheme:dark){:root{--ink:#e7eaee;--muted:#b3bcc5;--line:#3d4650;--bg:#14181c;--soft:#1e242a;--accent:#8cc4ff;--sell:#ff9e6b;--buy:#74d493;--bench:#d0d4d8;--ref:#c0a6f5;--best:#4a3f0c;--grid:#2c333a;--axis:#7d8791;--good:#74d493;--bad:#ff8f8f}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic",sans-serif;color:var(--ink);background:var(--bg);overflow-wrap:break-word}
 [lang=ar]{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans Arabic","Noto Naskh Arabic",Tahoma,sans-serif}
@@ -49,6 +49,10 @@ table.market{max-width:48rem}.market th a{font-weight:700}.market tbody th{font-
 section.market h2{margin:.75rem 0 0;border:0;padding:0}.market th,.market td{padding:.3rem .4rem}.home-lead{font-size:.95rem}
 /* Asset page */
 .crumbs{font-size:.9rem;margin:.25rem 0}
+/* Past days: the day before and after, and the list of every day */
+.days-nav ul,ul.days{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:.5rem 0}
+table.changes{max-width:48rem}.changes caption{font-size:.85rem}table.day-closes .sub{display:block}table.day-closes td{text-align:end;white-space:nowrap;width:1%;font-variant-numeric:tabular-nums}
+.changes td.n{white-space:normal}.changes .v{display:block;font-weight:700;font-variant-numeric:tabular-nums}.changes .chg{display:block}.changes .who,.changes .sub{display:block;font-size:.8rem;line-height:1.3;color:var(--muted)}.changes .who{color:var(--ink)}
 .status{margin:.25rem 0 1rem;font-size:.95rem}
 .sides{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,17rem),1fr))}
 .side{border:1px solid var(--line);border-radius:.4rem;padding:.6rem .8rem}
@@ -84,8 +88,9 @@ td.best{background:var(--best);font-weight:700}
 .key.bench{height:0;border:0;border-top:2px dashed var(--bench)}
 details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
 bdi[lang=ar]{font-size:1.05em}
-/* Change since the previous close: an arrow and a sign as well as a colour */
-.chg{white-space:nowrap;font-size:.85rem;font-weight:600}.chg.up{color:var(--up)}.chg.down{color:var(--down)}.chg.flat{color:var(--muted)}
+/* Change since the previous close: the arrow and the sign say which way, the colour what it means for the reader */
+.chg{white-space:nowrap;font-size:.85rem;font-weight:600}.chg.good{color:var(--good)}.chg.bad{color:var(--bad)}.chg.flat{color:var(--muted)}
+.chg-key .chg{font-size:inherit;white-space:normal}
 td .chg,td .since{display:block;font-weight:400;white-space:normal}
 .since{font-size:.85rem;color:var(--muted)}
 /* Home: the headline assets, the rest one tap away */

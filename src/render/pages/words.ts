@@ -92,7 +92,7 @@ export function comparison(d: Direction, side: Side, lang: PageLang): string | n
   const n = Math.round(d.favorability * p);
   if (lang === "ar") {
     const than = side === "sell" ? "أرخص" : "أعلى";
-    const of = `آخر ${arCount(p, AR_TRADING_DAYS)}`;
+    const of = `آخر ${arCount(p, AR_TRADING_DAYS, "genitive", false)}`;
     if (n === 0) return `ليس ${than} مما كان عليه في أي من ${of}`;
     if (n === p) return `${than} مما كان عليه في كل ${of}`;
     return `${than} مما كان عليه في ${count(n, "ar")} من ${of}`;
@@ -110,7 +110,7 @@ export function verdictSentence(d: Direction, side: Side, lang: PageLang): strin
     return pick(
       lang,
       `Too little history to compare yet: ${count(d.priorDays, "en")} of the ${MIN_PRIOR_DAYS} trading days needed.`,
-      `لا يوجد تاريخ كافٍ للمقارنة بعد: ${count(d.priorDays, "ar")} من ${arCount(MIN_PRIOR_DAYS, AR_TRADING_DAYS)} مطلوبة.`,
+      `لا يوجد تاريخ كافٍ للمقارنة بعد: ${count(d.priorDays, "ar")} من ${arCount(MIN_PRIOR_DAYS, AR_TRADING_DAYS, "genitive", false)} مطلوبة.`,
     );
   }
   const c = comparison(d, side, lang);
@@ -123,7 +123,11 @@ export function signalSentences(d: Direction, lang: PageLang): string[] {
   const t = d.signals.trend;
   if (t && t.changePct !== null && t.days !== null) {
     const pct = percent(t.changePct, lang);
-    const over = pick(lang, `Over the last ${count(t.days, "en")} days`, `خلال آخر ${arCount(t.days, AR_DAYS)}`);
+    const over = pick(
+      lang,
+      `Over the last ${count(t.days, "en")} days`,
+      `خلال آخر ${arCount(t.days, AR_DAYS, "genitive")}`,
+    );
     if (t.direction === "flat")
       out.push(pick(lang, `${over} the best price hardly moved (${pct}).`, `${over} لم يكد يتغير أفضل سعر (${pct}).`));
     else if (t.direction === "up")
@@ -207,7 +211,7 @@ export function confidenceWords(asset: Asset, lang: PageLang): string {
   const based = pick(
     lang,
     `Based on ${checks === 1 ? "1 source" : `${count(checks, "en")} independent sources`}`,
-    `بناءً على ${arCount(checks, AR_SOURCES)}`,
+    `بناءً على ${arCount(checks, AR_SOURCES, "genitive")}`,
   );
   if (LEVEL[level] >= LEVEL_OF_CHECKS(checks)) return based;
   return `${based}${pick(lang, " (less certain: the sources disagree on a seller's price, or a seller pays more than another asks)", " (ثقة أقل: المصادر تختلف على سعر جهة، أو جهة تشتري بأعلى مما تبيع به جهة أخرى)")}`;

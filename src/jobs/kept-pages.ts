@@ -1,0 +1,50 @@
+/**
+ * The pages a build keeps from the site it replaces (src/feed/site.ts SiteSink.published): a page
+ * whose ETag hashes what it is made of, not its bytes (SiteFile.keepable: a past day's pages,
+ * src/render/pages/day.ts), is the file the site being replaced published under that very ETag, as
+ * long as that site's manifest lists it so and the file is there at its size. It is then put into
+ * the new site as a hard link (SiteSink.keep), never made again.
+ *
+ * As with the cards' pictures (card-images.ts), what is checked is the file's presence and size, not
+ * its bytes: the ETag stands for the inputs and the program (SiteInput.programKey), and a page made
+ * again from them is those very bytes. It lives with the build job, which alone wires it; its place
+ * is with what a build reuses (src/incremental/) once that folder settles.
+ */
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { KeptFile } from "../feed/archive/types.js";
+import { MANIFEST_FILE } from "../feed/paths.js";
+import type { Manifest } from "../schema/documents.js";
+
+export class KeptPages {
+  /** The manifest of the site being replaced, read when first asked; null when there is none to read. */
+  private files: Manifest["files"] | null | undefined;
+  /** How many pages were kept (for the tests and the report). */
+  kept = 0;
+
+  constructor(private readonly outDir: string) {}
+
+  published(p: string, etag: string): KeptFile | null {
+    if (this.files === undefined) this.files = this.read();
+    const had = this.files?.[p];
+    if (!had || had.etag !== etag || typeof had.bytes !== "number" || typeof had.contentType !== "string") return null;
+    const from = path.join(this.outDir, p);
+    try {
+      const st = statSync(from);
+      if (!st.isFile() || st.size !== had.bytes) return null;
+    } catch {
+      return null;
+    }
+    this.kept++;
+    return { path: p, from, etag, contentType: had.contentType, bytes: had.bytes };
+  }
+
+  private read(): Manifest["files"] | null {
+    try {
+      const m = JSON.parse(readFileSync(path.join(this.outDir, MANIFEST_FILE), "utf8")) as Partial<Manifest>;
+      return m.files && typeof m.files === "object" ? m.files : null;
+    } catch {
+      return null; // no site there yet, or not one a build wrote: every page is made
+    }
+  }
+}

@@ -1,0 +1,292 @@
+/**
+ * Any past day (`/days/<date>/` and `/ar/days/<date>/`), and the list of every past day (`/days/`):
+ * the market as it closed that day, from that day's archive document alone
+ * (`/api/v1/days/<date>.json`, docs/methodology.md §5.5): each asset's best price on each side and
+ * who offered it, the official and global rates, and every seller's close; the day before and the
+ * day after. Static pages, no script. Every day of the archive before the build's Cairo date: today
+ * is the home page's and the asset pages', and is a past day once it is over.
+ *
+ * A day's page is a function of its document, its neighbours' dates, the site and the program: what
+ * its ETag hashes (dayPageKey) when the build knows the program (SiteInput.programKey). While those
+ * stand, the page is the one the site being replaced has, kept as it is and never made again
+ * (src/feed/site.ts SiteFile.keepable), as the day's JSON is: an hourly build makes none, the first
+ * after midnight the day just over and the one before it (its day after is new).
+ */
+import type { RenderContext, SiteFile } from "../../feed/site.js";
+import { HTML_TYPE } from "../../feed/site.js";
+import type { Day } from "../../schema/archive.js";
+import {
+  DAYS_PAGE_PATH,
+  assetPagePath,
+  dayPagePath,
+  files,
+  localized,
+  urlOf,
+  type PageLang,
+} from "../../feed/paths.js";
+import { flat } from "../../core/flat.js";
+import { html, join, nameIn, otherName, raw, type SafeHtml } from "./html.js";
+import { page } from "./page.js";
+import { cairoClock, cairoDay, count, longDate, longDateYear, monthOf, price, weekdayDate } from "./format.js";
+import { pageOrder } from "./lineup.js";
+import { buildDay, categoryTitle, sideLabel, simulatedBanner } from "./words.js";
+
+type DayAsset = Day["assets"][number];
+type Side = "sell" | "buy";
+const LANGS: readonly PageLang[] = ["en", "ar"];
+
+/** "Prices on Thursday 19 November 2026". */
+const dayTitle = (date: string, lang: PageLang) =>
+  lang === "ar" ? `الأسعار يوم ${longDateYear(date, "ar")}` : `Prices on ${longDateYear(date, "en")}`;
+
+/** The best of a side that day, and who offered it. */
+function bestCell(a: DayAsset, side: Side, lang: PageLang): SafeHtml {
+  const e = a.entry;
+  const value = side === "sell" ? e.sellLo : e.buyHi;
+  const by = side === "sell" ? e.bestSell : e.bestBuy;
+  const who = by ? html`<span class="who">${nameIn(lang, by.seller, by.sellerAr)}</span>` : "";
+  return html`<td class="n"><span class="v">${price(value, a.decimals, lang)}</span>${who}</td>`;
+}
+
+/** "Official: you buy at 47.97, you sell at 47.87 · Global: 47.89", what the entry has of them. */
+function references(a: DayAsset, lang: PageLang): string {
+  const ar = lang === "ar";
+  const p = (v: number | null) => price(v, a.decimals, lang);
+  const side = (s: Side) => (ar ? sideLabel(s, lang) : sideLabel(s, lang).toLowerCase());
+  const parts: string[] = [];
+  const o = a.entry.official;
+  if (o)
+    parts.push(
+      `${ar ? "الرسمي" : "Official"}: ${side("sell")} ${p(o.sell)}${ar ? "، " : ", "}${side("buy")} ${p(o.buy)}`,
+    );
+  if (a.entry.global !== null) parts.push(`${ar ? "العالمي" : "Global"}: ${p(a.entry.global)}`);
+  return parts.join(" · ");
+}
+
+function marketRow(a: DayAsset, lang: PageLang): SafeHtml {
+  const ar = lang === "ar";
+  const other = otherName(lang, a.name, a.nameAr);
+  const refs = references(a, lang);
+  const cells =
+    a.market === "reference"
+      ? html`<td class="n" colspan="2"><span class="v">${price(a.entry.global ?? a.entry.sellLo, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
+      : html`${bestCell(a, "sell", lang)}${bestCell(a, "buy", lang)}`;
+  const sellers = a.sellers.length
+    ? html`<span class="sub"><a href="#sellers-${a.slug}">${ar ? `كل الجهات (${count(a.sellers.length, "ar")})` : `Every seller (${count(a.sellers.length, "en")})`}</a></span>`
+    : "";
+  return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}${refs ? html`<span class="sub">${refs}</span>` : ""}${sellers}</th>${cells}</tr>`;
+}
+
+/**
+ * Every seller's close of an asset that day, best first as the document has them; the best of each
+ * side marked. A row is the seller's name in the page's language, its two prices and the time of
+ * its last quote (the asset's page has the rest), its cells aligned by the table's style rather
+ * than a class each: a large market's day is thousands of rows.
+ */
+function sellerCloses(day: Day, a: DayAsset, lang: PageLang, dayOfQuote: (iso: string) => string): string {
+  const ar = lang === "ar";
+  const e = a.entry;
+  const mark = html`<span class="best-mark">${ar ? "★ الأفضل" : "★ Best"}</span>`;
+  const cell = (v: number | null, best: boolean) =>
+    best
+      ? html`<td class="best">${price(v, a.decimals, lang)}${mark}</td>`
+      : html`<td>${price(v, a.decimals, lang)}</td>`;
+  const rows = a.sellers.map((s) => {
+    // A close quoted on another day (before midnight in Cairo) says which.
+    const at =
+      dayOfQuote(s.observedAt) === day.date ? "" : html`<span class="since">${weekdayDate(s.observedAt, lang)}</span>`;
+    return html`<tr><th scope="row">${nameIn(lang, s.seller, s.sellerAr)}</th>${cell(s.sell, e.bestSell?.id === s.id && s.sell === e.sellLo)}${cell(s.buy, e.bestBuy?.id === s.id && s.buy === e.buyHi)}<td>${cairoClock(s.observedAt, lang)}${at}</td></tr>`
+      .text;
+  });
+  const name = nameIn(lang, a.name, a.nameAr);
+  return html`<details id="sellers-${a.slug}"><summary>${name}${ar ? `: إغلاق كل جهة (${count(a.sellers.length, "ar")})` : `: every seller's close (${count(a.sellers.length, "en")})`}</summary>
+<table class="sellers day-closes"><caption>${name}</caption>
+<thead><tr><th scope="col">${ar ? "الجهة" : "Seller"}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th><th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th></tr></thead>
+<tbody>${raw(rows.join("\n"))}</tbody></table></details>`.text;
+}
+
+/** The neighbours' links: the day before and the day after that the archive has, and every day. */
+function dayLinks(prev: string | null, next: string | null, lang: PageLang): SafeHtml {
+  const ar = lang === "ar";
+  const link = (date: string, rel: string, words: string) =>
+    html`<a href="${localized(dayPagePath(date), lang)}" rel="${rel}">${words}: ${longDate(date, lang)}</a>`;
+  const items = [
+    ...(prev ? [link(prev, "prev", ar ? "اليوم السابق" : "The day before")] : []),
+    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "Every day"}</a>`,
+    ...(next ? [link(next, "next", ar ? "اليوم التالي" : "The day after")] : []),
+  ];
+  return html`<nav class="days-nav" aria-label="${ar ? "أيام أخرى" : "Other days"}"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></nav>`;
+}
+
+/** A past day's page from its archive document, with the dates of the past days before and after it. */
+export function renderDayPage(
+  ctx: RenderContext,
+  day: Day,
+  around: { prev: string | null; next: string | null },
+  lang: PageLang,
+): string {
+  const ar = lang === "ar";
+  const assets = pageOrder(day.assets);
+  const categories = [...new Set(assets.map((a) => a.category))];
+  const market = categories.map((c) => {
+    const id = `cat-${c}`;
+    return html`<section class="market" aria-labelledby="${id}">
+<h2 id="${id}">${categoryTitle(c, lang)}</h2>
+<table class="market"><thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
+<tbody>${join(
+      assets.filter((a) => a.category === c).map((a) => marketRow(a, lang)),
+      "\n",
+    )}</tbody></table>
+</section>`;
+  });
+  const withSellers = assets.filter((a) => a.sellers.length > 0);
+  const quoteDays = new Map<string, string>();
+  const dayOfQuote = (iso: string) => {
+    let d = quoteDays.get(iso);
+    if (d === undefined) quoteDays.set(iso, (d = cairoDay(iso)));
+    return d;
+  };
+  const title = dayTitle(day.date, lang);
+  const lead = ar
+    ? "إغلاق كل سعر في ذلك اليوم: أفضل سعر في كل جانب ولدى أي جهة، والسعر الرسمي والعالمي، وآخر سعر لكل جهة."
+    : "How each price closed that day: the best on each side and who offered it, the official and global rates, and each seller's last price.";
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › <a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "Every day"}</a> › ${longDate(day.date, lang)}</p>
+<h1>${title}</h1>
+<p class="lead">${lead}</p>
+${dayLinks(around.prev, around.next, lang)}
+${join(market, "\n")}
+${
+  withSellers.length
+    ? html`<section aria-labelledby="sellers-h"><h2 id="sellers-h">${ar ? "إغلاق كل جهة" : "Every seller's close"}</h2>
+<p class="note">${ar ? "آخر سعر لكل جهة في ذلك اليوم، والأوقات بتوقيت القاهرة. ★ تميّز أفضل سعر في كل جانب." : "Each seller's last price that day, times in Cairo time. ★ marks the best price on each side."}</p>
+${CLOSES}
+</section>`
+    : ""
+}
+<p class="note">${ar ? "البيانات نفسها بصيغة JSON:" : "The same data as JSON:"} <a href="${urlOf(files.day(day.date))}" dir="ltr"><code>${urlOf(files.day(day.date))}</code></a></p>`;
+  const framed = page({
+    lang,
+    path: dayPagePath(day.date),
+    title: `${title} · Price Feed`,
+    description: ar
+      ? `أسعار العملات والذهب لدى الجهات المرخصة في مصر يوم ${longDateYear(day.date, "ar")}: أفضل سعر وكل جهة.`
+      : `Currency and gold prices of Egypt's licensed sellers on ${longDateYear(day.date, "en")}: the best price and every seller's.`,
+    body,
+    baseUrl: ctx.input.dataset.site.baseUrl,
+    ...simulatedBanner(ctx.input.dataset.site, lang),
+  });
+  // The seller tables go in after the frame has made the page's links relative (page.ts
+  // relativeLinks): they have none, and they are most of a large market's page.
+  const [before, after] = framed.split(CLOSES.text);
+  if (after === undefined) return framed;
+  // Joined by the array, into one flat string: a rope of thousands of rows costs many times its text.
+  return `${before}${withSellers.map((a) => sellerCloses(day, a, lang, dayOfQuote)).join("\n")}${after}`;
+}
+/** Where the seller tables go in a day's page (renderDayPage). */
+const CLOSES = html`<!--closes-->`;
+
+/** The list of every day of the archive, newest first, by month. */
+export function renderDaysIndex(ctx: RenderContext, lang: PageLang): string {
+  const ar = lang === "ar";
+  const dates = pastDays(ctx).reverse();
+  const byMonth = new Map<string, string[]>();
+  for (const d of dates) {
+    const m = d.slice(0, 7);
+    byMonth.set(m, [...(byMonth.get(m) ?? []), d]);
+  }
+  const months = [...byMonth].map(([m, ds]) => {
+    const id = `month-${m}`;
+    return html`<section aria-labelledby="${id}"><h2 id="${id}">${monthOf(`${m}-01`, lang)}</h2>
+<ul class="days">${ds.map((d) => html`<li><a href="${localized(dayPagePath(d), lang)}">${weekdayDate(`${d}T12:00:00Z`, lang)}</a></li>`)}</ul></section>`;
+  });
+  const title = ar ? "الأسعار في كل يوم مضى" : "Prices on every past day";
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${ar ? "كل الأيام" : "Every day"}</p>
+<h1>${title}</h1>
+<p class="lead">${ar ? "كل يوم منذ بداية البيانات حتى أمس: إغلاق كل سعر في ذلك اليوم ولدى كل جهة. أسعار اليوم في الصفحة الرئيسية." : "Every day since the data begins, up to yesterday: how each price closed that day, at every seller. Today's prices are on the home page."}</p>
+${months.length ? join(months, "\n") : html`<p class="muted">${ar ? "لا توجد أيام بعد." : "No days yet."}</p>`}`;
+  return page({
+    lang,
+    path: DAYS_PAGE_PATH,
+    title: `${title} · Price Feed`,
+    description: ar
+      ? "أسعار العملات والذهب لدى الجهات المرخصة في مصر في أي يوم مضى."
+      : "Currency and gold prices of Egypt's licensed sellers on any past day.",
+    body,
+    baseUrl: ctx.input.dataset.site.baseUrl,
+    ...simulatedBanner(ctx.input.dataset.site, lang),
+  });
+}
+
+/**
+ * Links to the past days' pages: the latest `n` days before `before` (an asset's at its row, with
+ * `slug`), and the list of every day. "Prices on another day: Wed 18 Nov · Tue 17 Nov · every day".
+ */
+export function otherDays(dates: readonly string[], before: string, lang: PageLang, slug?: string, n = 3): SafeHtml {
+  const ar = lang === "ar";
+  const recent = dates
+    .filter((d) => d < before)
+    .slice(-n)
+    .reverse();
+  const links = [
+    ...recent.map(
+      (d) =>
+        html`<a href="${localized(dayPagePath(d), lang)}${slug ? `#${slug}` : ""}">${weekdayDate(`${d}T12:00:00Z`, lang)}</a>`,
+    ),
+    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "every day"}</a>`,
+  ];
+  return html`<p class="note">${ar ? "الأسعار في يوم آخر:" : "Prices on another day:"} ${join(links, " · ")}</p>`;
+}
+
+/**
+ * What a day's page is made of besides the code: its document's ETag, its neighbours, whether it is
+ * over, the site's settings and which assets have pages (the rows link to them).
+ */
+function dayPageKey(ctx: RenderContext, frame: string, date: string, around: DayAround, lang: PageLang): string {
+  return `day-page-v1\0${ctx.input.programKey}\0${frame}\0${lang}\0${date}\0${ctx.etag(files.day(date))}\0${around.prev ?? ""}\0${around.next ?? ""}`;
+}
+type DayAround = Parameters<typeof renderDayPage>[2];
+
+/** The dates of the archive's past days: every date before the build's Cairo date. */
+export const pastDays = (ctx: RenderContext): string[] => {
+  const today = buildDay(ctx.feed);
+  return ctx.archive.days.days.map((d) => d.date).filter((d) => d < today);
+};
+
+/**
+ * Every past day's two pages, then the list of days. A page is made only when composeSite asks for
+ * its body, that is when the site being replaced does not stand for it; the day's document is then
+ * read once for both languages, and let go before the next day's.
+ */
+export function* dayPages(ctx: RenderContext): Generator<SiteFile> {
+  const days = pastDays(ctx);
+  const keyed = ctx.input.programKey !== undefined;
+  const frame = JSON.stringify([ctx.input.dataset.site, ctx.feed.assets.map((a) => a.slug)]);
+  let read: { date: string; day: Day } | null = null;
+  const dayOf = (date: string) => {
+    if (read?.date !== date) read = { date, day: ctx.archive.day(date) };
+    return read.day;
+  };
+  for (let i = 0; i < days.length; i++) {
+    const date = days[i]!;
+    const around: DayAround = { prev: days[i - 1] ?? null, next: days[i + 1] ?? null };
+    for (const lang of LANGS) {
+      let made: string | undefined;
+      const body = () => (made ??= flat(renderDayPage(ctx, dayOf(date), around, lang)));
+      const key = keyed ? dayPageKey(ctx, frame, date, around, lang) : null;
+      yield {
+        path: files.page(localized(dayPagePath(date), lang)),
+        get body() {
+          return body();
+        },
+        contentType: HTML_TYPE,
+        etagInput: () => key ?? body(),
+        keepable: keyed,
+      };
+    }
+  }
+  read = null;
+  for (const lang of LANGS) {
+    const body = flat(renderDaysIndex(ctx, lang));
+    yield { path: files.page(localized(DAYS_PAGE_PATH, lang)), body, contentType: HTML_TYPE, etagInput: () => body };
+  }
+}
