@@ -107,6 +107,7 @@ export async function dayFiles(root: string, dir: string, kind: DayFileKind = "n
  */
 export interface DayFileRead {
   allowEmpty?: boolean;
+  /** Given for a log: where a torn last line, or an empty file (readDayFile), is said for the build report. */
   torn?: string[];
   /** The build's read buffer (readBuffer), grown as needed: the bytes are a view of it. */
   into?: ReadBuffer;
@@ -114,10 +115,12 @@ export interface DayFileRead {
 
 /**
  * A day file's bytes (ndjsonRows decodes them a line or a chunk of lines at a time, so no copy of a
- * whole day's text is ever made). A quotes, official or global day file exists only because a
- * record was appended to it, so an empty one is damage (a truncated write, a bad merge), never "no
- * data": it stops the build rather than silently dropping the day. A history day may be empty (every
- * quote of that day was rejected), so the caller says which.
+ * whole day's text is ever made). An empty log (`torn` given: a quotes, official or global day) is
+ * read as no records, and a warning naming the file goes into `torn`: ingest creates the file with
+ * its first append, so an empty one is that append cut short (or a file emptied by hand), the same
+ * fault as a torn last line, and one bad day must not refuse the whole build (issue 42 item 6). It
+ * is said, never silent. A history day may be empty (every quote of that day was rejected:
+ * `allowEmpty`); any other empty day file stops the build.
  */
 export async function readDayFile(file: string, within: string | null, read: DayFileRead = {}): Promise<Buffer> {
   if (within !== null) await assertInside(within, file); // null: the caller knows it is inside (folderInside)
@@ -193,12 +196,21 @@ function readDayBytes(file: string, read: DayFileRead): Buffer {
     // What remains may be nothing: the day's first append was the one cut short.
     return bytes.subarray(0, torn.keep);
   }
+  if (read.torn && isBlank(bytes)) {
+    read.torn.push(emptyLogWarning(file));
+    return bytes.subarray(0, 0);
+  }
   if (!read.allowEmpty && isBlank(bytes))
     throw new DataError(
       file,
       "the day file is empty: it should hold at least one record (restore it from git, or delete it if the day has none)",
     );
   return bytes;
+}
+
+/** The build report's line for an empty log (readDayFile): the file, what it is read as, and what to do. */
+export function emptyLogWarning(file: string): string {
+  return `${file}: the day file is empty: read as no records (an append cut short before its first line, or a file emptied by hand; restore it from git if it held records, or delete it)`;
 }
 
 /**
