@@ -3,6 +3,7 @@
  * (rebased and retried, and kept as an artifact when it cannot land), and what is deployed is the
  * folder this job built and checked, by the Netlify CLI with --no-build, while Netlify itself
  * builds nothing. The `run:` scripts are the workflow's own, run with bash -e in scratch repositories.
+ * The token that can push is given to the commit step alone, and left nowhere a later step finds it.
  */
 import { beforeAll, describe, expect, test } from "vitest";
 import { execFile } from "node:child_process";
@@ -97,9 +98,9 @@ describe("the workflow publishes what it built, once an hour", () => {
     expect(step("Publish: bundle the edge function").run).toMatch(/tsx scripts\/bundle-edge\.ts/);
   });
 
-  test("the deploy: a pinned netlify-cli, --prod --no-build of public/, the two secrets", () => {
+  test("the deploy: node_modules' netlify-cli (the lockfile's), --prod --no-build of public/, the two secrets", () => {
     const deploy = step("Publish (Netlify deploy)");
-    expect(deploy.run).toMatch(/npx --yes netlify-cli@\d+\.\d+\.\d+ deploy --prod --no-build --dir public\b/);
+    expect(deploy.run).toMatch(/^\s*node_modules\/\.bin\/netlify deploy --prod --no-build --dir public\b/m);
     expect(deploy.env).toEqual({
       NETLIFY_AUTH_TOKEN: "${{ secrets.NETLIFY_AUTH_TOKEN }}",
       NETLIFY_SITE_ID: "${{ secrets.NETLIFY_SITE_ID }}",
@@ -115,13 +116,17 @@ describe("the workflow publishes what it built, once an hour", () => {
     expect(bundler).toContain('outfile = "netlify/edge-functions/api.js"');
   });
 
-  test("the deploy step refuses to run without its secrets, and runs the CLI on the checked folder", async () => {
+  test("the deploy step refuses to run without its secrets, and runs node_modules' CLI on the checked folder", async () => {
     const { job } = await repos();
+    // A stand-in for the CLI npm ci installs, recording what it was asked to run; and an npx that
+    // fails, so a deploy that resolved its CLI from the registry instead would fail here.
+    const cli = path.join(job, "node_modules/.bin");
+    await fs.mkdir(cli, { recursive: true });
+    await fs.writeFile(path.join(cli, "netlify"), '#!/bin/sh\nprintf "%s\\n" "$@" > "$CLI_ARGS"\n', { mode: 0o755 });
     const bin = path.join(job, ".bin");
     await fs.mkdir(bin);
-    // A stand-in for npx that records what it was asked to run.
-    await fs.writeFile(path.join(bin, "npx"), '#!/bin/sh\nprintf "%s\\n" "$@" > "$NPX_ARGS"\n', { mode: 0o755 });
-    const env = { PATH: `${bin}:${process.env["PATH"]}`, NPX_ARGS: path.join(job, "npx-args") };
+    await fs.writeFile(path.join(bin, "npx"), "#!/bin/sh\necho npx was called >&2\nexit 99\n", { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env["PATH"]}`, CLI_ARGS: path.join(job, "cli-args") };
     const code = script("Publish (Netlify deploy)");
 
     const unset = await bash(job, code, { ...env, NETLIFY_AUTH_TOKEN: "", NETLIFY_SITE_ID: "" });
@@ -139,17 +144,10 @@ describe("the workflow publishes what it built, once an hour", () => {
     await fs.writeFile(path.join(job, "netlify/edge-functions/api.js"), "export default () => {};");
     const ok = await bash(job, code, secrets);
     expect(ok.code, ok.out).toBe(0);
-    const args = (await fs.readFile(env.NPX_ARGS, "utf8")).trim().split("\n");
-    expect(args.slice(0, 7)).toEqual([
-      "--yes",
-      expect.stringMatching(/^netlify-cli@\d+\.\d+\.\d+$/),
-      "deploy",
-      "--prod",
-      "--no-build",
-      "--dir",
-      "public",
-    ]);
-    expect(args.slice(7)).toEqual(["--message", expect.stringContaining(`build at ${NOW}`)]);
+    expect(ok.out).not.toContain("npx was called");
+    const args = (await fs.readFile(env.CLI_ARGS, "utf8")).trim().split("\n");
+    expect(args.slice(0, 5)).toEqual(["deploy", "--prod", "--no-build", "--dir", "public"]);
+    expect(args.slice(5)).toEqual(["--message", expect.stringContaining(`build at ${NOW}`)]);
   });
 });
 
@@ -158,7 +156,7 @@ describe("the second home: the same build on GitHub Pages, after the primary's (
 
   test("the publish job uploads the very public/ it built, checked and deployed, as its last step", () => {
     const upload = step("Mirror: upload the checked site");
-    expect(upload.uses).toMatch(/^actions\/upload-pages-artifact@v\d+$/);
+    expect(upload.uses).toMatch(/^actions\/upload-pages-artifact@[0-9a-f]{40}$/);
     expect(upload.with).toMatchObject({ path: "public" });
     expect(upload.if).toBe(MIRROR_ON);
     expect(steps.at(-1)).toBe(upload);
@@ -173,7 +171,7 @@ describe("the second home: the same build on GitHub Pages, after the primary's (
     expect(mirror.if).toBe(MIRROR_ON);
     expect(mirror.permissions).toEqual({ pages: "write", "id-token": "write" });
     expect(mirror.environment?.name).toBe("github-pages");
-    expect(mirror.steps.map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/deploy-pages@v\d+$/)]);
+    expect(mirror.steps.map((s) => s.uses)).toEqual([expect.stringMatching(/^actions\/deploy-pages@[0-9a-f]{40}$/)]);
     expect(mirror.steps.some((s) => s.run !== undefined)).toBe(false);
     // The workflow's other jobs are these two: nothing else publishes.
     expect(Object.keys(workflow.jobs)).toEqual(["publish", "mirror"]);
@@ -226,7 +224,7 @@ describe("the data commit lands even when main moved (issue 26, item 14)", () =>
     // The artifact step uploads it when the job fails.
     const keep = step("Keep the unpushed data commit");
     expect(keep).toMatchObject({ if: "failure()", with: { name: "unpushed-data", path: "unpushed/" } });
-    expect(keep.uses).toMatch(/^actions\/upload-artifact@v\d+$/);
+    expect(keep.uses).toMatch(/^actions\/upload-artifact@[0-9a-f]{40}$/);
   });
 
   test("a data commit that cannot be replayed (the same lines changed on main): the rebase is undone, the step fails, the patch is kept", async () => {
@@ -240,5 +238,37 @@ describe("the data commit lands even when main moved (issue 26, item 14)", () =>
     expect(await git(origin, "rev-parse", "main")).toBe(head);
     await expect(fs.stat(path.join(job, ".git/rebase-merge"))).rejects.toThrow();
     expect(await fs.readdir(path.join(job, "unpushed"))).toHaveLength(1);
+  });
+});
+
+describe("the token that can push: in the push step alone (issue 42, item 4)", () => {
+  const TOKEN = "ghs_not-a-real-token-0123456789";
+  const BASIC = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
+
+  test("the step gives git the token as a header for github.com only, masked in the log first", async () => {
+    const { job } = await repos();
+    const commit = script("Commit data/");
+    // The step's lines before its first git command, then what git makes of them.
+    const prelude = commit.slice(0, commit.indexOf("git config user.name"));
+    const probe = (url: string) => `${prelude}\ngit config --get-urlmatch http.extraheader ${url} || echo none`;
+    const github = await bash(job, probe("https://github.com/owner/repo.git"), { PUSH_TOKEN: TOKEN });
+    expect(github.code, github.out).toBe(0);
+    expect(github.out.trim().split("\n")).toEqual([`::add-mask::${BASIC}`, `AUTHORIZATION: basic ${BASIC}`]);
+    const elsewhere = await bash(job, probe("https://example.com/owner/repo.git"), { PUSH_TOKEN: TOKEN });
+    expect(elsewhere.out.trim().split("\n").at(-1)).toBe("none");
+  });
+
+  test("after the push, nothing of the token is left where a later step would find it", async () => {
+    const { origin, job } = await repos();
+    await fs.appendFile(path.join(job, "data/quotes/2026-11-21.ndjson"), '{"n":2}\n');
+    const r = await bash(job, script("Commit data/"), { PUSH_TOKEN: TOKEN });
+    expect(r.code, r.out).toBe(0);
+    expect(await git(origin, "log", "-1", "--format=%s", "main")).toBe(`data: ingest and build at ${NOW}`);
+    // The next step (the bundle, the Netlify CLI) starts from .git/config and a fresh environment.
+    const config = await fs.readFile(path.join(job, ".git/config"), "utf8");
+    expect(config).not.toContain(TOKEN);
+    expect(config).not.toContain(BASIC);
+    const after = await bash(job, "git config --get-regexp 'extraheader' || echo none");
+    expect(after.out.trim()).toBe("none");
   });
 });
