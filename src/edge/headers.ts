@@ -13,13 +13,11 @@ import { ALLOWED_METHODS, type HttpProblem, PROBLEM_TYPE } from "./problem.js";
 export const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
 export const ALLOW = ALLOWED_METHODS.join(", ");
 /**
- * The pages are static HTML with inline styles and inline SVG; their one script is a file of the
- * site (/amount.js, an asset page's field for any amount), so `script-src 'self'` and no inline
- * script; nothing else loads, and nothing is fetched (no connect-src). The same policy is set for
- * them in netlify.toml, where the CDN serves them (test/handler.test.ts holds the two equal).
+ * The pages' policy (src/core/csp.ts, where it is defined once: the pages carry it in a meta element
+ * too, for the mirror, which sends no headers). The same policy is set for them in netlify.toml,
+ * where the CDN serves them (test/handler.test.ts holds the two equal).
  */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export { PAGE_CSP } from "../core/csp.js";
 /**
  * The API's own answers (JSON, problems, 304s, preflights) are data, never a document to render:
  * nothing may load from them or frame them. HTML pages served by the handler get PAGE_CSP instead.

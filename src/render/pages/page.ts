@@ -2,8 +2,10 @@
  * The frame every page shares: the document shell with its language and direction, the navigation
  * with the language switch, and the footer. Pages are plain HTML written at build time; the one
  * script, an asset page's field for any amount (amount-script.ts), only adds to what works without
- * it. Their Content-Security-Policy (PAGE_CSP in src/edge/headers.ts, and netlify.toml) allows
- * inline styles and that script, a file of the site, and nothing else.
+ * it. Their Content-Security-Policy (src/core/csp.ts: the primary's header, and netlify.toml) allows
+ * inline styles and that script, a file of the site, and nothing else; every page carries it in a
+ * `<meta http-equiv>` as well (PAGE_CSP_META: all of it but frame-ancestors, which only a header can
+ * deliver), so the mirror, which sends no headers, serves the pages under the same policy.
  *
  * Pages are written with site paths (`href="/docs/"`) and page() makes every one relative to the
  * page's own path as its last step (relativeLinks), so the same files work at the root of a host
@@ -19,6 +21,7 @@ import {
   localized,
   type PageLang,
 } from "../../feed/paths.js";
+import { PAGE_CSP_META } from "../../core/csp.js";
 import { STYLE } from "./style.js";
 import { html, join, type SafeHtml } from "./html.js";
 
@@ -164,11 +167,14 @@ function openGraph(o: PageOptions): SafeHtml {
 /** The page's document, its links relative to its own path. */
 export function page(o: PageOptions): string {
   const ar = o.lang === "ar";
+  // The policy's meta element comes before anything it governs: a meta policy applies only to what
+  // follows it in the document (CSP Level 3 §3.3), so it is the first element after the charset.
   // The banner sits in the header, a landmark, so that no content is outside one (WCAG 1.3.1).
   const doc = html`<!doctype html>
 <html lang="${o.lang}" dir="${ar ? "rtl" : "ltr"}">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP_META}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${o.title}</title>
