@@ -64,8 +64,18 @@ const oneOfUrlAndPath = [
 const mapping = {
   /** The registry id of the seller whose rates these are (a bank's own page). An aggregator gives `fields.seller` instead. */
   seller: Id.optional(),
-  /** The document's names of sellers → registry ids (identity when absent). */
+  /**
+   * The document's names of sellers → registry ids, before the registry's own names and aliases
+   * (src/ingest/document/names.ts resolveSeller). A name neither gives is never a seller: the row is
+   * skipped and the name listed in ingest's `unknownSellers`.
+   */
   sellers: z.record(z.string(), Id).default({}),
+  /**
+   * Registry ids whose rows this source does not take: a relay known to lag for those sellers
+   * (egrates' currency pages, as the public code that reads them excludes some banks as stale). The
+   * source's `note` says why. Skipped as "seller not taken from this source".
+   */
+  skipSellers: z.array(Id).default([]),
   /**
    * The document's names or codes → catalog ids, before the built-in names (English and Arabic,
    * src/ingest/document/names.ts). Names match whatever their case, punctuation or Arabic spelling.

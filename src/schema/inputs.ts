@@ -64,6 +64,22 @@ export const RegistrySeller = z.strictObject({
   kind: z.enum(["bank", "exchange-house", "gold-dealer"]),
   licensedBy: z.string().min(1),
   categories: z.array(Category).min(1),
+  /**
+   * Other names sources give the seller, where they differ from `name` and `nameAr` by more than
+   * spelling («مصرف أبوظبى الإسلامى» for "Abu Dhabi Islamic Bank – Egypt"). Names match whatever their
+   * case, punctuation, Arabic letter forms, diacritics, a bracketed abbreviation or a leading «بنك»
+   * (src/ingest/document/names.ts foldSellerName); a name no seller gives is never a seller.
+   */
+  aliases: z.array(z.string().min(1)).optional(),
+  /**
+   * Where and when the operator checked the seller's licence or registration (a URL or the name of
+   * a register, and the date), or null: not checked. `licensedBy` says who licenses or registers
+   * such sellers; this says whether this one was seen on that body's list (issue 41, item 6).
+   */
+  verified: z
+    .strictObject({ where: z.string().min(1), at: DateString })
+    .nullable()
+    .optional(),
 });
 export type RegistrySeller = z.infer<typeof RegistrySeller>;
 

@@ -32,5 +32,12 @@ export async function demoAdapter(
   const quotes = h.quotes.filter((q) => q.source === cfg.id);
   const official = h.official.filter((q) => q.source === cfg.id);
   const global = h.global.filter((q) => q.source === cfg.id);
-  return { quotes, official, global, fetched: quotes.length + official.length + global.length, skipped: [] };
+  return {
+    quotes,
+    official,
+    global,
+    fetched: quotes.length + official.length + global.length,
+    skipped: [],
+    unknownSellers: [],
+  };
 }

@@ -12,11 +12,11 @@ import { HTMLElement, TextNode, parse as parseHtml, type Node } from "node-html-
 import type { HtmlField, HtmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
-import { foldName } from "../document/names.js";
+import { foldName, type SellerNames } from "../document/names.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { describeFormat, parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
-import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import { emptyObservations, registryNamesOf, type AdapterContext, type Observations } from "./types.js";
 
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template"]);
 
@@ -141,7 +141,8 @@ export function htmlQuotes(
   cfg: HtmlSource,
   nowMs: number,
   known: ReadonlySet<string>,
-): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  registry?: SellerNames,
+): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
   const root = parseHtml(html, { comment: false });
   const cellsOf = (row: HTMLElement) =>
     cfg.cells !== undefined ? select(row, cfg.cells, "cells") : elementChildren(row);
@@ -224,7 +225,7 @@ export function htmlQuotes(
     throw new ShapeError(
       `the prices are drawn as images (${imageRows} rows show a picture and no number where the prices should be): they cannot be read as text`,
     );
-  const out = quotesOf(records, quoteMappingOf(cfg), known, nowMs);
+  const out = quotesOf(records, quoteMappingOf(cfg, registry), known, nowMs);
   const skipped = [...unread, ...out.skipped];
   if (out.quotes.length === 0) {
     const reasons = [...new Set(skipped.map((s) => s.reason))].join("; ");
@@ -232,10 +233,11 @@ export function htmlQuotes(
       `none of the ${rows.length} rows matching "${cfg.rows}" gives a price${reasons ? ` (${reasons}; first: ${skipped[0]!.detail})` : ""}`,
     );
   }
-  return { quotes: out.quotes, fetched: rows.length, skipped };
+  return { quotes: out.quotes, fetched: rows.length, skipped, unknownSellers: out.unknownSellers };
 }
 
 export async function htmlAdapter(cfg: HtmlSource, ctx: AdapterContext): Promise<Observations> {
   const html = await readDocument(cfg, "text/html,application/xhtml+xml", ctx);
-  return { ...emptyObservations(), ...htmlQuotes(html, cfg, ctx.nowMs, new Set(ctx.catalog.map((a) => a.id))) };
+  const known = new Set(ctx.catalog.map((a) => a.id));
+  return { ...emptyObservations(), ...htmlQuotes(html, cfg, ctx.nowMs, known, registryNamesOf(ctx)) };
 }

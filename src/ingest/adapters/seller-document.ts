@@ -13,7 +13,8 @@ import { readDocument } from "../document/fetch.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
-import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import type { SellerNames } from "../document/names.js";
+import { emptyObservations, registryNamesOf, type AdapterContext, type Observations } from "./types.js";
 
 const at = (rec: unknown, path: string): unknown =>
   path
@@ -70,12 +71,22 @@ export function sellerQuotes(
     Partial<
       Pick<
         SellerDocumentSource,
-        "seller" | "sellers" | "assets" | "units" | "divideBy" | "take" | "time" | "perAsset" | "rowUnits"
+        | "seller"
+        | "sellers"
+        | "assets"
+        | "units"
+        | "divideBy"
+        | "take"
+        | "time"
+        | "perAsset"
+        | "rowUnits"
+        | "skipSellers"
       >
     >,
   nowMs: number,
   known: ReadonlySet<string>,
-): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  registry?: SellerNames,
+): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
   const timeSpec = { format: cfg.time?.format, zone: cfg.time?.zone ?? "Africa/Cairo", regex: cfg.time?.regex };
   // Each record gives one asset (its `fields`), or one per `perAsset` entry (a record of every karat).
   const parts = cfg.perAsset ?? [cfg.fields];
@@ -103,13 +114,13 @@ export function sellerQuotes(
       return r;
     });
   });
-  return quotesOf(raw, quoteMappingOf(cfg), known, nowMs);
+  return quotesOf(raw, quoteMappingOf(cfg, registry), known, nowMs);
 }
 
 export async function sellerDocumentAdapter(cfg: SellerDocumentSource, ctx: AdapterContext): Promise<Observations> {
   const text = await readDocument(cfg, cfg.format === "csv" ? "text/csv" : "application/json", ctx);
   const known = new Set(ctx.catalog.map((a) => a.id));
-  return { ...emptyObservations(), ...documentQuotes(text, cfg, ctx.nowMs, known) };
+  return { ...emptyObservations(), ...documentQuotes(text, cfg, ctx.nowMs, known, registryNamesOf(ctx)) };
 }
 
 /**
@@ -121,9 +132,10 @@ export function documentQuotes(
   cfg: SellerDocumentSource,
   nowMs: number,
   known: ReadonlySet<string>,
-): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  registry?: SellerNames,
+): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
   const records = recordsOf(text, cfg);
-  const out = records.length === 0 ? null : sellerQuotes(records, cfg, nowMs, known);
+  const out = records.length === 0 ? null : sellerQuotes(records, cfg, nowMs, known, registry);
   if (out === null || out.quotes.length === 0) {
     const challenge = challengeOf(text, { contentMissing: true });
     if (challenge) throw new ShapeError(challengeMessage(challenge));

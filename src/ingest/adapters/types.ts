@@ -1,5 +1,6 @@
 /** What every source adapter returns: observations in the input formats of data/, and what it skipped. */
-import type { Catalog, GlobalRate, OfficialRate, Quote, Sources } from "../../schema/inputs.js";
+import type { Catalog, GlobalRate, OfficialRate, Quote, Registry, Sources } from "../../schema/inputs.js";
+import { sellerNamesOf, type SellerNames } from "../document/names.js";
 import type { HttpOptions } from "../http.js";
 
 export interface Observations {
@@ -10,6 +11,13 @@ export interface Observations {
   fetched: number;
   /** Records that could not be mapped, each with the reason. */
   skipped: Array<{ reason: string; detail: string }>;
+  /**
+   * Seller names the records gave that the registry does not know, as the document wrote them,
+   * sorted and unique. Their rows are skipped (a name the registry does not give is never a seller,
+   * the rulebook's rule 1); ingest and the source health name them, so that the operator can add
+   * the seller to sellers.json or the name to a seller's `aliases` (docs/operating.md).
+   */
+  unknownSellers: string[];
 }
 
 export interface AdapterContext {
@@ -18,8 +26,18 @@ export interface AdapterContext {
   /** Paths in a sources file are relative to it. */
   dataDir: string;
   catalog: Catalog;
+  /**
+   * The registry (data/sellers.json), for sources whose records name their sellers (`fields.seller`):
+   * each name is matched to it (src/ingest/document/names.ts resolveSeller). Absent: such names are
+   * taken as ids, as a test that reads a page on its own does; ingest always gives it.
+   */
+  registry?: Registry | undefined;
   demo: Sources["demo"];
 }
+
+/** The registry as names for a source whose records name their sellers; undefined when it has none to match. */
+export const registryNamesOf = (ctx: AdapterContext): SellerNames | undefined =>
+  ctx.registry === undefined ? undefined : sellerNamesOf(ctx.registry);
 
 export const emptyObservations = (): Observations => ({
   quotes: [],
@@ -27,4 +45,5 @@ export const emptyObservations = (): Observations => ({
   global: [],
   fetched: 0,
   skipped: [],
+  unknownSellers: [],
 });

@@ -12,7 +12,8 @@ import { readDocument } from "../document/fetch.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
-import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
+import type { SellerNames } from "../document/names.js";
+import { emptyObservations, registryNamesOf, type AdapterContext, type Observations } from "./types.js";
 
 type XmlField = XmlSource["fields"]["asset"];
 type Obj = Record<string, unknown>;
@@ -126,9 +127,10 @@ export function xmlQuotes(
   cfg: XmlSource,
   nowMs: number,
   known: ReadonlySet<string>,
-): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+  registry?: SellerNames,
+): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
   const records = xmlRecords(text, cfg, nowMs);
-  const out = quotesOf(records, quoteMappingOf(cfg), known, nowMs);
+  const out = quotesOf(records, quoteMappingOf(cfg, registry), known, nowMs);
   if (out.quotes.length === 0) {
     const reasons = [...new Set(out.skipped.map((s) => s.reason))].join("; ");
     throw new ShapeError(
@@ -140,5 +142,6 @@ export function xmlQuotes(
 
 export async function xmlAdapter(cfg: XmlSource, ctx: AdapterContext): Promise<Observations> {
   const text = await readDocument(cfg, "application/xml,text/xml", ctx);
-  return { ...emptyObservations(), ...xmlQuotes(text, cfg, ctx.nowMs, new Set(ctx.catalog.map((a) => a.id))) };
+  const known = new Set(ctx.catalog.map((a) => a.id));
+  return { ...emptyObservations(), ...xmlQuotes(text, cfg, ctx.nowMs, known, registryNamesOf(ctx)) };
 }

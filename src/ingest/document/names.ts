@@ -194,3 +194,98 @@ export function resolveAsset(name: string, naming: AssetNaming, known: ReadonlyS
   const unit = (code !== null ? naming.units[code] : undefined) ?? naming.units[asset] ?? nameUnit;
   return { asset, unit, code };
 }
+
+/**
+ * A seller's name as a lookup key (issue 41, item 3: "matched to the registry in Arabic or English
+ * whatever the spelling"). The name is folded as asset names are (foldName: case, punctuation and
+ * whitespace in English; أ إ آ ٱ → ا, ى → ي, ة → ه, tatweel and harakat removed in Arabic; the
+ * article ال dropped from a word), a bracketed abbreviation is left out ("البنك التجاري الدولي
+ * (CIB)" is the bank without it), and a leading «بنك» is dropped, because sites write «بنك القاهرة»
+ * and «القاهرة», «البنك الأهلى المصرى» and «الأهلي المصري» for one bank. Nothing else is dropped:
+ * keys are compared whole, never as a part of one another, so «بنك مصر» is not «بنك مصر إيران
+ * للتنمية» (rule 1 of the rulebook: a quote is a seller's only when the registry names it).
+ */
+export function foldSellerName(s: string): string {
+  const bare = s.replace(BRACKETED, " ");
+  // A name that is nothing but its abbreviation ("(CIB)") is that abbreviation.
+  const words = foldName(foldName(bare) === "" ? s : bare)
+    .split(" ")
+    .filter(Boolean);
+  if (words.length > 1 && words[0] === BANK) words.shift();
+  return words.join(" ");
+}
+
+/** «بنك», "bank" (written escaped: the CLI bundle is ASCII). */
+const BANK = "\u0628\u0646\u0643";
+
+/** A bracketed part of a name: "(CIB)", "[ABK]", the full-width （…） some Arabic pages use. */
+const BRACKETED = /[([\uff08][^()[\]\uff08\uff09]*[)\]\uff09]/gu;
+
+/** The bracketed parts of a registry name ("Commercial International Bank (CIB)" → ["CIB"]): each is a name of the seller too. */
+function abbreviationsOf(s: string): string[] {
+  return [...s.matchAll(BRACKETED)].map((m) => m[0].slice(1, -1).trim()).filter(Boolean);
+}
+
+/** What the registry says a seller is called: its id, English and Arabic names, and the `aliases` the operator listed. */
+export interface NamedSeller {
+  id: string;
+  name: string;
+  nameAr: string | null;
+  aliases?: readonly string[] | undefined;
+}
+
+/** The registry as names: each folded key → the ids of the sellers it names (more than one: ambiguous, matched to none). */
+export interface SellerNames {
+  ids: ReadonlySet<string>;
+  keys: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Every name the registry gives a seller, folded: `name`, `nameAr`, each of its `aliases`, and the
+ * abbreviation a name carries in brackets ("(CIB)" → "cib"). A key two sellers share names neither
+ * (see resolveSeller): the registry must be made unambiguous, never a guess made between them.
+ */
+export function sellerNamesOf(registry: readonly NamedSeller[]): SellerNames {
+  const keys = new Map<string, string[]>();
+  for (const s of registry) {
+    const names = [s.name, ...(s.nameAr !== null ? [s.nameAr] : []), ...(s.aliases ?? [])];
+    for (const n of [...names, ...names.flatMap(abbreviationsOf)]) {
+      const key = foldSellerName(n);
+      if (!key) continue;
+      const ids = keys.get(key) ?? [];
+      if (!ids.includes(s.id)) ids.push(s.id);
+      keys.set(key, ids);
+    }
+  }
+  return { ids: new Set(registry.map((s) => s.id)), keys };
+}
+
+/** The keys two or more sellers of a registry share ("bank" → its ids): a registry to fix. */
+export function ambiguousSellerNames(names: SellerNames): Array<{ key: string; ids: readonly string[] }> {
+  return [...names.keys].filter(([, ids]) => ids.length > 1).map(([key, ids]) => ({ key, ids }));
+}
+
+export type ResolvedSeller = { seller: string } | { unknown: string } | { ambiguous: readonly string[] };
+
+/**
+ * A document's name for a seller → its registry id, exact after folding (foldSellerName), in order:
+ * the source's own `sellers` map (its names → ids), a registry id as written, then every name of the
+ * registry (names, Arabic names, aliases, bracketed abbreviations). A name none of these gives is
+ * `unknown`: never a seller (the rulebook's rule 1), and named so the operator can add the bank or an
+ * alias. A name two sellers share is `ambiguous`. A `sellers` map entry must lead to a registry id too.
+ */
+export function resolveSeller(
+  raw: string,
+  names: SellerNames,
+  sourceMap: Readonly<Record<string, string>> = {},
+): ResolvedSeller {
+  const name = raw.replace(/\s+/g, " ").trim();
+  const key = foldSellerName(name);
+  const mapped =
+    sourceMap[name] ?? Object.entries(sourceMap).find(([k]) => foldSellerName(k) === key && key !== "")?.[1];
+  if (mapped !== undefined) return names.ids.has(mapped) ? { seller: mapped } : { unknown: name };
+  if (names.ids.has(name)) return { seller: name };
+  const ids = key ? names.keys.get(key) : undefined;
+  if (ids === undefined) return { unknown: name };
+  return ids.length === 1 ? { seller: ids[0]! } : { ambiguous: ids };
+}

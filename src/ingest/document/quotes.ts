@@ -7,7 +7,7 @@
 import { roundHalfAway } from "../../core/round.js";
 import type { Quote } from "../../schema/inputs.js";
 import type { Observations } from "../adapters/types.js";
-import { foldName, namingOf, resolveAsset, type AssetNaming } from "./names.js";
+import { foldName, namingOf, resolveAsset, resolveSeller, type AssetNaming, type SellerNames } from "./names.js";
 import { parsePrice } from "./numbers.js";
 
 export interface QuoteMapping {
@@ -17,6 +17,14 @@ export interface QuoteMapping {
   seller?: string | undefined;
   /** Document names of sellers → registry ids (an aggregator's records). */
   sellers: Record<string, string>;
+  /**
+   * The registry's names, when the records name their sellers (`fields.seller`): a name it does not
+   * give is skipped and listed in `unknownSellers`, never a seller (rule 1). Absent (a pure reading
+   * without a registry, as some tests do): a name is the `sellers` map's id, else taken as an id.
+   */
+  registry?: SellerNames | undefined;
+  /** Registry ids whose records this source does not take (`skipSellers`: a relay known to lag for them). */
+  skipSellers: ReadonlySet<string>;
   naming: AssetNaming;
   /** Every price is divided by this (100 for a page that shows piastres). */
   divideBy: number;
@@ -27,20 +35,26 @@ export interface QuoteMapping {
 }
 
 /** A document source's mapping from its configuration (the schema's defaults where one is absent). */
-export function quoteMappingOf(cfg: {
-  id: string;
-  seller?: string | undefined;
-  sellers?: Record<string, string> | undefined;
-  assets?: Record<string, string>;
-  units?: Record<string, number>;
-  divideBy?: number | undefined;
-  take?: "cash" | "transfer" | undefined;
-  rowUnits?: Record<string, number> | undefined;
-}): QuoteMapping {
+export function quoteMappingOf(
+  cfg: {
+    id: string;
+    seller?: string | undefined;
+    sellers?: Record<string, string> | undefined;
+    assets?: Record<string, string>;
+    units?: Record<string, number>;
+    divideBy?: number | undefined;
+    take?: "cash" | "transfer" | undefined;
+    rowUnits?: Record<string, number> | undefined;
+    skipSellers?: readonly string[] | undefined;
+  },
+  registry?: SellerNames,
+): QuoteMapping {
   return {
     id: cfg.id,
     seller: cfg.seller,
     sellers: cfg.sellers ?? {},
+    registry,
+    skipSellers: new Set(cfg.skipSellers ?? []),
     naming: namingOf(cfg),
     divideBy: cfg.divideBy ?? 1,
     take: cfg.take ?? "cash",
@@ -67,20 +81,55 @@ export type Skip = { reason: string; detail: string };
 
 const str = (v: unknown) => (v === null || v === undefined ? "" : String(v).replace(/\s+/g, " ").trim());
 
-export function sellerOf(raw: unknown, m: Pick<QuoteMapping, "seller" | "sellers">): string {
+/**
+ * The record's seller: the source's own, or the record's name through the `sellers` map and the
+ * registry (resolveSeller). `{unknown}`: a name the registry does not give; `{ambiguous}`: one it
+ * gives two sellers. Without a registry, the old reading: the map's id, else the name as an id.
+ */
+export function sellerOf(
+  raw: unknown,
+  m: Pick<QuoteMapping, "seller" | "sellers" | "registry">,
+): string | { unknown: string } | { ambiguous: readonly string[]; name: string } {
   if (m.seller !== undefined) return m.seller;
   const name = str(raw);
   if (!name) return "";
+  if (m.registry !== undefined) {
+    const r = resolveSeller(name, m.registry, m.sellers);
+    return "seller" in r ? r.seller : "unknown" in r ? r : { ambiguous: r.ambiguous, name };
+  }
   if (name in m.sellers) return m.sellers[name]!;
   const folded = foldName(name);
   for (const [k, v] of Object.entries(m.sellers)) if (foldName(k) === folded) return v;
   return name;
 }
 
-export function quoteOf(r: RawRecord, m: QuoteMapping, known: ReadonlySet<string>, nowMs: number): Quote | Skip {
-  const seller = sellerOf(r.seller, m);
+/** A record skipped because the registry does not know its seller's name: the name, for `unknownSellers`. */
+export type UnknownSeller = Skip & { unknownSeller: string };
+
+export function quoteOf(
+  r: RawRecord,
+  m: QuoteMapping,
+  known: ReadonlySet<string>,
+  nowMs: number,
+): Quote | Skip | UnknownSeller {
+  const who = sellerOf(r.seller, m);
+  if (typeof who !== "string")
+    return "unknown" in who
+      ? {
+          reason: "seller not in the registry",
+          detail: `${r.where}: "${who.unknown}" (add the seller to sellers.json, or the name to its aliases)`,
+          unknownSeller: who.unknown,
+        }
+      : {
+          reason: "seller name ambiguous",
+          detail: `${r.where}: "${who.name}" is a name of ${who.ambiguous.join(" and ")} in sellers.json (make their names or aliases differ)`,
+        };
+  const seller = who;
   const name = str(r.asset);
   if (!seller) return { reason: "no seller", detail: r.where };
+  // The source's configuration says this relay's rows for that seller are not to be trusted (its note says why).
+  if (m.skipSellers.has(seller))
+    return { reason: "seller not taken from this source", detail: `${r.where}: ${seller}` };
   const resolved = resolveAsset(name, m.naming, known);
   if ("reason" in resolved) {
     if (resolved.reason === "no asset name") return { reason: "no asset name", detail: r.where };
@@ -130,16 +179,20 @@ export function quotesOf(
   m: QuoteMapping,
   known: ReadonlySet<string>,
   nowMs: number,
-): Pick<Observations, "quotes" | "fetched" | "skipped"> {
+): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
   const out: Pick<Observations, "quotes" | "fetched" | "skipped"> = {
     quotes: [],
     fetched: records.length,
     skipped: [],
   };
+  const unknown = new Set<string>();
   for (const r of records) {
     const q = quoteOf(r, m, known, nowMs);
-    if ("reason" in q) out.skipped.push(q);
+    if ("unknownSeller" in q) {
+      unknown.add(q.unknownSeller);
+      out.skipped.push({ reason: q.reason, detail: q.detail });
+    } else if ("reason" in q) out.skipped.push(q);
     else out.quotes.push(q);
   }
-  return out;
+  return { ...out, unknownSellers: [...unknown].sort() };
 }
