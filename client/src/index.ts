@@ -9,12 +9,14 @@
  * (`generatedAt`, at the client's clock) and the assets the build itself calls stale, so a mirror
  * that kept serving an old build is never handed over as fresh. It is polite: it reuses an answer
  * for its Cache-Control max-age without asking, revalidates with the ETag (a 304 costs no body),
- * and sends nothing to a home before the Retry-After that home gave. Types come from the API's
+ * and sends nothing to a home before the Retry-After that home gave. It believes a home only within
+ * bounds: a Retry-After or a max-age of at most an hour, a body of at most `maxBodyBytes`, and a
+ * build instant no later than its own clock allows. Types come from the API's
  * OpenAPI description (./openapi.ts, generated), and every body is checked against them
  * (./shape.ts) before it is returned. No dependency but `fetch`.
  */
 import type { components } from "./openapi.js";
-import { freshFor, retryAfterMs, sleep, systemTimers, type Timers } from "./http.js";
+import { MAX_BODY_BYTES, freshFor, readBody, retryAfterMs, sleep, systemTimers, type Timers } from "./http.js";
 import { FEED_PATH, filterFeed, variantPath, type FeedFilter } from "./mirror.js";
 import { SHAPES, mismatch, type DocumentShape, type Mismatch } from "./shape.js";
 
@@ -25,7 +27,15 @@ export type History = components["schemas"]["History"];
 export type Problem = components["schemas"]["Problem"];
 export type { FeedFilter, Timers };
 export { UnknownFilterValue, filterFeed, variantPath } from "./mirror.js";
-export { freshFor, retryAfterMs, systemTimers } from "./http.js";
+export {
+  MAX_BODY_BYTES,
+  MAX_RETRY_AFTER_MS,
+  MAX_REUSE_MS,
+  freshFor,
+  httpDate,
+  retryAfterMs,
+  systemTimers,
+} from "./http.js";
 
 export type Home = "primary" | "mirror";
 
@@ -34,6 +44,13 @@ export type Home = "primary" | "mirror";
  * answers 503 when the published build is older, `buildMaxAgeSeconds`).
  */
 export const STALE_AFTER_MS = 2 * 3600 * 1000;
+
+/**
+ * How far ahead of the client's clock a build instant may be and still count as just made: 5
+ * minutes, the CLOCK_SKEW the build allows a quote's observedAt (METHODOLOGY.md, "Accepting quotes",
+ * rule 4). Beyond it the two clocks disagree by more than skew, so the build's age is unknown.
+ */
+export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export interface ClientOptions {
   /** The primary home's base URL, e.g. `https://prices.example.org`. */
@@ -50,6 +67,11 @@ export interface ClientOptions {
   maxWaitMs?: number;
   /** How old a build may be, at the client's clock, before an answer of it is `stale` (default 2 h, as /readyz). */
   staleAfterMs?: number;
+  /**
+   * The largest body read, in bytes (default MAX_BODY_BYTES, 8 MiB). A longer one (announced by its
+   * Content-Length, or found while reading) is not read further and counts as that home's failure.
+   */
+  maxBodyBytes?: number;
   /**
    * Send If-None-Match with the ETag kept (RFC 9110 §13.1.2). Default: outside a browser (no
    * `document`). A browser's HTTP cache revalidates by itself, and the header, not CORS-safelisted,
@@ -73,9 +95,17 @@ export interface Answer<T> {
   etag: string | null;
   /** When the build was made (the document's `generatedAt`); null for a document that states none (the index, a history). */
   generatedAt: string | null;
-  /** Milliseconds from `generatedAt` to the client's `now()` (0 when the clocks disagree the other way); null without `generatedAt`. */
+  /**
+   * Milliseconds from `generatedAt` to the client's `now()`; null without `generatedAt`. 0 for a
+   * build up to CLOCK_SKEW_MS (5 min) ahead of the client's clock; negative beyond that: the build
+   * says it was made in the future, by that much.
+   */
   age: number | null;
-  /** True when `age` is over `staleAfterMs` (2 h): the build is older than the API itself would call ready. */
+  /**
+   * True when `age` is over `staleAfterMs` (2 h): the build is older than the API itself would call
+   * ready; and when `generatedAt` is more than CLOCK_SKEW_MS ahead of the client's clock: how old
+   * that build is cannot be known, so it is not called fresh.
+   */
   stale: boolean;
   /** Slugs of the assets whose `freshness.state` is `stale` in the document: no new quote for 8 trading hours, at the build instant. */
   staleAssets: string[];
@@ -140,6 +170,38 @@ export class PriceFeedShapeError extends PriceFeedUnavailable {
   }
 }
 
+/** A body over the size limit: where it came from, and its Content-Length when it announced one. */
+export interface Oversized {
+  home: Home;
+  url: string;
+  /** The document asked for: Feed, Index or History. */
+  document: string;
+  /** The Content-Length it announced (refused unread); null when it announced none and was cut off at the limit. */
+  announced: number | null;
+}
+
+/**
+ * No home gave a usable answer, and at least one answered with a body longer than `maxBodyBytes`,
+ * which was not read further (no other home answered a body of the wrong shape: then that is
+ * PriceFeedShapeError). `url` is the first such answer's, `oversized` lists each, `causes` says
+ * what each home did. A PriceFeedUnavailable, so code that handles an outage handles this one too.
+ */
+export class PriceFeedTooLargeError extends PriceFeedUnavailable {
+  readonly url: string;
+  constructor(
+    causes: string[],
+    retryAt: number,
+    readonly oversized: Oversized[],
+    readonly maxBodyBytes: number,
+  ) {
+    super(causes, retryAt);
+    const first = oversized[0]!;
+    this.url = first.url;
+    this.name = "PriceFeedTooLargeError";
+    this.message = `the price feed gave no ${first.document} within ${maxBodyBytes} bytes: ${causes.join("; ")}`;
+  }
+}
+
 /** A root-relative link of a document (`_self`, `_spec`, `_variants`) on a home whose base URL may carry a prefix. */
 export function resolveLink(base: string, link: string): string {
   return `${base.replace(/\/+$/, "")}${link.startsWith("/") ? link : `/${link}`}`;
@@ -162,6 +224,8 @@ type Failure = {
   refused: PriceFeedProblem | null;
   /** A 200 whose body is not the document asked for. */
   shape: ShapeMismatch | null;
+  /** A 200 whose body is longer than the limit. */
+  oversized: Oversized | null;
 };
 type Outcome = { ok: true; answer: Got } | Failure;
 
@@ -172,6 +236,7 @@ const fail = (reason: string, status: number | null, more: Partial<Failure> = {}
   retryAfter: null,
   refused: null,
   shape: null,
+  oversized: null,
   ...more,
 });
 
@@ -227,6 +292,10 @@ export class PriceFeedClient {
     return resolveLink(this.base(home), link);
   }
 
+  private get maxBodyBytes(): number {
+    return this.options.maxBodyBytes ?? MAX_BODY_BYTES;
+  }
+
   private base(home: Home): string {
     return home === "primary" ? this.options.primary : (this.options.mirror ?? this.options.primary);
   }
@@ -246,6 +315,7 @@ export class PriceFeedClient {
     for (let waited = false; ; waited = true) {
       const causes: string[] = [];
       const shapes: ShapeMismatch[] = [];
+      const oversized: Oversized[] = [];
       for (const home of homes) {
         const b = this.blocked[home];
         if (this.timers.now() < b.until) {
@@ -260,6 +330,7 @@ export class PriceFeedClient {
         if (r.refused) throw r.refused;
         causes.push(`${home}: ${r.reason}`);
         if (r.shape) shapes.push(r.shape);
+        if (r.oversized) oversized.push(r.oversized);
         // A static host's 404 is about that one file (an unknown slug), not the host: the mirror stays asked.
         if (home === "mirror" && r.status === 404) continue;
         const backoff = r.retryAfter ?? this.options.failureBackoffMs ?? 60_000;
@@ -272,7 +343,11 @@ export class PriceFeedClient {
       const next = Math.max(this.timers.now(), Math.min(...blocked.map((b) => b.until)));
       const wait = Math.min(...told.map((b) => b.until)) - this.timers.now();
       if (waited || told.length === 0 || wait > (this.options.maxWaitMs ?? 60_000))
-        throw shapes.length ? new PriceFeedShapeError(causes, next, shapes) : new PriceFeedUnavailable(causes, next);
+        throw shapes.length
+          ? new PriceFeedShapeError(causes, next, shapes)
+          : oversized.length
+            ? new PriceFeedTooLargeError(causes, next, oversized, this.maxBodyBytes)
+            : new PriceFeedUnavailable(causes, next);
       await sleep(this.timers, wait);
     }
   }
@@ -282,7 +357,7 @@ export class PriceFeedClient {
     const body = got.body as { generatedAt?: unknown; assets?: unknown };
     const generatedAt = typeof body.generatedAt === "string" ? body.generatedAt : null;
     const built = generatedAt === null ? NaN : Date.parse(generatedAt);
-    const age = Number.isNaN(built) ? null : Math.max(0, this.timers.now() - built);
+    const age = Number.isNaN(built) ? null : ageOf(this.timers.now() - built);
     const assets = Array.isArray(body.assets) ? (body.assets as Asset[]) : [];
     const inState = (state: Asset["freshness"]["state"]) =>
       assets.filter((a) => a.freshness.state === state).map((a) => a.slug);
@@ -290,7 +365,9 @@ export class PriceFeedClient {
       ...(got as Got & { body: T }),
       generatedAt,
       age,
-      stale: age !== null && age > (this.options.staleAfterMs ?? STALE_AFTER_MS),
+      // A build from the future is not fresh: its instant is wrong (a clock, or a hostile home) and
+      // believing it would keep the answer fresh for staleAfterMs past a date that has not come.
+      stale: age !== null && (age < 0 || age > (this.options.staleAfterMs ?? STALE_AFTER_MS)),
       staleAssets: inState("stale"),
       delayedAssets: inState("delayed"),
     };
@@ -324,14 +401,19 @@ export class PriceFeedClient {
         return { ok: true, answer: { body: stored.body, home, url, fromCache: true, etag: stored.etag } };
       }
       const type = mediaType(res.headers.get("Content-Type"));
-      const text = await res.text();
       const status = `${res.status} ${res.statusText}`.trim();
+      const max = this.maxBodyBytes;
       if (res.ok) {
         // A CDN's page or a login wall answered 200 in the API's place.
-        if (type !== null && !isJson(type)) return fail(`${status} with ${type}, not JSON`, res.status);
+        if (type !== null && !isJson(type)) return discard(res, fail(`${status} with ${type}, not JSON`, res.status));
+        const read = await readBody(res, max);
+        if (!("text" in read)) {
+          const oversized = { home, url, document: shape.name, announced: read.announced };
+          return fail(`${status} with ${tooLong(read.announced, max)}`, res.status, { oversized });
+        }
         let body: unknown;
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(read.text);
         } catch (e) {
           return fail(`${status} with a body that is not JSON (${messageOf(e)})`, res.status);
         }
@@ -346,12 +428,20 @@ export class PriceFeedClient {
         return { ok: true, answer: { body, home, url, fromCache: false, etag } };
       }
       const retryAfter = retryAfterMs(res.headers.get("Retry-After"), now);
-      if (res.status === 429 || res.status >= 500) return fail(status, res.status, { retryAfter });
-      const problem = type === PROBLEM_TYPE ? problemOf(text) : null;
-      if (problem && res.status >= 400 && res.status < 500)
-        return fail(status, res.status, { refused: new PriceFeedProblem(res.status, problem, url) });
-      // Anything else (a CDN's HTML 403 or 404, a redirect not followed) is not the API answering.
-      return fail(`${status}, ${type ?? "no Content-Type"}: not the API's problem document`, res.status);
+      if (res.status === 429 || res.status >= 500) return discard(res, fail(status, res.status, { retryAfter }));
+      // Only a 4xx that says it is the API's problem document is read, and only up to the limit.
+      if (type !== PROBLEM_TYPE || res.status < 400 || res.status >= 500) {
+        // Anything else (a CDN's HTML 403 or 404, a redirect not followed) is not the API answering.
+        return discard(
+          res,
+          fail(`${status}, ${type ?? "no Content-Type"}: not the API's problem document`, res.status),
+        );
+      }
+      const read = await readBody(res, max);
+      if (!("text" in read)) return fail(`${status} with ${tooLong(read.announced, max)}`, res.status);
+      const problem = problemOf(read.text);
+      if (problem) return fail(status, res.status, { refused: new PriceFeedProblem(res.status, problem, url) });
+      return fail(`${status}, ${type}: not the API's problem document`, res.status);
     } catch (e) {
       const reason = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : `network error: ${messageOf(e)}`;
       return fail(reason, null);
@@ -362,6 +452,25 @@ export class PriceFeedClient {
 }
 
 const PROBLEM_TYPE = "application/problem+json";
+
+/**
+ * A build's age from `now - built`: 0 for a build up to CLOCK_SKEW_MS ahead (two honest clocks a
+ * little apart), and the difference itself, negative, beyond it: a build that says it was made in
+ * the future is said to be, not made to look just built.
+ */
+const ageOf = (sinceBuilt: number): number => (sinceBuilt >= -CLOCK_SKEW_MS ? Math.max(0, sinceBuilt) : sinceBuilt);
+
+/** A body not read (or not read further): cancelled, so the connection does not stay busy with it; then `result`. */
+function discard<T>(res: Response, result: T): T {
+  void res.body?.cancel().catch(() => {});
+  return result;
+}
+
+/** What was too long of a body refused for its size. */
+const tooLong = (announced: number | null, max: number): string =>
+  announced === null
+    ? `a body longer than the limit of ${max} bytes, not read further`
+    : `a body of ${announced} bytes announced, more than the limit of ${max}`;
 
 /** The media type of a Content-Type, lower case and without its parameters; null when there is none. */
 function mediaType(contentType: string | null): string | null {
