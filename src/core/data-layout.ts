@@ -12,6 +12,7 @@
  *   state/published.json         the ETags and Last-Modified last published
  *   state/sources.json           each source's last run, success and failure
  *   state/events.json            what the last build published, summarized, and the events kept
+ *   state/probation.json         where each new source stands on probation (the record, not a cache)
  *   state/closed-days/           raw days already closed by a build (a cache)
  *   state/archive/               what the archive keeps of each compacted day (a cache)
  */
@@ -73,6 +74,8 @@ export interface DataPaths {
   sourceRuns: string;
   /** state/events.json (docs/methodology.md §12) */
   events: string;
+  /** state/probation.json (docs/methodology.md "New sources: probation") */
+  probation: string;
   /** state/closed-days/ */
   closedDays: string;
   /** state/archive/ */
@@ -95,6 +98,7 @@ export function dataPaths(dir: string): DataPaths {
     state: joinPath(state, "published.json"),
     sourceRuns: joinPath(state, "sources.json"),
     events: joinPath(state, "events.json"),
+    probation: joinPath(state, "probation.json"),
     closedDays: joinPath(state, "closed-days"),
     archive: joinPath(state, "archive"),
   };

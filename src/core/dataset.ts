@@ -11,6 +11,7 @@ import type {
   Sources,
 } from "../schema/inputs.js";
 import { loHi } from "./stats.js";
+import type { ProbationState } from "../schema/probation.js";
 
 export interface Located<T> {
   value: T;
@@ -32,6 +33,8 @@ export interface LocatedQuote {
  * gives one seller and asset different prices at one instant, each passing the six tests, so none
  * is used (src/rules/acceptance.ts acceptDay). `reference-asset` (test 5): a seller's quote for an
  * asset the catalog marks `reference`, which has no seller list: said, never dropped silently.
+ * `side-doubtful` (test 7): a value quoted alone that lies on the wrong side of the other sellers'
+ * opposite side (a lone buy above their median sell, a lone sell below their median buy).
  */
 export const REJECTION_REASONS = [
   "unknown-asset",
@@ -47,6 +50,7 @@ export const REJECTION_REASONS = [
   "conflicting-quote",
   "implausible-sell",
   "implausible-buy",
+  "side-doubtful",
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
@@ -63,6 +67,19 @@ export interface RejectedQuote {
   reason: RejectionReason;
 }
 
+/** A quote of a source on probation as the feed lists it apart: its values, and whether the rules passed it. */
+export interface ProbationQuote {
+  asset: string;
+  seller: string;
+  source: string;
+  buy: number | null;
+  sell: number | null;
+  observedAt: string;
+  passed: boolean;
+  /** Why the rules refused it; null when it passed. */
+  reason: RejectionReason | null;
+}
+
 /**
  * A raw day taken through acceptance to its closes (src/rules/days.ts closeRawDay), so that its
  * quotes need not be kept: its closes and rejections, the number of quotes read and accepted, and
@@ -72,6 +89,11 @@ export interface RejectedQuote {
 export interface ClosedRawDay {
   closes: DayClose[];
   rejected: RejectedQuote[];
+  /**
+   * The latest quote of each source on probation, seller and asset of the day (docs/methodology.md
+   * "New sources: probation"): judged by every rule, in no close. Sorted by asset, seller, source.
+   */
+  probation: ProbationQuote[];
   accepted: number;
   read: number;
   latestObservedMs: number | null;
@@ -117,6 +139,11 @@ export interface Dataset {
   /** The official and global rates, in file order; a build's are read as they are iterated, once. */
   official: Iterable<Located<OfficialRate>>;
   global: Iterable<Located<GlobalRate>>;
+  /**
+   * Where each source stands on probation (data/state/probation.json, docs/methodology.md "New
+   * sources: probation"); absent: no record, so every subject source is on probation.
+   */
+  probation?: ProbationState;
   /** What the loader noticed without stopping (a history summary it could not use), for the build report. */
   warnings?: string[];
 }

@@ -5,6 +5,20 @@
 export const CLOCK_SKEW_MS = 5 * 60 * 1000; // Accepting quotes, rule 4
 export const PLAUSIBLE_BAND = 0.1; // Accepting quotes, rule 6: ±10 %
 export const PLAUSIBLE_MIN_PEERS = 3; // rule 6: fewer other sellers ⇒ compare with the official rate
+/**
+ * Rule 6 for an asset with no official rate that day (gold): the band around the global reference,
+ * wider above than below because the local price of gold stands well above the world price when the
+ * pound is under pressure (2023), yet narrow enough to catch an ounce read as a gram, a price per 10
+ * or 100 grams, or one karat read as another far from it.
+ */
+export const GLOBAL_BAND_BELOW = 0.25; // 25 % below the global reference
+export const GLOBAL_BAND_ABOVE = 0.6; // 60 % above it
+/** New sources: probation. A source graduates after this many successful runs (over ≥ 2 Cairo days, none refused by rules 3, 5, 6 or 7). */
+export const PROBATION_RUNS = 24;
+/** New sources: probation. The Cairo days the graduating runs must span at least. */
+export const PROBATION_MIN_DAYS = 2;
+/** New sources: probation. A graduated source with this many quotes refused by rules 3, 6 or 7 in one run goes back. */
+export const PROBATION_RETURN_REFUSALS = 2;
 export const SERIES_WINDOW_DAYS = 30; // History
 export const LOOKBACK_DAYS = 90; // The verdict: prior days used
 export const LOOKBACK_MAX_AGE_DAYS = 365; // The verdict: prior days not older than this

@@ -5,7 +5,7 @@
  * (src/feed/plan.ts) only spares closing again a raw day an earlier build closed from the same bytes.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
-import type { ClosedRawDay, Dataset, DayRecord } from "../core/dataset.js";
+import type { ClosedRawDay, Dataset, DayRecord, ProbationQuote } from "../core/dataset.js";
 import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/references.js";
 import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
@@ -20,6 +20,7 @@ import { confidence, isInverted } from "../rules/confidence.js";
 import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
 import type { Plan, Reuse } from "./plan.js";
+import { counting } from "../rules/probation/standing.js";
 
 export interface AssetsResult {
   assets: Asset[];
@@ -67,7 +68,16 @@ export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsRe
   const official = dailyRefs(ds.official, maps.assets, nowMs, refIssues);
   const global = dailyRefs(ds.global, maps.assets, nowMs, refIssues);
   const rawDates = ds.quoteDays.map((d) => d.date);
-  const plan = reuse?.plan({ catalog: ds.catalog, registry: ds.registry, sources: ds.sources, official, rawDates });
+  const count = counting(ds.sources.sources, ds.probation);
+  const plan = reuse?.plan({
+    catalog: ds.catalog,
+    registry: ds.registry,
+    sources: ds.sources,
+    official,
+    global,
+    counting: count,
+    rawDates,
+  });
   const order = sourceOrder(ds.sources.sources);
   const made = new Map<string, ClosedRawDay>();
   // Each raw day read when its turn comes, and closed by the rules unless the plan keeps its closes.
@@ -75,7 +85,7 @@ export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsRe
     const { bytes, quotes } = day.read();
     const kept = plan?.closes(day, bytes);
     if (kept) return kept;
-    const closed = closeRawDay({ date: day.date, quotes }, nowMs, maps, official, order);
+    const closed = closeRawDay({ date: day.date, quotes }, nowMs, maps, { official, global }, order, count);
     made.set(day.date, closed);
     return closed;
   });
@@ -99,7 +109,7 @@ export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsRe
     const published =
       asset.market === "reference"
         ? referenceAsset(ctx)
-        : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings);
+        : sellerAsset(ctx, closes.perAsset.get(asset.id) ?? [], maps, warnings, closes.probation);
     fedBy.set(asset.id, published.sources);
     return published.asset;
   });
@@ -170,7 +180,38 @@ interface Published {
 const sourcesBehind = (...lists: Array<readonly string[] | undefined>) =>
   [...new Set(lists.flatMap((l) => l ?? []))].sort();
 
-function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings: string[]): Published {
+/** The asset's quotes of sources on probation on its business date, as published (the registry's names). */
+function probationRows(
+  list: readonly ProbationQuote[] | undefined,
+  asset: string,
+  maps: Maps,
+): NonNullable<Asset["probation"]> {
+  const rows: NonNullable<Asset["probation"]> = [];
+  for (const q of list ?? []) {
+    if (q.asset !== asset) continue;
+    const s = maps.sellers.get(q.seller);
+    rows.push({
+      id: q.seller,
+      seller: s?.name ?? q.seller,
+      sellerAr: s?.nameAr ?? null,
+      source: q.source,
+      buy: q.buy,
+      sell: q.sell,
+      observedAt: q.observedAt,
+      passed: q.passed,
+      reason: q.reason,
+    });
+  }
+  return rows;
+}
+
+function sellerAsset(
+  ctx: AssetContext,
+  days: DayRecord[],
+  maps: Maps,
+  warnings: string[],
+  probation: ReadonlyMap<string, ProbationQuote[]>,
+): Published {
   const { asset, cal, nowMs, today, officialDays, globalDays, benchOn } = ctx;
   const todayRecord = days.at(-1) ?? null; // every record has at least one close
   if (todayRecord && !todayRecord.close)
@@ -229,6 +270,9 @@ function sellerAsset(ctx: AssetContext, days: DayRecord[], maps: Maps, warnings:
     series: seriesWindow(entries, asOf),
     sellers: rows,
   };
+  // Listed apart, and only when there is one: a feed whose sources all count keeps its bytes.
+  const apart = probationRows(probation.get(asOf), asset.id, maps);
+  if (apart.length) published.probation = apart;
   return { asset: published, sources: sourcesBehind(todayClose?.sources, off?.sources, glob?.sources) };
 }
 

@@ -8,6 +8,7 @@
  */
 import type { ClosedRawDay } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
+import type { Counting } from "../rules/probation/standing.js";
 import type { Catalog, Registry, Sources } from "../schema/inputs.js";
 import type { ArchivePlanner, AssetPart, KeptFile, PartFile } from "./archive/types.js";
 
@@ -18,6 +19,10 @@ export interface PlanInputs {
   sources: Sources;
   /** The official references at the build instant (src/rules/references.ts): acceptance compares with them. */
   official: ReadonlyMap<string, DayRef[]>;
+  /** The global references at the build instant: rule 6 falls back to them where no official rate is in force. */
+  global: ReadonlyMap<string, DayRef[]>;
+  /** Which quotes count (docs/methodology.md "New sources: probation"). */
+  counting: Counting;
   /** The dates of the raw quote days there are (what was kept of a day no longer raw is dropped). */
   rawDates: readonly string[];
 }

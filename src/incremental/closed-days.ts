@@ -9,7 +9,8 @@
  * from (src/rules/days.ts closeRawDay, docs/methodology.md §2):
  * - the day file's bytes (`quotesSha256`): a late quote appended to the day changes them;
  * - the inputs of acceptance and closes (`inputsSha256`): the catalog, the registry, the sources in
- *   their order of trust and kind, and each asset's official rate in force that day;
+ *   their order of trust and kind, each asset's official and global rates in force that day, and
+ *   which sources were on probation when (docs/methodology.md "New sources: probation");
  * - the code (`codeSha256`, src/incremental/fingerprint.ts): any change of code is a miss;
  * - the build instant, through rule 4 only (a quote later than the build instant is rejected as
  *   observed-in-future): the result is the same at every instant once no quote of the day is later
@@ -31,6 +32,7 @@ import type { Catalog, DayClose, Registry, Sources } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
+import type { Counting } from "../rules/probation/standing.js";
 import type { PlanInputs } from "../feed/plan.js";
 import { dataPaths } from "../core/data-layout.js";
 import { dayFiles } from "../io/day-files.js";
@@ -67,6 +69,21 @@ export const ClosedDayEntry = z.strictObject({
       reason: z.enum(REJECTION_REASONS),
     }),
   ),
+  /** The quotes of sources on probation set apart (docs/methodology.md "New sources: probation"). */
+  probation: z
+    .array(
+      z.strictObject({
+        asset: z.string(),
+        seller: z.string(),
+        source: z.string(),
+        buy: z.number().nullable(),
+        sell: z.number().nullable(),
+        observedAt: z.string(),
+        passed: z.boolean(),
+        reason: z.enum(REJECTION_REASONS).nullable(),
+      }),
+    )
+    .default([]),
 });
 export type ClosedDayEntry = z.infer<typeof ClosedDayEntry>;
 
@@ -76,19 +93,31 @@ export type ClosedDayEntry = z.infer<typeof ClosedDayEntry>;
  * serialized and hashed once; each date adds the official rates in force on it.
  */
 export function inputsKeys(
-  inputs: { catalog: Catalog; registry: Registry; sources: Sources },
+  inputs: { catalog: Catalog; registry: Registry; sources: Sources; counting?: Counting },
   official: ReadonlyMap<string, DayRef[]>,
+  global?: ReadonlyMap<string, DayRef[]>,
 ): (date: string) => string {
   const shared = sha256Hex(
     canonical({
       catalog: inputs.catalog,
       registry: inputs.registry,
       sources: inputs.sources.sources.map((s) => ({ id: s.id, kind: sourceKind(s) })),
+      ...(inputs.counting?.key ? { probation: inputs.counting.key } : {}),
     }),
   );
+  // The global rate in force enters the key only where it can matter: an asset with no official rate
+  // that day (rule 6 falls back to it), so a dataset whose every asset has an official rate keeps its keys.
+  const globalOf = (id: string, date: string, off: DayRef | null) =>
+    off === null && global ? (refInForce(global.get(id), date)?.value ?? null) : null;
   return (date) =>
     sha256Hex(
-      `${shared}\0${canonical(inputs.catalog.map((a) => [a.id, refInForce(official.get(a.id), date) ?? null]))}`,
+      `${shared}\0${canonical(
+        inputs.catalog.map((a) => {
+          const off = refInForce(official.get(a.id), date) ?? null;
+          const g = globalOf(a.id, date, off);
+          return g === null ? [a.id, off] : [a.id, off, g];
+        }),
+      )}`,
     );
 }
 
@@ -133,7 +162,7 @@ export class ClosedDays {
 
   /** What acceptance reads besides the quotes (the references computed at the build instant): the rest of each key. */
   plan(inputs: PlanInputs): void {
-    this.inputsOf = inputsKeys(inputs, inputs.official);
+    this.inputsOf = inputsKeys(inputs, inputs.official, inputs.global);
     this.rawDates = new Set(inputs.rawDates);
   }
 
@@ -183,6 +212,7 @@ export class ClosedDays {
       accepted: entry.accepted,
       read: entry.read,
       latestObservedMs: entry.latestObservedMs,
+      probation: entry.probation,
     };
   }
 
@@ -209,7 +239,7 @@ export class ClosedDays {
     for (const [date, day] of made) {
       const seen = this.seen.get(date);
       if (!seen || (day.latestObservedMs !== null && day.latestObservedMs > this.atMs + CLOCK_SKEW_MS)) continue;
-      const entry: Omit<ClosedDayEntry, "sha256"> = {
+      const entry: Omit<z.input<typeof ClosedDayEntry>, "sha256"> = {
         date,
         quotesSha256: seen.quotesSha256,
         inputsSha256: seen.inputs,
@@ -218,6 +248,7 @@ export class ClosedDays {
         read: day.read,
         accepted: day.accepted,
         closes: day.closes,
+        ...(day.probation.length ? { probation: day.probation } : {}),
         rejected: day.rejected.map(({ line, source, seller, asset, reason }) => ({
           line,
           source,

@@ -26,6 +26,7 @@ import { loadState, writeState } from "../io/published-state.js";
 import { loadEvents, loadPublishedEvents, writeEvents } from "../io/events-state.js";
 import { startingRecord } from "../feed/events.js";
 import { SiteFolder, writeReport } from "../io/site-writer.js";
+import { loadProbation } from "../io/probation-state.js";
 import { loadSourceRuns } from "../io/source-runs.js";
 
 /**
@@ -96,14 +97,18 @@ async function buildUnlocked(
   const into = readBuffer();
   // Before the load: both list history/, and the first cleans what an interrupted write left there.
   const reuse = await Reuse.open({ dataDir: o.dataDir, outDir: o.outDir, nowMs: o.nowMs, saveState, into });
-  const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded] = await Promise.all([
+  const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded, probation] = await Promise.all([
     loadForBuild(o.dataDir, o.nowMs, into),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
     loadSourceRuns(o.dataDir),
     loadEvents(o.dataDir),
+    loadProbation(o.dataDir),
   ]);
+  // Where each new source stands (docs/methodology.md "New sources: probation"): the rules set apart
+  // the quotes of a source on probation at their instant.
+  dataset.probation = probation;
   // The record goes on from data/state/events.json or, when newer, from what the site being
   // replaced published (docs/methodology.md §12): a published event never vanishes.
   const start = startingRecord(

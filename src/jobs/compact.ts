@@ -9,6 +9,7 @@ import { dayFiles } from "../io/day-files.js";
 import { sha256Hex } from "../io/hash.js";
 import { assertInside } from "../io/links.js";
 import { loadFull } from "../io/load-full.js";
+import { loadProbation } from "../io/probation-state.js";
 
 /** Removes a file of the data folder; a disk or permission fault names it (src/io/atomic-write.ts). */
 const remove = (file: string) =>
@@ -39,6 +40,7 @@ async function compactUnlocked(dataDir: string, nowMs: number, warn: (warning: s
   // Nothing is written through a folder that leaves the data folder (docs/operating.md "What can go wrong").
   for (const folder of [p.history, p.summaries]) await assertInside(dataDir, folder, "folder");
   const ds = await loadFull(dataDir);
+  ds.probation = await loadProbation(dataDir);
   for (const w of ds.warnings ?? []) warn(w);
   const days = compactDays(ds, nowMs);
   const summaryFile = (date: string) => dayFile(p.summaries, date, "json");

@@ -2,7 +2,13 @@
  * docs/methodology.md §2.1: which observations count. Pure: a day's quotes in, `{ accepted,
  * rejected }` out. Rejection is expected bad data, so it is a value with a reason, never a throw.
  */
-import { CLOCK_SKEW_MS, PLAUSIBLE_BAND, PLAUSIBLE_MIN_PEERS } from "../core/methodology.js";
+import {
+  CLOCK_SKEW_MS,
+  GLOBAL_BAND_ABOVE,
+  GLOBAL_BAND_BELOW,
+  PLAUSIBLE_BAND,
+  PLAUSIBLE_MIN_PEERS,
+} from "../core/methodology.js";
 import { roundHalfAway } from "../core/round.js";
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import { medianWithout } from "../core/stats.js";
@@ -31,6 +37,11 @@ export interface AcceptanceContext {
   sellers: ReadonlyMap<string, RegistrySeller>;
   /** The official rate in force on `date` for an asset, already rounded; null when there is none. */
   official: (assetId: string) => OfficialRef | null;
+  /**
+   * The global reference in force on `date` for an asset, already rounded; null when there is none.
+   * Rule 6 falls back to it for an asset with no official rate (gold). Absent: no global reference.
+   */
+  global?: (assetId: string) => number | null;
   /** Position of a source in the sources configuration (lower wins ties). */
   sourceRank: (source: string) => number;
   /** Whether a source is a seller's own publication (kind `seller`), which outranks relays (§2.3). */
@@ -108,8 +119,12 @@ export function sellerValueOrder<Q>(
 /**
  * Rule 6, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
  * values of the day for that side (each other seller counted once, by the quote passing rules 1–5
- * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote.
- * With neither a peer median nor an official rate there is nothing to compare with: the value stands.
+ * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote,
+ * or, with no official rate either (gold), of the global reference in its own asymmetric band
+ * (plausible below). With no yardstick at all there is nothing to compare with: the value stands.
+ * Rule 7 then checks a value quoted alone against the others' opposite side (`side-doubtful`). The
+ * values of rules 6 and 7 are every seller's, its source on probation or not (docs/methodology.md
+ * "New sources: probation"): the rules judge every quote alike; what counts is decided after them.
  *
  * Conflicts (docs/methodology.md §11): quotes of one source, seller and asset at one instant whose
  * rounded prices differ. While such a group is open, none of its quotes is its seller's value for
@@ -147,7 +162,14 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     if (!peers)
       byAsset.set(
         r.asset,
-        (peers = { latest: new Map(), sell: new Map(), buy: new Map(), sorted: {}, instants: new Map() }),
+        (peers = {
+          latest: new Map(),
+          sell: new Map(),
+          buy: new Map(),
+          any: { sell: new Map(), buy: new Map() },
+          sorted: {},
+          instants: new Map(),
+        }),
       );
     const cur = peers.latest.get(r.seller);
     if (!cur || order(r, cur) < 0) peers.latest.set(r.seller, r);
@@ -188,25 +210,29 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
       if (!cur || order(r, cur) < 0) latest.set(r.seller, r);
     }
   }
-  // Per asset and side, the median of the others' values is computed once per seller.
-  const peerMedian = (peers: PeerValues, side: Side, seller: string): number | null => {
-    const medians = peers[side];
-    let m = medians.get(seller);
+  // Per asset and side, every seller's value (its latest), ascending: made once, when first asked.
+  const sortedValues = (peers: PeerValues, side: Side): number[] => {
+    let sorted = peers.sorted[side];
+    if (!sorted) {
+      sorted = [];
+      for (const q of peers.latest.values()) if (q[side] !== null) sorted.push(q[side]);
+      sorted.sort((a, b) => a - b);
+      peers.sorted[side] = sorted;
+    }
+    return sorted;
+  };
+  // The median of the other sellers' values of a side, once per seller: every seller's value but
+  // this seller's own, read from the sorted list without its own value (same numbers as sorting the
+  // others' values). `min`: fewer others than this ⇒ null (rule 6 wants PLAUSIBLE_MIN_PEERS; rule 7 one).
+  const othersMedian = (peers: PeerValues, side: Side, seller: string, min: number): number | null => {
+    const cache = min === 1 ? peers.any[side] : peers[side];
+    let m = cache.get(seller);
     if (m === undefined) {
-      // The others' values are every seller's value but this seller's own: one sorted list per asset
-      // and side, and each seller's median read from it without its own value (same numbers as
-      // sorting the others' values).
-      let sorted = peers.sorted[side];
-      if (!sorted) {
-        sorted = [];
-        for (const q of peers.latest.values()) if (q[side] !== null) sorted.push(q[side]);
-        sorted.sort((a, b) => a - b);
-        peers.sorted[side] = sorted;
-      }
+      const sorted = sortedValues(peers, side);
       const own = peers.latest.get(seller)?.[side] ?? null;
       const others = sorted.length - (own === null ? 0 : 1);
-      m = others >= PLAUSIBLE_MIN_PEERS ? medianWithout(sorted, own) : null;
-      medians.set(seller, m);
+      m = others >= min ? medianWithout(sorted, own) : null;
+      cache.set(seller, m);
     }
     return m;
   };
@@ -222,10 +248,30 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     for (const side of SIDES) {
       const v = passing.price(i, side);
       if (v === null) continue;
-      const ref = peerMedian(peers, side, seller) ?? ctx.official(asset)?.[side] ?? null;
-      if (ref !== null && Math.abs(v - ref) > PLAUSIBLE_BAND * ref) {
+      if (
+        !plausible(
+          v,
+          othersMedian(peers, side, seller, PLAUSIBLE_MIN_PEERS),
+          ctx.official(asset)?.[side] ?? null,
+          ctx.global?.(asset) ?? null,
+        )
+      ) {
         reason = `implausible-${side}`;
         break;
+      }
+    }
+    // Rule 7: a value quoted alone must lie on its side of the others' opposite side. A lone buy (what
+    // the customer receives) above the median of the others' sells, or a lone sell below the median of
+    // their buys, was most likely read the wrong way round. No other seller's value: no check.
+    if (!reason) {
+      const buy = passing.price(i, "buy");
+      const sell = passing.price(i, "sell");
+      if (buy !== null && sell === null) {
+        const m = othersMedian(peers, "sell", seller, 1);
+        if (m !== null && buy > m) reason = "side-doubtful";
+      } else if (sell !== null && buy === null) {
+        const m = othersMedian(peers, "buy", seller, 1);
+        if (m !== null && sell < m) reason = "side-doubtful";
       }
     }
     if (reason) {
@@ -272,8 +318,28 @@ interface PeerValues {
   latest: Map<string, AcceptedQuote>;
   sell: Map<string, number | null>;
   buy: Map<string, number | null>;
+  /** Per side and seller, the median of the others' values however few they are (rule 7). */
+  any: Record<Side, Map<string, number | null>>;
   /** Per side, every seller's value (latest), ascending: made once, when a median is first asked. */
   sorted: Partial<Record<Side, number[]>>;
   /** seller → source → observedAtMs → the position of its first quote passing rules 1–5: where conflicts are found. */
   instants: Map<string, Map<string, Map<number, number>>>;
+}
+
+/**
+ * Rule 6 for one value: within PLAUSIBLE_BAND of the peers' median when at least PLAUSIBLE_MIN_PEERS
+ * other sellers quote the side, else of the official rate; with neither, within GLOBAL_BAND_BELOW
+ * below and GLOBAL_BAND_ABOVE above the global reference (an asset with no official rate: gold).
+ * With no yardstick at all the value stands.
+ */
+export function plausible(
+  v: number,
+  peerMedian: number | null,
+  official: number | null,
+  global: number | null,
+): boolean {
+  const ref = peerMedian ?? official;
+  if (ref !== null) return Math.abs(v - ref) <= PLAUSIBLE_BAND * ref;
+  if (global !== null) return v >= global * (1 - GLOBAL_BAND_BELOW) && v <= global * (1 + GLOBAL_BAND_ABOVE);
+  return true;
 }

@@ -9,6 +9,7 @@ import { dailyRefs, type RefIssue } from "./references.js";
 import type { Dataset, DayRecord } from "../core/dataset.js";
 import type { DayClose, DaySummary } from "../schema/inputs.js";
 import { closeRawDay, mapsOf, sourceOrder } from "./days.js";
+import { counting } from "./probation/standing.js";
 import { canonical } from "../core/canonical.js";
 
 export interface CompactedDay {
@@ -33,10 +34,17 @@ function closedPastRetention(ds: Dataset, nowMs: number, compacted: boolean) {
   const done = new Set(ds.historyDays.map((h) => h.date));
   const maps = mapsOf(ds);
   const official = dailyRefs(ds.official, maps.assets, nowMs, [] as RefIssue[]);
+  const global = dailyRefs(ds.global, maps.assets, nowMs, [] as RefIssue[]);
   const order = sourceOrder(ds.sources.sources);
+  // The quotes of sources on probation are in no close, so in no history day (docs/methodology.md
+  // "New sources: probation"): compact weighs them by the same record as the build.
+  const count = counting(ds.sources.sources, ds.probation);
   return ds.quoteDays
     .filter((d) => d.date < keepFrom && done.has(d.date) === compacted)
-    .map((d) => ({ day: d, r: closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, official, order) }));
+    .map((d) => ({
+      day: d,
+      r: closeRawDay({ date: d.date, quotes: d.read().quotes }, nowMs, maps, { official, global }, order, count),
+    }));
 }
 
 export function compactDays(ds: Dataset, nowMs: number): CompactedDay[] {

@@ -14,8 +14,11 @@ import {
 } from "../core/dataset.js";
 import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
-import type { RejectedQuote } from "../core/dataset.js";
+import type { ProbationQuote, RejectedQuote } from "../core/dataset.js";
 import { acceptDay } from "./acceptance.js";
+import { DayQuotesPicked } from "./day-quotes.js";
+import { ALL_COUNT, type Counting } from "./probation/standing.js";
+import { roundHalfAway } from "../core/round.js";
 import { closeDay, type SourceOrder } from "./closes.js";
 import { refInForce, type DayRef } from "./references.js";
 
@@ -47,6 +50,8 @@ export function dailyCloses(ds: Dataset, nowMs: number, close: (day: QuoteDay) =
   const warnings: string[] = [];
   const rejections: RejectedQuote[] = [];
   const disagreements: Disagreement[] = [];
+  // The raw days' quotes of sources on probation, by date (docs/methodology.md "New sources: probation").
+  const probation = new Map<string, ProbationQuote[]>();
   let accepted = 0;
   let read = 0;
   const compacted = new Set<string>();
@@ -71,6 +76,7 @@ export function dailyCloses(ds: Dataset, nowMs: number, close: (day: QuoteDay) =
       read += r.read;
       accepted += r.accepted;
       rejections.push(...r.rejected);
+      if (r.probation.length) probation.set(day.date, r.probation);
       warnings.push(...conflictWarnings(r.rejected));
       for (const c of r.closes)
         for (const d of c.disagreements) disagreements.push({ date: c.date, asset: c.asset, ...d });
@@ -78,7 +84,17 @@ export function dailyCloses(ds: Dataset, nowMs: number, close: (day: QuoteDay) =
     });
   }
   for (const date of [...days.keys()].sort()) for (const c of days.get(date)!()) put(c);
-  return { perAsset, warnings, rejections, disagreements, accepted, read, rawDays, compactedDays: compacted.size };
+  return {
+    perAsset,
+    warnings,
+    rejections,
+    disagreements,
+    probation,
+    accepted,
+    read,
+    rawDays,
+    compactedDays: compacted.size,
+  };
 }
 
 /**
@@ -105,22 +121,39 @@ export function conflictWarnings(rejected: readonly RejectedQuote[]): string[] {
   });
 }
 
+/** The yardsticks acceptance reads besides the quotes: the official and global references by asset and date. */
+export interface Yardsticks {
+  official: ReadonlyMap<string, DayRef[]>;
+  global?: ReadonlyMap<string, DayRef[]>;
+}
+
 /**
  * One raw day through acceptance to its closes: what the build does (src/feed/assets.ts), and what
- * `compact` keeps. The quotes are read once, in order, so they may come as they are parsed.
+ * `compact` keeps. The quotes are read once, in order, so they may come as they are parsed. Every
+ * quote goes through every rule; then those of a source on probation at their instant (`count`,
+ * docs/methodology.md "New sources: probation") are set apart: in no close, listed with whether
+ * they passed.
  */
 export function closeRawDay(
   day: { date: string; quotes: Iterable<LocatedQuote> },
   nowMs: number,
   maps: Maps,
-  official: ReadonlyMap<string, DayRef[]>,
+  refs: Yardsticks,
   order: SourceOrder,
+  count: Counting = ALL_COUNT,
 ): ClosedRawDay {
   let latestObservedMs: number | null = null;
+  // The latest quote of each source on probation, seller and asset (a later line wins a tie): what the feed lists apart.
+  const apart = new Map<string, LocatedQuote>();
   const quotes = (function* () {
     for (const q of day.quotes) {
       const ms = parseInstant(q.quote.observedAt);
       if (ms !== null && (latestObservedMs === null || ms > latestObservedMs)) latestObservedMs = ms;
+      if (ms !== null && count.subject(q.quote.source) && !count.counts(q.quote.source, ms)) {
+        const key = `${q.quote.asset}\0${q.quote.seller}\0${q.quote.source}`;
+        const had = apart.get(key);
+        if (!had || parseInstant(had.quote.observedAt)! <= ms) apart.set(key, q);
+      }
       yield q;
     }
   })();
@@ -129,17 +162,57 @@ export function closeRawDay(
     nowMs,
     assets: maps.assets,
     sellers: maps.sellers,
-    official: (asset) => refInForce(official.get(asset), day.date),
+    official: (asset) => refInForce(refs.official.get(asset), day.date),
+    global: (asset) => refInForce(refs.global?.get(asset), day.date)?.value ?? null,
     sourceRank: order.rank,
     ownSource: order.own,
   });
+  let counted = r.accepted;
+  if (apart.size) {
+    counted = new DayQuotesPicked(r.accepted.from);
+    const q = r.accepted.from;
+    for (let k = 0; k < r.accepted.length; k++) {
+      const i = r.accepted.at(k);
+      if (count.counts(q.source(i), q.observedAtMs(i))) counted.add(i);
+    }
+  }
   return {
-    closes: closeDay(day.date, r.accepted, order),
+    closes: closeDay(day.date, counted, order),
     rejected: r.rejected,
-    accepted: r.accepted.length,
+    probation: apart.size ? probationList(apart, r.rejected, maps) : [],
+    accepted: counted.length,
     read: r.read,
     latestObservedMs,
   };
+}
+
+/** The quotes set apart, each with the rules' verdict (a refusal found by its file and line), values rounded as the asset's. */
+function probationList(
+  apart: ReadonlyMap<string, LocatedQuote>,
+  rejected: readonly RejectedQuote[],
+  maps: Maps,
+): ProbationQuote[] {
+  const why = new Map(rejected.map((x) => [`${x.file}:${x.line}`, x.reason]));
+  const out: ProbationQuote[] = [];
+  for (const lq of apart.values()) {
+    const { quote: q } = lq;
+    const asset = maps.assets.get(q.asset);
+    if (!asset) continue; // an asset the catalog does not have is listed nowhere
+    const round = (v: number | null) => (v === null || !Number.isFinite(v) ? null : roundHalfAway(v, asset.decimals));
+    const reason = why.get(`${lq.file}:${lq.line}`) ?? null;
+    out.push({
+      asset: q.asset,
+      seller: q.seller,
+      source: q.source,
+      buy: round(q.buy),
+      sell: round(q.sell),
+      observedAt: q.observedAt,
+      passed: reason === null,
+      reason,
+    });
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => cmp(a.asset, b.asset) || cmp(a.seller, b.seller) || cmp(a.source, b.source));
 }
 
 export function mapsOf(ds: Pick<Dataset, "catalog" | "registry">): Maps {

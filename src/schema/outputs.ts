@@ -186,6 +186,24 @@ export const OfficialRate = z.strictObject({
   sell: NumOrNull.meta({ description: "Official sell rate." }),
 });
 
+/** A quote of a source on probation, listed apart (docs/methodology.md "New sources: probation"). */
+export const ProbationRow = z
+  .strictObject({
+    id: z.string().meta({ description: "The seller's id as the source gave it." }),
+    seller: z.string().meta({ description: "Seller's name in English (its id when the registry does not know it)." }),
+    sellerAr: z.string().nullable().meta({ description: "Seller's name in Arabic, when known." }),
+    source: z.string().meta({ description: "The id of the source on probation that read the quote." }),
+    buy: NumOrNull.meta({ description: "The quote's buy, rounded to the asset's decimals." }),
+    sell: NumOrNull.meta({ description: "The quote's sell, rounded to the asset's decimals." }),
+    observedAt: z.string().meta({ description: "When the quote was observed, as the source gave it." }),
+    passed: z.boolean().meta({ description: "Whether every rule of acceptance passed it: it would have counted." }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why a rule refused it (the build report's reason code); null when it passed." }),
+  })
+  .meta({ id: "ProbationRow", description: "A quote of a source on probation: checked, not counted." });
+
 export const Asset = z
   .strictObject({
     id: z.string().meta({ description: "Machine id <BASE>-<QUOTE>; accepted by ?asset=.", examples: ["USD-EGP"] }),
@@ -234,6 +252,10 @@ export const Asset = z
     sellers: z.array(SellerRow).meta({
       description:
         "Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset.",
+    }),
+    probation: z.array(ProbationRow).optional().meta({
+      description:
+        "Quotes of sources still on probation on the business date (docs/methodology.md, New sources: probation): judged by every rule and counted in nothing above. One row per source and seller, its latest quote of the day. Absent when there is none (changelog 1.7).",
     }),
   })
   .meta({ id: "Asset", description: "One tracked currency or metal." });

@@ -45,6 +45,12 @@ export const base = {
   note: z.string().min(1).optional(),
   /** How the source's format is known (Evidence); without it the sources page says it is not stated. */
   evidence: Evidence.optional(),
+  /**
+   * docs/methodology.md "New sources: probation": a `seller` or `aggregator` source starts on probation
+   * unless this says `false` — the operator's word that it has been seen to behave, the reason in
+   * `note`. `official` and `reference` sources are the yardsticks and never on probation.
+   */
+  probation: z.boolean().optional(),
 };
 
 /**

@@ -19,6 +19,7 @@ export const PUBLIC_SCHEMAS = [
   "Signals",
   "SeriesEntry",
   "SellerRow",
+  "ProbationRow",
   "Previous",
   "SellerPrevious",
   "History",
