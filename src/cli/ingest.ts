@@ -1,7 +1,9 @@
 /** `price-feed ingest`: every enabled source once; one line per source. Exit 2 when some failed. */
 import type { Command } from "commander";
 import { MAX_BODY_BYTES } from "../ingest/http.js";
-import type { SourceReport } from "../jobs/ingest.js";
+import type { SourceReport } from "../jobs/ingest-logs.js";
+import { CONCURRENCY, RUN_BUDGET_MS, SOURCE_BUDGET_MS } from "../jobs/ingest-schedule.js";
+import { logSafe } from "../core/redact.js";
 import { nowOption, positiveInt } from "./options.js";
 
 export const SOURCES_FAILED = 2;
@@ -14,7 +16,19 @@ interface IngestFlags {
   now?: number;
   dryRun?: boolean;
   saveBodies?: string;
+  sourceBudget: number;
+  runBudget: number;
+  concurrency: number;
 }
+
+/** Seconds as a flag takes them, as the milliseconds the job counts in. */
+const seconds = (s: number) => s * 1000;
+
+/**
+ * Prints one line of the run's log. Whatever a source sent (a reason quoting its body, a name it
+ * gave, an example) stays on its line and never starts a workflow command (src/core/redact.ts logSafe).
+ */
+const say = (line: string) => console.log(logSafe(line));
 
 const price = (x: number | null) => (x === null ? "-" : String(x));
 
@@ -61,6 +75,24 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
       "--save-bodies <dir>",
       "keep every answer the sources' requests met, byte for byte, in DIR outside the data folder: ok/<source>/ or failed/<source>/, <n>.body and <n>.json (URL, method, status, headers), and index.json",
     )
+    .option(
+      "--source-budget <seconds>",
+      'one source\'s time budget, every request, retry, wait and parse together; a source over it fails ("over its 60 s budget")',
+      positiveInt,
+      SOURCE_BUDGET_MS / 1000,
+    )
+    .option(
+      "--run-budget <seconds>",
+      'the run\'s time budget for asking every source; sources not finished when it runs out fail ("run budget spent"), those finished are kept',
+      positiveInt,
+      RUN_BUDGET_MS / 1000,
+    )
+    .option(
+      "--concurrency <n>",
+      "sources asked at once, at most; sources naming a common host are asked one after another whatever it is",
+      positiveInt,
+      CONCURRENCY,
+    )
     .addOption(nowOption())
     .action(async (o: IngestFlags) => {
       const { runIngest } = await import("../jobs/ingest.js");
@@ -72,27 +104,30 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
         maxBytes: o.maxBytes,
         ...(o.dryRun ? { dryRun: true } : {}),
         ...(o.saveBodies !== undefined ? { saveBodiesDir: o.saveBodies } : {}),
+        sourceBudgetMs: seconds(o.sourceBudget),
+        runBudgetMs: seconds(o.runBudget),
+        concurrency: o.concurrency,
       });
       const appended = o.dryRun ? "would append" : "appended";
       for (const r of reports) {
         const skipped = Object.entries(r.skipped)
           .map(([k, v]) => `${k} ${v}`)
           .join(", ");
-        console.log(
+        say(
           r.ok
             ? `${r.id} (${r.adapter}): fetched ${r.fetched}, ${appended} ${r.appended}, already logged ${r.duplicates}${skipped ? `, skipped ${skipped}` : ""} in ${r.ms} ms`
             : `${r.id} (${r.adapter}): FAILED in ${r.ms} ms: ${r.error}`,
         );
-        for (const line of observedLines(r)) console.log(line);
-        for (const x of r.examples) console.log(`  ${x}`);
+        for (const line of observedLines(r)) say(line);
+        for (const x of r.examples) say(`  ${x}`);
       }
-      for (const w of warnings) console.log(`warning: ${w}`);
+      for (const w of warnings) say(`warning: ${w}`);
       const failed = reports.filter((r) => !r.ok);
       if (o.saveBodies !== undefined)
-        console.log(
+        say(
           `bodies saved in ${o.saveBodies} (index.json${failed.length ? `; failed/: ${failed.map((r) => r.id).join(", ")}` : ""})`,
         );
-      console.log(
+      say(
         o.dryRun
           ? `dry run: nothing written to ${o.data}; ${files.length} files would be appended to; ${reports.length - failed.length} of ${reports.length} sources succeeded`
           : `${files.length} files appended to; ${reports.length - failed.length} of ${reports.length} sources succeeded`,

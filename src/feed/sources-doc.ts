@@ -3,10 +3,13 @@
  * wrong — which sources fed which assets, when each last succeeded and why it last failed, and how its
  * format is known. The feeding comes from the build's own closes and references; the runs from
  * ingest's record, which keeps a source's last success for good (so a null one was never had); the
- * evidence from the sources file.
+ * evidence from the sources file. No failure reason is published with a URL's userinfo, query or
+ * fragment (src/core/redact.ts), whatever state file it comes from: the OpenAPI examples and the
+ * sources pages are made from this document.
  */
 import type { SourceHealth, SourceRuns } from "../schema/documents.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
+import { redactUrls } from "../core/redact.js";
 
 export function buildSourceHealth(
   sources: readonly SourceConfig[],
@@ -28,7 +31,8 @@ export function buildSourceHealth(
         assets: [...new Set(assetsOf.get(s.id) ?? [])].sort(),
         lastRunAt: run?.lastRunAt ?? null,
         lastSuccessAt: run?.lastSuccessAt ?? null,
-        lastFailure: run?.lastFailure ?? null,
+        // A reason an older ingest stored with a URL's query or userinfo is published without them.
+        lastFailure: run?.lastFailure ? { ...run.lastFailure, reason: redactUrls(run.lastFailure.reason) } : null,
         evidence: s.evidence ?? null,
       };
     }),

@@ -8,6 +8,7 @@ import { SourceRuns } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dataPaths } from "../core/data-layout.js";
 import { readJsonOr } from "./json-file.js";
+import { redactUrls } from "../core/redact.js";
 
 export function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
   return readJsonOr(dataPaths(dataDir).sourceRuns, SourceRuns, { sources: {} }, dataDir);
@@ -19,15 +20,26 @@ export interface RunOutcome {
   error?: string | null;
 }
 
-/** The record after one ingest run at `at`: a success clears nothing but the failure's recency. */
+/**
+ * The record after one ingest run at `at`: a success clears nothing but the failure's recency.
+ * Every reason kept, this run's and those an older ingest stored, loses its URLs' userinfo, query
+ * and fragment (src/core/redact.ts): the file is committed, and published by the build.
+ */
 export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at: string): SourceRuns {
-  const sources = { ...prev.sources };
+  const sources = Object.fromEntries(
+    Object.entries(prev.sources).map(([id, run]) => [
+      id,
+      run.lastFailure
+        ? { ...run, lastFailure: { ...run.lastFailure, reason: redactUrls(run.lastFailure.reason) } }
+        : run,
+    ]),
+  );
   for (const o of outcomes) {
     const before = sources[o.id];
     sources[o.id] = {
       lastRunAt: at,
       lastSuccessAt: o.ok ? at : (before?.lastSuccessAt ?? null),
-      lastFailure: o.ok ? (before?.lastFailure ?? null) : { at, reason: o.error ?? "failed" },
+      lastFailure: o.ok ? (before?.lastFailure ?? null) : { at, reason: redactUrls(o.error ?? "failed") },
     };
   }
   return { sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) };

@@ -9,6 +9,7 @@ import path from "node:path";
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { SourceError, errnoIs, messageOf } from "../core/errors.js";
+import { redactUrls } from "../core/redact.js";
 import { dataPaths, LOG_FOLDERS } from "../core/data-layout.js";
 import { assertInside } from "../io/links.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -36,8 +37,14 @@ export interface SourceReport {
 /**
  * Why a source failed, in one line: our errors say it themselves; a file-system error names its
  * file (the error's own path, else the source's configured `file`, as a read of a folder has none).
+ * Every URL in it loses its userinfo, query and fragment (src/core/redact.ts): the reason is
+ * committed in data/state and published, and an operator's API key lives in a URL's query.
  */
 export function failureOf(e: unknown, file?: string): string {
+  return redactUrls(reasonOf(e, file));
+}
+
+function reasonOf(e: unknown, file?: string): string {
   if (e instanceof SourceError) return `${e.message}${e.url ? ` (${e.url})` : ""}${e.hint ? `: ${e.hint}` : ""}`;
   const err = e as NodeJS.ErrnoException | null;
   const where = typeof err?.path === "string" ? err.path : file;
@@ -128,7 +135,8 @@ export async function planLogs(
         appended: plan.appended,
         duplicates: plan.duplicates,
         skipped: count(skipped),
-        examples: skipped.slice(0, 3).map((s) => `${s.reason}: ${s.detail}`),
+        // Printed in the job's log, which a public repository publishes: no URL's query either.
+        examples: skipped.slice(0, 3).map((s) => redactUrls(`${s.reason}: ${s.detail}`)),
       });
     } catch (e) {
       r.ok = false;

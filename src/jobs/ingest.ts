@@ -1,10 +1,18 @@
 /**
  * `price-feed ingest` as the CLI runs it: read the sources file, run each enabled source once,
  * append what it returns to data/, and report per source. A source that fails is reported and
- * skipped; the others still land. Lines reach the logs only after every source has run, one
- * whole-file replacement per day file (write a temporary file, flush, rename), so a run that dies
- * half-way, or meets a full disk, leaves no half-written source and no torn line behind. What is
- * logged is checked, and the lines appended, under the data folder's lock (src/io/data-lock.ts).
+ * skipped; the others still land.
+ *
+ * Sources are asked concurrently, a few at once and one at a time per host, each within a time
+ * budget of its own (fetch and parse together) inside the run's budget (src/jobs/ingest-schedule.ts).
+ * Each source lands as soon as it is done: its lines appended, its run recorded in
+ * data/state/sources.json and its answers saved, so a run killed at any point keeps every source
+ * that finished. An append is one whole-file replacement per day file (write a temporary file,
+ * flush, rename), so no half-written source or torn line is ever left behind; what is logged is
+ * checked, and the lines appended, under the data folder's lock (src/io/data-lock.ts), taken per
+ * landing. Which source lands first changes the order of lines in a day file, never what a build
+ * makes of it: the rules pick by observedAt then source rank, never by the order of reading across
+ * sources (src/rules/closes.ts), and one source's lines keep their order.
  *
  * `--dry-run` asks every source the same way and writes nothing: no line, no state, no lock; its
  * reports carry what each source read. `--save-bodies DIR` keeps every answer the sources' requests
@@ -19,11 +27,24 @@ import { readJson } from "../io/json-file.js";
 import { withDataLock } from "../io/data-lock.js";
 import { prepareBodiesDir, saveBodies, type SourceAnswers } from "../io/saved-bodies.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
-import type { Observations } from "../ingest/adapters/types.js";
+import type { AdapterContext, Observations } from "../ingest/adapters/types.js";
+import type { SourceConfig } from "../schema/sources.js";
 import { userAgent, type Answer, type HttpOptions } from "../ingest/http.js";
 import { failureOf, planLogs, writeLogs, type SourceReport } from "./ingest-logs.js";
+import {
+  abortion,
+  bound,
+  CONCURRENCY,
+  hostLanes,
+  overSourceBudget,
+  RUN_BUDGET_MS,
+  runBudgetSpent,
+  runLanes,
+  SOURCE_BUDGET_MS,
+} from "./ingest-schedule.js";
 
 export { failureOf, type SourceReport } from "./ingest-logs.js";
+export { CONCURRENCY, RUN_BUDGET_MS, SOURCE_BUDGET_MS } from "./ingest-schedule.js";
 
 export interface IngestOptions {
   dataDir: string;
@@ -44,6 +65,14 @@ export interface IngestOptions {
   dryRun?: boolean;
   /** Keep every answer the sources' requests met in this folder, outside the data folder (`--save-bodies`). */
   saveBodiesDir?: string;
+  /** One source's budget, fetch and parse together, in ms (`--source-budget`; SOURCE_BUDGET_MS). */
+  sourceBudgetMs?: number;
+  /** The run's budget for asking every source, in ms (`--run-budget`; RUN_BUDGET_MS). */
+  runBudgetMs?: number;
+  /** Sources asked at once, at most (`--concurrency`; CONCURRENCY); one at a time per host whatever it is. */
+  concurrency?: number;
+  /** Injected for tests: a monotonic clock in ms (performance.now), for the budgets and each report's time. */
+  clock?: () => number;
 }
 
 /**
@@ -110,74 +139,188 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
     ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
     ...(o.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: o.maxRetryAfterMs } : {}),
   };
-  const ctx = { nowMs: o.nowMs, http, dataDir: path.dirname(sourcesFile), catalog, demo: sources.demo };
+  const ctx = {
+    nowMs: o.nowMs,
+    http,
+    dataDir: path.dirname(sourcesFile),
+    catalog,
+    demo: sources.demo,
+  };
   // Before any source is asked: a folder that cannot take the bodies stops the run here (exit 1).
   if (o.saveBodiesDir !== undefined) await prepareBodiesDir(o.saveBodiesDir, o.dataDir);
 
-  // 1. Every source is asked, outside the lock: minutes of network never hold back another writer.
-  const fetched: Array<{ report: SourceReport; obs: Observations | null; answers: Answer[] }> = [];
-  for (const cfg of enabled) {
-    const started = performance.now();
-    const report: SourceReport = {
-      id: cfg.id,
-      adapter: cfg.adapter,
-      ok: true,
-      fetched: 0,
-      appended: 0,
-      duplicates: 0,
-      skipped: {},
-      examples: [],
-      ms: 0,
-    };
-    // Every answer this source's requests meet, when they are to be saved (src/ingest/http-answers.ts).
-    const answers: Answer[] = [];
-    const own =
-      o.saveBodiesDir === undefined
-        ? ctx
-        : { ...ctx, http: { ...http, onAnswer: (a: Answer) => void answers.push(a) } };
-    let obs: Observations | null = null;
-    try {
-      obs = await runAdapter(cfg, own);
-      if (o.dryRun) report.observed = { quotes: obs.quotes, official: obs.official, global: obs.global };
-    } catch (e) {
-      // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own —
-      // is that source's failure, with its reason: it never costs the others (docs/operating.md "What can go wrong").
-      report.ok = false;
-      report.error = failureOf(
-        e,
-        "path" in cfg && typeof cfg.path === "string" ? path.resolve(ctx.dataDir, cfg.path) : undefined,
-      );
-    }
-    report.ms = Math.round(performance.now() - started);
-    fetched.push({ report, obs, answers });
-  }
-
-  // 2. The bodies, as each source met them, before anything is appended: a disk that refuses them
-  // costs a warning, never the data.
-  const warnings: string[] = [];
-  if (o.saveBodiesDir !== undefined) {
-    const saved: SourceAnswers[] = fetched.map(({ report: r, answers }) => ({ ...r, answers }));
-    await saveBodies(o.saveBodiesDir, { nowMs: o.nowMs, dryRun: o.dryRun === true }, saved).catch((e: unknown) =>
-      warnings.push(`the bodies could not all be saved in ${o.saveBodiesDir}: ${failureOf(e)}`),
-    );
-  }
-
-  // 3. Check what is logged, then append, under the data folder's lock (src/io/data-lock.ts): two
-  // ingests at once would both find a line missing and both append it. A dry run only reads the
-  // logs, to say what would be appended: no lock, no write.
+  const clock = o.clock ?? (() => performance.now());
+  const sourceBudgetMs = o.sourceBudgetMs ?? SOURCE_BUDGET_MS;
+  const runBudgetMs = o.runBudgetMs ?? RUN_BUDGET_MS;
   const known = new Set(catalog.map((a) => a.id));
-  const reports = fetched.map((f) => f.report);
+  const lock = { command: "ingest", nowMs: o.nowMs, ...(o.lockWaitMs ? { waitMs: o.lockWaitMs } : {}) };
+  const warnings: string[] = [];
+  const files = new Set<string>();
+  /** Every source's result, by its place in the sources file; filled as each lands. */
+  const results: Array<SourceResult | undefined> = enabled.map(() => undefined);
+
+  // Each source lands as soon as it is done, one landing at a time (a chain of promises: two
+  // landings of one process must not plan against the same day file at once, and the data lock is
+  // re-entrant within a chain of calls, so it alone would not keep them apart).
+  let landings: Promise<void> = Promise.resolve();
+  const land = (i: number, r: SourceResult) => {
+    results[i] = r;
+    landings = landings.then(() => landSource(r));
+    return landings;
+  };
+  const landSource = async (r: SourceResult) => {
+    try {
+      // A dry run plans once every source is in (below), and writes nothing.
+      if (!o.dryRun) {
+        // The lock is taken per landing, not for the run: asking sources takes minutes (the run's
+        // budget), and a build or compact waiting that long for the data folder would give up
+        // (DATA_LOCK_WAIT_MS); a landing holds it for the few milliseconds of one source's append.
+        const written = await withDataLock(o.dataDir, lock, async () => {
+          const plan = await planLogs(o.dataDir, [r], known, o.nowMs);
+          return writeLogs(o.dataDir, o.nowMs, plan, [r.report]).then((f) => ({ f, w: plan.warnings }));
+        });
+        for (const f of written.f) files.add(f);
+        warnings.push(...written.w);
+      }
+    } finally {
+      // The bodies, outside the data folder, however the landing went: a disk that refuses them
+      // costs a warning, never the data. saveBodies writes the whole folder's index, so it is given
+      // every source landed so far (their files are written again, the same bytes).
+      if (o.saveBodiesDir !== undefined) {
+        // In the sources file's order, whichever landed first: the index is the same for the same run.
+        r.landed = true;
+        const saved: SourceAnswers[] = results
+          .filter((x): x is SourceResult => x?.landed === true)
+          .map(({ report, answers }) => ({ ...report, answers }));
+        await saveBodies(o.saveBodiesDir, { nowMs: o.nowMs, dryRun: o.dryRun === true }, saved).catch((e: unknown) => {
+          const w = `the bodies could not all be saved in ${o.saveBodiesDir}: ${failureOf(e)}`;
+          if (!warnings.includes(w)) warnings.push(w);
+        });
+      }
+    }
+  };
+
+  // The run's budget: when it runs out, every source still being asked is aborted and reported
+  // failed, and those not yet started are not asked; every source already landed stays.
+  const run = new AbortController();
+  const runTimer = setTimeout(() => run.abort(runBudgetSpent(runBudgetMs, true)), runBudgetMs);
+  // A landing that fails (a disk that refuses the day file, another writer holding the lock too
+  // long) stops the run: no further source is asked, and the error is the run's (exit 1).
+  let landingFailed: unknown;
+  try {
+    await runLanes(hostLanes(enabled), o.concurrency ?? CONCURRENCY, async (i) => {
+      const cfg = enabled[i]!;
+      if (landingFailed !== undefined) return;
+      if (run.signal.aborted) {
+        const report = newReport(cfg);
+        report.ok = false;
+        report.error = runBudgetSpent(runBudgetMs, false).message;
+        await land(i, { report, obs: null, answers: [], landed: false }).catch((e: unknown) => (landingFailed ??= e));
+        return;
+      }
+      const r = await askSource(cfg, {
+        ctx,
+        http,
+        saveAnswers: o.saveBodiesDir !== undefined,
+        dryRun: o.dryRun === true,
+        sourceBudgetMs,
+        run: run.signal,
+        clock,
+        base: { fetch: o.fetch, sleep: o.sleep },
+      });
+      await land(i, r).catch((e: unknown) => {
+        landingFailed ??= e;
+        run.abort(e);
+      });
+    });
+  } finally {
+    clearTimeout(runTimer);
+  }
+  await landings.catch(() => {});
+  if (landingFailed !== undefined) throw landingFailed;
+
+  // The run's end: every source's result — its report, what it observed, what its requests met —
+  // in the sources file's order. A step that records, per source, what this run read (under the
+  // data lock: `withDataLock(o.dataDir, lock, …)`) goes here, before the result is returned.
+  const done = results.map((r) => r!);
+  const reports = done.map((r) => r.report);
   if (o.dryRun) {
-    const plan = await planLogs(o.dataDir, fetched, known, o.nowMs, true);
+    const plan = await planLogs(o.dataDir, done, known, o.nowMs, true);
     return { reports, files: [...plan.appends.keys()].sort(), warnings: [...warnings, ...plan.warnings] };
   }
-  return withDataLock(
-    o.dataDir,
-    { command: "ingest", nowMs: o.nowMs, ...(o.lockWaitMs ? { waitMs: o.lockWaitMs } : {}) },
-    async () => {
-      const plan = await planLogs(o.dataDir, fetched, known, o.nowMs);
-      const files = await writeLogs(o.dataDir, o.nowMs, plan, reports);
-      return { reports, files, warnings: [...warnings, ...plan.warnings] };
-    },
-  );
+  return { reports, files: [...files].sort(), warnings };
+}
+
+/** One source's run: its report, what it observed (null when it failed) and the answers its requests met. */
+export interface SourceResult {
+  report: SourceReport;
+  obs: Observations | null;
+  answers: Answer[];
+  /** Its bodies are in the --save-bodies folder's index. */
+  landed: boolean;
+}
+
+const newReport = (cfg: SourceConfig): SourceReport => ({
+  id: cfg.id,
+  adapter: cfg.adapter,
+  ok: true,
+  fetched: 0,
+  appended: 0,
+  duplicates: 0,
+  skipped: {},
+  examples: [],
+  ms: 0,
+});
+
+/**
+ * Asks one source within its budget: the adapter — every request, retry, wait and parse — raced
+ * against the source's deadline and the run's. When either runs out, the source's requests and waits
+ * are aborted and it fails with that budget as its reason. A parse that holds the thread past the
+ * deadline (no timer fires meanwhile) is caught when it returns: over budget is over budget.
+ */
+async function askSource(
+  cfg: SourceConfig,
+  a: {
+    ctx: AdapterContext;
+    http: HttpOptions;
+    saveAnswers: boolean;
+    dryRun: boolean;
+    sourceBudgetMs: number;
+    run: AbortSignal;
+    clock: () => number;
+    base: { fetch?: typeof fetch | undefined; sleep?: ((ms: number) => Promise<void>) | undefined };
+  },
+): Promise<SourceResult> {
+  const started = a.clock();
+  const report = newReport(cfg);
+  // Every answer this source's requests meet, when they are to be saved (src/ingest/http-answers.ts).
+  const answers: Answer[] = [];
+  const own = new AbortController();
+  const timer = setTimeout(() => own.abort(overSourceBudget(a.sourceBudgetMs)), a.sourceBudgetMs);
+  const signal = AbortSignal.any([own.signal, a.run]);
+  const http: HttpOptions = {
+    ...a.http,
+    ...bound(signal, a.base),
+    ...(a.saveAnswers ? { onAnswer: (x: Answer) => void answers.push(x) } : {}),
+  };
+  let obs: Observations | null = null;
+  try {
+    const got = await Promise.race([runAdapter(cfg, { ...a.ctx, http }), abortion(signal)]);
+    if (a.clock() - started > a.sourceBudgetMs) throw overSourceBudget(a.sourceBudgetMs);
+    obs = got;
+    if (a.dryRun) report.observed = { quotes: got.quotes, official: got.official, global: got.global };
+  } catch (e) {
+    // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own, its
+    // budget — is that source's failure, with its reason: it never costs the others (docs/operating.md "What can go wrong").
+    report.ok = false;
+    report.error = signal.aborted
+      ? failureOf(signal.reason)
+      : failureOf(e, "path" in cfg && typeof cfg.path === "string" ? path.resolve(a.ctx.dataDir, cfg.path) : undefined);
+  } finally {
+    clearTimeout(timer);
+    // Whatever the source left running (a request of an adapter that raced ahead) is stopped.
+    own.abort(overSourceBudget(a.sourceBudgetMs));
+  }
+  report.ms = Math.round(a.clock() - started);
+  return { report, obs, answers, landed: false };
 }
