@@ -145,7 +145,7 @@ describe("rule 7: a value quoted alone on its side", () => {
     { name: "both sides quoted: rule 7 does not apply", buy: 3900, sell: 4100, expected: "accepted" },
   ])("$name → $expected", ({ buy, sell, expected }) => {
     const v = verdicts([...others, quote("d4", buy, sell)], ctx({ global: 4000 }));
-    expect(v.d4).toBe(expected);
+    expect(v["d4"]).toBe(expected);
   });
 
   test("no other seller quoting that day: no side check", () => {

@@ -20,6 +20,7 @@ import { confidence, isInverted } from "../rules/confidence.js";
 import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
 import type { Plan, Reuse } from "./plan.js";
+import { catalogOn } from "./archive/retired.js";
 import { counting } from "../rules/probation/standing.js";
 
 export interface AssetsResult {
@@ -42,6 +43,8 @@ export interface AssetsResult {
   plan: Plan | null;
   /** The raw days the rules closed (those the plan did not keep), for the record. */
   made: Map<string, ClosedRawDay>;
+  /** Per raw day, the quotes of sources on probation set apart (docs/methodology.md "New sources: probation"). */
+  probation: ReadonlyMap<string, readonly ProbationQuote[]>;
 }
 
 /** What every asset's computation shares: the asset, its calendar, the instant and its references. */
@@ -93,7 +96,8 @@ export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsRe
   // Read as the days were (a torn last line, a summary it could not use), then the plan's and the rules'.
   const warnings = [...(ds.warnings ?? []), ...(plan?.warnings ?? []), ...closes.warnings];
   const fedBy = new Map<string, string[]>();
-  const assets = ds.catalog.map((asset) => {
+  // A retired asset is in no feed from its retirement on; its days still closed above, for its archive.
+  const assets = catalogOn(ds.catalog, today).map((asset) => {
     const cal = ds.calendar.categories[asset.category];
     if (!cal) throw new Error(`calendar.json has no sessions for category "${asset.category}"`); // checked on load
     const officialDays = official.get(asset.id);
@@ -128,6 +132,7 @@ export function buildAssets(ds: Dataset, nowMs: number, reuse?: Reuse): AssetsRe
     refs: { official, global },
     plan: plan ?? null,
     made,
+    probation: closes.probation,
   };
 }
 

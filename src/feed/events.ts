@@ -16,6 +16,7 @@ import type {
   OfficialRateValue,
   SourceState,
 } from "../schema/events.js";
+import type { ProbationState } from "../schema/probation.js";
 
 /** No record yet: the first build records its summary and derives nothing (§12: nothing to compare with). */
 export const NO_EVENTS: EventsState = { summary: null, events: [] };
@@ -96,6 +97,39 @@ export function diffSummaries(prev: BuildSummary, cur: BuildSummary, nowMs: numb
 }
 
 /**
+ * The probation events (docs/methodology.md "New sources: probation"): one per graduation or return
+ * in the record (data/state/probation.json), at the instant of the run that decided it, not later
+ * than the build. They come from the record rather than from comparing two builds, so a lost site,
+ * cache or events record loses none: the next build makes them again, with the same ids.
+ */
+export function probationEvents(state: ProbationState | undefined, nowMs: number): Event[] {
+  const out: Event[] = [];
+  for (const [source, p] of Object.entries(state?.sources ?? {})) {
+    let before: "probation" | "graduated" = "probation";
+    for (const c of p.changes) {
+      const t = Date.parse(c.at);
+      if (t <= nowMs)
+        out.push({
+          id: [stamp(isoUtc(t)), source, "probation"].join("."),
+          date: cairoDate(t),
+          at: isoUtc(t),
+          asset: null,
+          source,
+          side: null,
+          kind: "probation",
+          before: { standing: before, reason: null },
+          after: { standing: c.standing, reason: c.reason },
+        });
+      before = c.standing;
+    }
+  }
+  return out;
+}
+
+/** Newest first; on one instant, by id (the build's own events keep their order: a stable sort). */
+const newestFirst = (a: Event, b: Event) => (a.at === b.at ? 0 : a.at < b.at ? 1 : -1);
+
+/**
  * The record after a build at `nowMs` that publishes `cur`: its events first (newest first), then
  * the kept ones not older than EVENTS_RETENTION_DAYS. An event from a build after `nowMs` (a site
  * rebuilt at an earlier --now, with --force) is dropped too: the record never runs ahead of its build.
@@ -108,6 +142,7 @@ export function nextEvents(
   cur: BuildSummary,
   nowMs: number,
   published: readonly Event[] = [],
+  probation?: ProbationState,
 ): EventsState {
   const pinned = new Map(published.map((e) => [e.id, e]));
   const fresh = (prev.summary ? diffSummaries(prev.summary, cur, nowMs) : []).map((e) => pinned.get(e.id) ?? e);
@@ -117,7 +152,11 @@ export function nextEvents(
     const t = Date.parse(e.at);
     return t >= oldest && t <= nowMs && !ids.has(e.id);
   });
-  return { summary: cur, events: [...fresh, ...kept], builtAt: isoUtc(nowMs) };
+  for (const e of kept) ids.add(e.id);
+  // The record's graduations and returns not yet among them (the first build after the run, or after a loss).
+  const standing = probationEvents(probation, nowMs).filter((e) => Date.parse(e.at) >= oldest && !ids.has(e.id));
+  const events = standing.length ? [...fresh, ...kept, ...standing].sort(newestFirst) : [...fresh, ...kept];
+  return { summary: cur, events, builtAt: isoUtc(nowMs) };
 }
 
 /** What the site being replaced published: its feed and source health (its summary) and its events. */

@@ -23,6 +23,7 @@ import type { Day, Days, History } from "../schema/archive.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles } from "./archive/compose.js";
+import { assertCatalogHolds, catalogOn, retiredAssets } from "./archive/retired.js";
 import type { ArchiveMade, KeptFile, PartFile } from "./archive/types.js";
 import type { Made, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
@@ -214,12 +215,18 @@ export function* feedFiles(ds: Dataset, feed: Feed): Generator<SiteFile> {
 }
 
 /** What the manifest says besides its files: what the handler and /readyz need of the catalog and the feed. */
-export function manifestHead(ds: Dataset, feed: Feed): Omit<Manifest, "files"> {
+export function manifestHead(
+  ds: Dataset,
+  feed: Feed,
+  retired: NonNullable<Manifest["retired"]> = [],
+): Omit<Manifest, "files"> {
   return {
     schemaVersion: 1,
     generatedAt: feed.generatedAt,
     categories: [...new Set(ds.catalog.map((a) => a.category))],
     assets: feed.assets.map((a) => ({ id: a.id, slug: a.slug, category: a.category, observedAt: a.observedAt })),
+    // Only when some asset is retired, so that a manifest without any keeps its bytes.
+    ...(retired.length > 0 && { retired }),
     calendar: ds.calendar.categories,
   };
 }
@@ -235,9 +242,19 @@ export async function composeSite(
   renderers: readonly Renderer[] = [],
   hashing: Hashing = webHashing,
 ): Promise<Site> {
-  const { dataset: ds, nowMs } = input;
+  const { dataset: full, nowMs } = input;
   const generatedAt = isoUtc(nowMs);
-  const result = buildAssets(ds, nowMs, input.reuse);
+  const today = cairoDate(nowMs);
+  const result = buildAssets(full, nowMs, input.reuse);
+  // data/ holds no asset the catalog lost: its quotes or rates would be dropped without a word, and
+  // its archive with them (src/feed/archive/retired.ts; history/ is checked as the archive is made).
+  assertCatalogHolds(full.catalog, [
+    ...result.rejections.filter((r) => r.reason === "unknown-asset").map((r) => ({ asset: r.asset, where: r.file })),
+    ...result.refIssues.flatMap((i) => (i.asset === undefined ? [] : [{ asset: i.asset, where: i.file }])),
+  ]);
+  // Today's catalog: a retired asset is in no feed, variant, index, event or page; the archive keeps it.
+  const ds: Dataset = { ...full, catalog: catalogOn(full.catalog, today) };
+  const retired = retiredAssets(full.catalog, today);
   const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
 
   // Last-Modified moves exactly when the ETag does (docs/data-formats.md "The output: `public/`": the ETag and Last-Modified): HTTP dates have whole seconds.
@@ -294,11 +311,11 @@ export async function composeSite(
   await finish(
     (async function* () {
       const made = archiveFiles({
-        ds,
+        ds: full,
         records: result.records,
         refs: result.refs,
         plan: result.plan ?? undefined,
-        today: cairoDate(nowMs),
+        today,
         etagOf: (path) => manifestFiles[path]!.etag,
         digest: (text) => hashing.etag(text),
       });
@@ -314,8 +331,21 @@ export async function composeSite(
     })(),
     result.plan ? (f, etag) => result.plan!.unchanged(f, etag) : undefined,
   );
-  const sources = buildSourceHealth(ds.sources.sources, result.fedBy, input.sourceRuns, generatedAt);
-  const events = nextEvents(input.events ?? NO_EVENTS, summarize(feed, sources), nowMs, input.publishedEvents);
+  const sources = buildSourceHealth(
+    ds.sources.sources,
+    result.fedBy,
+    input.sourceRuns,
+    generatedAt,
+    ds.probation,
+    ds.registry,
+  );
+  const events = nextEvents(
+    input.events ?? NO_EVENTS,
+    summarize(feed, sources),
+    nowMs,
+    input.publishedEvents,
+    ds.probation,
+  );
   const index = buildIndex(ds.catalog, ds.site);
   const eventDocs = new Map(eventsDocs(ds, feed, events));
   await finish([
@@ -328,7 +358,8 @@ export async function composeSite(
   const readBack = <T>(path: string): T => JSON.parse(sink.text(path)) as T;
   const ctx: RenderContext = {
     feed,
-    input,
+    // The pages list today's catalog (the archive's documents still hold a retired asset's days).
+    input: retired.length ? { ...input, dataset: ds } : input,
     assetFeed: (a) => ({ ...feedHeader(ds, urlOf(files.asset(a.slug)), generatedAt), assets: [a] }),
     index,
     sources,
@@ -346,7 +377,7 @@ export async function composeSite(
   };
   for (const render of renderers) await finish(render(ctx));
 
-  const manifest: Manifest = { ...manifestHead(ds, feed), files: manifestFiles };
+  const manifest: Manifest = { ...manifestHead(ds, feed, retired), files: manifestFiles };
   return {
     manifest,
     state,
@@ -355,6 +386,24 @@ export async function composeSite(
     events,
     made: { closes: result.made, part: archive!.part },
   };
+}
+
+/**
+ * The quotes of sources on probation the raw days set apart (docs/methodology.md "New sources:
+ * probation"), the latest of each source, seller and asset per day: how many passed every rule and
+ * how many a rule refused. Absent when there is none, so a report without probation keeps its shape.
+ */
+function probationCounts(r: AssetsResult): { probation?: BuildReport["probation"] } {
+  let passed = 0;
+  let refused = 0;
+  const sources = new Set<string>();
+  for (const list of r.probation.values())
+    for (const q of list) {
+      sources.add(q.source);
+      if (q.passed) passed++;
+      else refused++;
+    }
+  return passed + refused ? { probation: { sources: [...sources].sort(), passed, refused } } : {};
 }
 
 function buildReport(
@@ -372,6 +421,7 @@ function buildReport(
     compactedDays: r.compactedDays,
     quotes: { read: r.readCount, accepted: r.acceptedCount, rejected: r.rejections.length },
     rejectedByReason: byReason,
+    ...probationCounts(r),
     rejections: r.rejections.map((x) => ({
       file: x.file,
       line: x.line,

@@ -8,6 +8,9 @@
  * sources pages are made from this document.
  */
 import type { SourceHealth, SourceRuns } from "../schema/documents.js";
+import type { Registry } from "../schema/inputs.js";
+import type { ProbationState } from "../schema/probation.js";
+import { standingSummary, subjectSources } from "../rules/probation/standing.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import { redactUrls } from "../core/redact.js";
 
@@ -16,7 +19,10 @@ export function buildSourceHealth(
   fedBy: ReadonlyMap<string, readonly string[]>,
   runs: SourceRuns,
   generatedAt: string,
+  probation: ProbationState = { sources: {} },
+  registry: Registry = [],
 ): SourceHealth {
+  const subject = subjectSources(sources);
   const assetsOf = new Map<string, string[]>();
   for (const [asset, ids] of fedBy) for (const id of ids) assetsOf.set(id, [...(assetsOf.get(id) ?? []), asset]);
   return {
@@ -34,7 +40,19 @@ export function buildSourceHealth(
         // A reason an older ingest stored with a URL's query or userinfo is published without them.
         lastFailure: run?.lastFailure ? { ...run.lastFailure, reason: redactUrls(run.lastFailure.reason) } : null,
         evidence: s.evidence ?? null,
+        probation: {
+          ...standingSummary(probation.sources[s.id], subject.has(s.id)),
+          lastChange: (subject.has(s.id) && probation.sources[s.id]?.changes.at(-1)) || null,
+        },
       };
     }),
+    sellers: registry.map((r) => ({
+      id: r.id,
+      name: r.name,
+      nameAr: r.nameAr ?? null,
+      kind: r.kind,
+      licensedBy: r.licensedBy,
+      verified: r.verified ?? null,
+    })),
   };
 }

@@ -76,6 +76,11 @@ export const Manifest = z
     generatedAt: IsoInstant,
     categories: z.array(z.string()),
     assets: z.array(ManifestAsset),
+    /**
+     * The retired assets (src/feed/archive/retired.ts): in no feed, but their archive is published,
+     * and the handler answers its paths by slug or id as any asset's. Absent when none is retired.
+     */
+    retired: z.array(z.strictObject({ id: z.string(), slug: z.string() })).optional(),
     calendar: ManifestCalendar,
     files: z.record(z.string(), ManifestFile),
   })
@@ -98,6 +103,10 @@ export const BuildReport = z.strictObject({
   compactedDays: z.int().min(0),
   quotes: z.strictObject({ read: z.int(), accepted: z.int(), rejected: z.int() }),
   rejectedByReason: z.record(z.string(), z.int()),
+  /** docs/methodology.md "New sources: probation": the quotes set apart (each source, seller and asset's latest of a raw day). */
+  probation: z
+    .strictObject({ sources: z.array(z.string()), passed: z.int().min(0), refused: z.int().min(0) })
+    .optional(),
   rejections: z.array(Rejection),
   disagreements: z.array(
     z.strictObject({
@@ -266,6 +275,48 @@ const PublishedEvidence = z.strictObject({
     .meta({ description: "When the body was saved: a date, YYYY-MM-DD, or an instant; absent when not said." }),
 });
 
+/** Where a source stands on probation (docs/methodology.md "New sources: probation"), as published. */
+const ProbationStanding = z
+  .strictObject({
+    standing: z.enum(["probation", "graduated", "counted"]).meta({
+      description:
+        "probation: its quotes are checked and count for nothing yet; graduated: it proved itself and its quotes count; counted: never on probation (a yardstick — official or reference — or the operator's word, probation: false).",
+    }),
+    since: IsoInstant.nullable().meta({
+      description:
+        "When the current standing began (its first run, its graduation or its return); null: no run on record, or counted.",
+    }),
+    runs: z.int().nonnegative().nullable().meta({
+      description: "On probation: its successful runs so far that count towards graduating; null otherwise.",
+    }),
+    runsNeeded: z.int().positive().nullable().meta({
+      description:
+        "On probation: the runs it needs (PROBATION_RUNS, over at least two Cairo days, none refused); null otherwise.",
+    }),
+    lastChange: z
+      .strictObject({ at: IsoInstant, standing: z.enum(["probation", "graduated"]), reason: z.string() })
+      .nullable()
+      .meta({ description: "Its latest graduation or return, with the instant and the reason; null: none yet." }),
+  })
+  .meta({ id: "ProbationStanding", description: "Where a source stands on probation." });
+
+/** A registered seller as the source health names it: who licenses or registers it, and whether the operator checked. */
+const RegistryEntry = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    nameAr: z.string().nullable(),
+    kind: z.enum(["bank", "exchange-house", "gold-dealer"]),
+    licensedBy: z
+      .string()
+      .meta({ description: "Who licenses (banks, exchange houses) or registers (gold dealers) such sellers." }),
+    verified: z.strictObject({ where: z.string(), at: z.string() }).nullable().meta({
+      description:
+        "Where and when the operator checked this seller's licence or registration; null: not verified (the pages say so).",
+    }),
+  })
+  .meta({ id: "RegistryEntry", description: "A seller of the registry and the check of its licence or registration." });
+
 export const SourceHealth = z
   .strictObject({
     generatedAt: IsoInstant,
@@ -293,13 +344,18 @@ export const SourceHealth = z
           evidence: PublishedEvidence.nullable().meta({
             description: "How the source's format is known, as the sources file says; null when it does not say.",
           }),
+          probation: ProbationStanding,
         })
         .meta({
           id: "SourceStatus",
           description:
-            "One source: what it feeds, when it last succeeded, why it last failed, and how its format is known.",
+            "One source: what it feeds, when it last succeeded, why it last failed, how its format is known, and where it stands on probation.",
         }),
     ),
+    sellers: z.array(RegistryEntry).meta({
+      description:
+        "Every seller of the registry: who licenses or registers it, and whether the operator verified it (changelog 1.7).",
+    }),
   })
   .meta({
     id: "SourceHealth",

@@ -16,10 +16,12 @@ import {
   documentLinks,
 } from "./outputs.js";
 
-export const EventKind = z.enum(["best-seller", "verdict", "official-rate", "freshness", "confidence", "source"]).meta({
-  description:
-    "best-seller: who gives a side's best, and at what price, changed; verdict: a side's verdict changed; official-rate: the central bank's rate in force changed; freshness: the asset turned stale or stopped being stale; confidence: the confidence level changed; source: a source started failing or recovered.",
-});
+export const EventKind = z
+  .enum(["best-seller", "verdict", "official-rate", "freshness", "confidence", "source", "probation"])
+  .meta({
+    description:
+      "best-seller: who gives a side's best, and at what price, changed; verdict: a side's verdict changed; official-rate: the central bank's rate in force changed; freshness: the asset turned stale or stopped being stale; confidence: the confidence level changed; source: a source started failing or recovered; probation: a new source graduated from probation, or went back on it (changelog 1.7).",
+  });
 export type EventKind = z.infer<typeof EventKind>;
 
 /** The official rate as an event gives it (outputs.ts OfficialRate, the feed's `benchmark`). */
@@ -34,6 +36,19 @@ export const SourceState = z
   })
   .meta({ id: "SourceState", description: "Whether a source's latest run failed, and why." });
 export type SourceState = z.infer<typeof SourceState>;
+
+/** A source's standing on probation as an event gives it (docs/methodology.md "New sources: probation"). */
+export const ProbationStandingValue = z
+  .strictObject({
+    standing: z.enum(["probation", "graduated"]).meta({
+      description: "probation: its quotes are checked and count for nothing; graduated: its quotes count.",
+    }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: "After: why it graduated or went back (as the record says); before: null." }),
+  })
+  .meta({ id: "ProbationStandingValue", description: "A source's standing on probation, and why." });
 
 const common = {
   id: z.string().meta({
@@ -76,6 +91,12 @@ export const Event = z
     variant("freshness", FreshnessState, "FreshnessEvent", "The asset turned stale, or stopped being stale."),
     variant("confidence", ConfidenceLevel, "ConfidenceEvent", "The asset's confidence level changed."),
     variant("source", SourceState, "SourceEvent", "A source started failing, or recovered."),
+    variant(
+      "probation",
+      ProbationStandingValue,
+      "ProbationEvent",
+      "A new source graduated from probation (its quotes count from `at` on), or went back on it. `at` is the instant of the ingest run that decided it, as data/state/probation.json records it.",
+    ),
   ])
   .meta({ id: "Event", description: "One change between two consecutive published builds." });
 export type Event = z.infer<typeof Event>;

@@ -39,12 +39,16 @@ export const PUBLIC_SCHEMAS = [
   "ConfidenceEvent",
   "SourceEvent",
   "SourceState",
+  "ProbationEvent",
+  "ProbationStandingValue",
   "Problem",
   "Index",
   "Changelog",
   "Readiness",
   "SourceHealth",
   "SourceStatus",
+  "ProbationStanding",
+  "RegistryEntry",
 ];
 
 let schemasMemo: Record<string, Json> | undefined;

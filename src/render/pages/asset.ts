@@ -8,7 +8,7 @@ import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, files, localized, urlOf, type PageLang } from "../../feed/paths.js";
 import type { SourceConfig } from "../../schema/sources.js";
-import { arabic, english, html, nameIn, type SafeHtml } from "./html.js";
+import { arabic, english, html, join, nameIn, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
 import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
 import { CARD, cardAlt, cardPath } from "./card-image.js";
@@ -88,6 +88,34 @@ ${ounce ? html`<dt>${ounce.term}</dt><dd>${ounce.value}</dd>` : ""}
 </section>`;
 }
 
+/**
+ * The quotes of sources still on probation (docs/methodology.md "New sources: probation"), apart and
+ * in plain words: what each said, and whether our checks passed it. They are in nothing above.
+ */
+function probationSection(a: Asset, lang: PageLang, sourceNames: ReadonlyMap<string, SafeHtml | "">): SafeHtml | "" {
+  const rows = a.probation ?? [];
+  if (!rows.length) return "";
+  const ar = lang === "ar";
+  const verdict = (r: (typeof rows)[number]) =>
+    r.passed
+      ? ar
+        ? "اجتاز الفحوص"
+        : "passed our checks"
+      : html`${ar ? "رُفض" : "refused"}: <bdi dir="ltr"><code>${r.reason ?? ""}</code></bdi>`;
+  const body = rows.map(
+    (r) =>
+      html`<tr><th scope="row">${nameIn(lang, r.seller, r.sellerAr ?? undefined)}<span class="sub">${sourceNames.get(r.source) || r.source}</span></th><td data-label="${sideLabel("sell", lang)}">${price(r.sell, a.decimals, lang)}</td><td data-label="${sideLabel("buy", lang)}">${price(r.buy, a.decimals, lang)}</td><td data-label="${ar ? "النتيجة" : "Result"}">${verdict(r)}</td></tr>`,
+  );
+  return html`<section aria-labelledby="probation-h"><h2 id="probation-h">${ar ? "أسعار تحت الاختبار" : "Being checked"}</h2>
+<p class="muted">${
+    ar
+      ? "هذه أسعار من مصادر جديدة لم تثبت سلامتها بعد: نفحصها بكل القواعد، لكنها لا تدخل في أي جدول أو أفضل سعر أو تقييم أعلاه حتى ينهي مصدرها فترة الاختبار."
+      : "These prices come from new sources that have not yet proved themselves: every check runs on them, but they count in no table, best price or verdict above until their source finishes its probation."
+  }</p>
+<table class="sellers probation"><thead><tr><th scope="col">${ar ? "الجهة والمصدر" : "Seller and source"}</th><th scope="col">${sideLabel("sell", lang)}</th><th scope="col">${sideLabel("buy", lang)}</th><th scope="col">${ar ? "النتيجة" : "Result"}</th></tr></thead>
+<tbody>${join(body, "\n")}</tbody></table></section>`;
+}
+
 export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): string {
   const { feed, input } = ctx;
   const ar = lang === "ar";
@@ -109,6 +137,7 @@ ${shareLink(a, lang, input.dataset.site.baseUrl)}
 <div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang, a.kind === "metal" ? ounceReference(feed, input.dataset.sources.sources, lang) : null)}</div>
 ${goldNote([a], lang, { selling: true })}
 ${sellers}
+${probationSection(a, lang, sourceNames)}
 ${converter(a, lang)}
 ${eventsSection(ctx, lang, a.slug)}
 ${periodCharts(ctx, a, lang)}

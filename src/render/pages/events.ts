@@ -57,6 +57,18 @@ export function eventSentence(e: Event, names: EventNames, lang: PageLang): stri
           `المصدر ${name} يعمل من جديد (كان قد تعثر: ${e.before.reason ?? ""})`,
         ]);
   }
+  if (e.kind === "probation") {
+    const name = names.source(e.source ?? "") ?? e.source ?? "";
+    return e.after.standing === "graduated"
+      ? say(lang, [
+          `${name} finished its probation: its prices count from now on (${e.after.reason ?? ""})`,
+          `المصدر ${name} أنهى فترة الاختبار: أسعاره تُحتسب من الآن (${e.after.reason ?? ""})`,
+        ])
+      : say(lang, [
+          `${name} is being checked again: its prices do not count until it proves itself (${e.after.reason ?? ""})`,
+          `المصدر ${name} تحت الاختبار من جديد: أسعاره لا تُحتسب حتى يثبت سلامتها (${e.after.reason ?? ""})`,
+        ]);
+  }
   const a = names.asset(e.asset ?? "");
   const who = a ? (ar ? westernDigits(a.nameAr) : a.name) : (e.asset ?? "");
   const p = (v: number | null | undefined) => price(v, a?.decimals ?? 2, lang);

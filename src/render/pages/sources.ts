@@ -51,6 +51,55 @@ function evidence(s: Status, lang: PageLang): SafeHtml | string {
   return html`${sourceWord(SOURCE_WORDS.evidence[e.kind], lang)}${saved}${where}`;
 }
 
+/** The words of the probation column and the registry table, English and Arabic (docs/methodology.md "New sources: probation"). */
+const STANDING_WORDS = {
+  head: { en: "Counts?", ar: "هل تُحتسب أسعاره؟" },
+  counted: { en: "Counts from the start", ar: "تُحتسب من البداية" },
+  graduated: { en: "Counts: it finished its probation", ar: "تُحتسب: أنهى فترة الاختبار" },
+  probation: { en: "Being checked: its prices count for nothing yet", ar: "تحت الاختبار: أسعاره لا تُحتسب بعد" },
+  runs: { en: "successful runs of", ar: "قراءة ناجحة من" },
+  since: { en: "since", ar: "منذ" },
+  registryHead: { en: "Sellers and who licenses or registers them", ar: "الجهات ومن يرخّص لها أو يسجّلها" },
+  seller: { en: "Seller", ar: "الجهة" },
+  by: { en: "Licensed or registered by", ar: "الترخيص أو التسجيل لدى" },
+  check: { en: "Checked by the operator", ar: "تحقّق المشغّل" },
+  notVerified: { en: "registration not verified", ar: "التسجيل لم يُتحقَّق منه" },
+  licenceNotVerified: { en: "licence not verified", ar: "الترخيص لم يُتحقَّق منه" },
+  verifiedAt: { en: "checked at", ar: "تم التحقق في" },
+  on: { en: "on", ar: "بتاريخ" },
+  registryIntro: {
+    en: "Banks and exchange houses are licensed by the Central Bank of Egypt. Gold dealers are registered with the Assay and Weights Authority (Ministry of Supply decision 149 of 2023); a dealer marked “registration not verified” has not been found on that register by the operator.",
+    ar: "البنوك وشركات الصرافة مرخّصة من البنك المركزي المصري. وتجار الذهب مسجّلون لدى مصلحة الدمغة والموازين (قرار وزير التموين رقم 149 لسنة 2023)؛ والتاجر الموسوم «التسجيل لم يُتحقَّق منه» لم يجده المشغّل في ذلك السجل بعد.",
+  },
+} as const;
+const w = (k: keyof typeof STANDING_WORDS, lang: PageLang) => {
+  const v = STANDING_WORDS[k];
+  return "en" in v ? v[lang] : "";
+};
+
+/** Where the source stands on probation, in plain words: counted, or being checked with its runs so far. */
+function standing(s: Status, lang: PageLang): SafeHtml | string {
+  const p = s.probation;
+  if (p.standing === "counted") return w("counted", lang);
+  if (p.standing === "graduated")
+    return html`${w("graduated", lang)}${p.since ? html`<span class="sub">${w("since", lang)} ${at(p.since, lang)}</span>` : ""}`;
+  const since = p.since ? html` ${w("since", lang)} ${at(p.since, lang)}` : "";
+  return html`${w("probation", lang)}<span class="sub">${p.runs ?? 0} ${w("runs", lang)} ${p.runsNeeded ?? ""}${since}</span>`;
+}
+
+/** Every seller of the registry, who licenses or registers it, and whether the operator checked it. */
+export function registryTable(health: SourceHealth, lang: PageLang): SafeHtml {
+  const rows = health.sellers.map((r) => {
+    const check = r.verified
+      ? html`${w("verifiedAt", lang)} <bdi dir="ltr">${r.verified.where}</bdi> ${w("on", lang)} ${fullDate(r.verified.at, lang)}`
+      : w(r.kind === "gold-dealer" ? "notVerified" : "licenceNotVerified", lang);
+    return html`<tr id="seller-${r.id}"><th scope="row">${nameIn(lang, r.name, r.nameAr ?? undefined)}</th><td data-label="${w("by", lang)}">${english(r.licensedBy)}</td><td data-label="${w("check", lang)}">${check}</td></tr>`;
+  });
+  return html`<h2>${w("registryHead", lang)}</h2><p>${w("registryIntro", lang)}</p>
+<table class="sources-health"><thead><tr><th scope="col">${w("seller", lang)}</th><th scope="col">${w("by", lang)}</th><th scope="col">${w("check", lang)}</th></tr></thead>
+<tbody>${join(rows, "\n")}</tbody></table>`;
+}
+
 export function sourcesTable(
   health: SourceHealth,
   names: ReadonlyMap<string, string>,
@@ -64,13 +113,14 @@ export function sourcesTable(
     ok: sourceWord(SOURCE_WORDS.head.success, lang),
     failed: sourceWord(SOURCE_WORDS.head.failure, lang),
     evidence: sourceWord(SOURCE_WORDS.head.evidence, lang),
+    standing: w("head", lang),
   };
   const rows = health.sources.map((s) => {
     const fed = s.assets.length ? s.assets.map((id) => names.get(id) ?? id).join(ar ? "، " : ", ") : "—";
-    return html`<tr id="source-${s.id}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th><td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${lastSuccess(s, lang)}</td><td data-label="${head.failed}">${lastFailure(s, lang)}</td><td data-label="${head.evidence}">${evidence(s, lang)}</td></tr>`;
+    return html`<tr id="source-${s.id}"><th scope="row">${nameIn(lang, s.name, arabicNames.get(s.id))}<span class="sub">${KIND[s.kind][lang]}${s.enabled ? "" : ar ? " · متوقف" : " · disabled"}</span></th><td data-label="${head.fed}">${fed}</td><td data-label="${head.ok}">${lastSuccess(s, lang)}</td><td data-label="${head.failed}">${lastFailure(s, lang)}</td><td data-label="${head.evidence}">${evidence(s, lang)}</td><td data-label="${head.standing}">${standing(s, lang)}</td></tr>`;
   });
   return html`<table class="sources-health"><caption>${ar ? "الأوقات بتوقيت القاهرة." : "Times are Cairo time."}</caption>
-<thead><tr><th scope="col">${head.source}</th><th scope="col">${head.fed}</th><th scope="col">${head.ok}</th><th scope="col">${head.failed}</th><th scope="col">${head.evidence}</th></tr></thead>
+<thead><tr><th scope="col">${head.source}</th><th scope="col">${head.fed}</th><th scope="col">${head.ok}</th><th scope="col">${head.failed}</th><th scope="col">${head.evidence}</th><th scope="col">${head.standing}</th></tr></thead>
 <tbody>${join(rows, "\n")}</tbody></table>`;
 }
 
@@ -89,7 +139,7 @@ export function renderSources(ctx: RenderContext, lang: PageLang): string {
     description: ar
       ? "حالة المصادر: ما نقلته من أسعار، ومتى قُرئت ومتى أخفقت، وكيف عُرفت صيغتها."
       : "Where the prices come from: what each source gave, when it was last read and failed, and how its format is known.",
-    body: html`${intro}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}`,
+    body: html`${intro}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}\n${registryTable(ctx.sources, lang)}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),
   });
