@@ -4,21 +4,63 @@
  * how names become registry and catalog ids, how prices are scaled and how the time is written.
  * No node:* imports.
  */
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { AssetId, Id, Url, base, kind, timeFormatProblem } from "./source-base.js";
 
-/** A regular expression, checked when the sources file is read. */
-const Regex = z
-  .string()
-  .min(1)
-  .refine((r) => {
-    try {
-      new RegExp(r, "u");
-      return true;
-    } catch {
-      return false;
-    }
-  }, "not a valid regular expression");
+/**
+ * A regular expression in RE2 syntax (https://github.com/google/re2/wiki/Syntax). Ingest runs it
+ * with re2js on text a source sent (src/ingest/document/regex.ts), in time linear in the text:
+ * RE2 refuses what would need backtracking (backreferences `\1`, lookahead `(?=`, lookbehind
+ * `(?<=`). Each pattern is compiled when the sources file is read (`re2Patterns`, below), so a
+ * pattern RE2 refuses stops the file there, naming the source and the field, not the first hour
+ * a page's text meets it.
+ */
+const Regex = z.string().min(1);
+
+/** Why RE2 refuses a pattern, or null when it compiles. */
+export function regexProblem(pattern: string): string | null {
+  try {
+    RE2JS.compile(pattern);
+    return null;
+  } catch (e) {
+    const why = (e as Error).message.replace(/^error parsing regexp: /, "");
+    return /\\[1-9]|\(\?<?[=!]|\\k</.test(pattern)
+      ? `${why}: backreferences and lookaround need a backtracking engine, which a hostile page can keep busy for hours; RE2 runs in time linear in the text`
+      : why;
+  }
+}
+
+/** Every `regex` a source's fields and time give, with where it is (`fields.buy.regex`). */
+function regexesOf(s: {
+  fields?: Record<string, unknown>;
+  perAsset?: Array<Record<string, unknown>> | undefined;
+  time?: { regex?: string | undefined } | undefined;
+}): Array<[Array<string | number>, string]> {
+  const out: Array<[Array<string | number>, string]> = [];
+  const inFields = (fields: Record<string, unknown>, at: Array<string | number>) => {
+    for (const [k, f] of Object.entries(fields))
+      if (typeof f === "object" && f !== null && typeof (f as { regex?: unknown }).regex === "string")
+        out.push([[...at, k, "regex"], (f as { regex: string }).regex]);
+  };
+  if (s.fields) inFields(s.fields, ["fields"]);
+  s.perAsset?.forEach((p, i) => inFields(p, ["perAsset", i]));
+  if (s.time?.regex !== undefined) out.push([["time", "regex"], s.time.regex]);
+  return out;
+}
+
+/** Every regex of a source compiles in RE2, checked when the sources file is read; the message names the source and the field. */
+const re2Patterns = (s: Parameters<typeof regexesOf>[0] & { id: string }, ctx: z.RefinementCtx) => {
+  for (const [where, pattern] of regexesOf(s)) {
+    const problem = regexProblem(pattern);
+    if (problem !== null)
+      ctx.addIssue({
+        code: "custom",
+        path: where,
+        message: `source "${s.id}": ${where.join(".")} ${JSON.stringify(pattern)} is not a valid regular expression in RE2 syntax (${problem})`,
+      });
+  }
+};
 
 /** An IANA time zone ("Africa/Cairo"). */
 const Zone = z.string().refine((zone) => {
@@ -30,19 +72,28 @@ const Zone = z.string().refine((zone) => {
   }
 }, "not a known time zone");
 
+/**
+ * A header's name, as HTTP writes it (RFC 9110 §5.1, a token): anything else would be refused by
+ * the HTTP client only when the request is made, naming neither the source nor the header.
+ */
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "not an HTTP header name (RFC 9110 §5.1)");
+
 /** The request a document source makes: a URL (GET unless said otherwise) with headers and a body, or a file beside the sources file. */
 const request = {
   url: Url.optional(),
   /** A file, relative to the sources file's folder. */
   path: z.string().min(1).optional(),
   method: z.enum(["GET", "POST"]).default("GET"),
-  headers: z.record(z.string().min(1), z.string()).default({}),
+  headers: z.record(HeaderName, z.string()).default({}),
   /** Sent as is when a string; as JSON (Content-Type application/json) when an object. */
   body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   /**
    * A first request whose JSON answer holds a token the rates request must carry, as a page's own
    * script does (Dahab Masr: `GET /api/price/auth` → `{"nonce": …}`, then the rates with
    * `X-Price-Nonce`): the token at `path` goes in the `header`, and the cookies it set go along.
+   * Asked again before every attempt of the rates request (a nonce is for one use). The token
+   * request carries only its own `headers`, never the source's; the token and the cookies go only to
+   * the origin they came from (`tokenAtOrigin`, below; src/ingest/document/fetch.ts).
    */
   token: z
     .strictObject({
@@ -51,7 +102,9 @@ const request = {
       /** Dotted path of the token in the JSON answer ("nonce"). */
       path: z.string().min(1),
       /** The header the rates request carries it in ("X-Price-Nonce"). */
-      header: z.string().min(1),
+      header: HeaderName,
+      /** The token request's own headers (the source's `headers` are not sent with it). */
+      headers: z.record(HeaderName, z.string()).default({}),
     })
     .optional(),
 };
@@ -59,6 +112,25 @@ const oneOfUrlAndPath = [
   (s: { url?: string | undefined; path?: string | undefined }) => (s.url === undefined) !== (s.path === undefined),
   "give exactly one of url and path",
 ] as const;
+
+/**
+ * A token, and the cookies its answer sets, are sent only to the origin they came from (RFC 6454:
+ * scheme, host and port), as a browser keeps a site's credentials to that site; a rates `url` at
+ * another origin would never get them, so the file is refused when read, naming both origins.
+ */
+const tokenAtOrigin = (
+  s: { id: string; url?: string | undefined; token?: { url: string } | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if (s.token === undefined || s.url === undefined) return;
+  const [from, to] = [new URL(s.token.url).origin, new URL(s.url).origin];
+  if (from !== to)
+    ctx.addIssue({
+      code: "custom",
+      path: ["token", "url"],
+      message: `source "${s.id}": token.url is at ${from} and url at ${to}: a token and its cookies are sent only to the origin they came from (scheme, host and port, RFC 6454)`,
+    });
+};
 
 /** How a document's names become registry and catalog ids, and how its prices are scaled. */
 const mapping = {
@@ -223,7 +295,9 @@ export const SellerDocumentSource = z
     'take "transfer" needs transferBuy and transferSell',
   )
   .refine(...rowUnitsGiven)
-  .superRefine(usableTimeFormats);
+  .superRefine(usableTimeFormats)
+  .superRefine(re2Patterns)
+  .superRefine(tokenAtOrigin);
 
 /**
  * Where a value is in one row of an HTML page. A string is a CSS selector inside the row (its
@@ -299,7 +373,9 @@ export const HtmlSource = z
     (s) => !(s.time?.selector !== undefined && s.fields.time !== undefined),
     "give the time either by time.selector (the page) or by fields.time (each row)",
   )
-  .superRefine(usableTimeFormats);
+  .superRefine(usableTimeFormats)
+  .superRefine(re2Patterns)
+  .superRefine(tokenAtOrigin);
 
 /**
  * Where a value is in an XML record: `@name` an attribute, `name` a child element's text, dotted
@@ -335,7 +411,9 @@ export const XmlSource = z
   .refine(...exactlyOneSeller)
   .refine(...transferMapped)
   .refine(...rowUnitsGiven)
-  .superRefine(usableTimeFormats);
+  .superRefine(usableTimeFormats)
+  .superRefine(re2Patterns)
+  .superRefine(tokenAtOrigin);
 
 export type SellerDocumentSource = z.infer<typeof SellerDocumentSource>;
 export type HtmlSource = z.infer<typeof HtmlSource>;

@@ -8,10 +8,12 @@
  * no rows, a missing header, prices drawn as images, a challenge page, or rows none of which gives
  * a price. A row that cannot be read is skipped with its reason; no number is ever guessed.
  */
-import { HTMLElement, TextNode, parse as parseHtml, type Node } from "node-html-parser";
+import { HTMLElement, TextNode, type Node } from "node-html-parser";
 import type { HtmlField, HtmlSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
+import { parsePage } from "../document/html.js";
+import { pick } from "../document/regex.js";
 import { foldName, type SellerNames } from "../document/names.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { describeFormat, parseTime } from "../document/time.js";
@@ -120,10 +122,8 @@ function readField(row: HTMLElement, cells: HTMLElement[], columns: Map<string, 
   if (el && spec.selector !== undefined) el = selectOne(el, spec.selector, "field");
   if (!el) return { text: null, el: null };
   let text = spec.attr !== undefined ? (el.getAttribute(spec.attr) ?? null) : textOf(el);
-  if (text !== null && spec.regex !== undefined) {
-    const m = new RegExp(spec.regex, "u").exec(text);
-    text = m ? (m.groups?.["value"] ?? m[1] ?? m[0]) : null;
-  }
+  // RE2, linear in the text (src/ingest/document/regex.ts): the page is the source's to write.
+  if (text !== null && spec.regex !== undefined) text = pick(spec.regex, text, "value");
   return { text, el };
 }
 
@@ -143,7 +143,7 @@ export function htmlQuotes(
   known: ReadonlySet<string>,
   registry?: SellerNames,
 ): Pick<Observations, "quotes" | "fetched" | "skipped" | "unknownSellers"> {
-  const root = parseHtml(html, { comment: false });
+  const root = parsePage(html);
   const cellsOf = (row: HTMLElement) =>
     cfg.cells !== undefined ? select(row, cfg.cells, "cells") : elementChildren(row);
 

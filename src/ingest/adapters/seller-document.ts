@@ -10,6 +10,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import type { DocumentField, SellerDocumentSource } from "../../schema/document-sources.js";
 import { challengeMessage, challengeOf, parseJsonDocument } from "../document/body.js";
 import { readDocument } from "../document/fetch.js";
+import { pick } from "../document/regex.js";
 import { quoteMappingOf, quotesOf, type RawRecord } from "../document/quotes.js";
 import { parseTime } from "../document/time.js";
 import { ShapeError } from "../../core/errors.js";
@@ -31,8 +32,8 @@ export function valueOf(rec: unknown, f: DocumentField | undefined): unknown {
   if ("const" in f) return f.const;
   const v = at(rec, f.path);
   if (f.regex === undefined || v === undefined || v === null) return v;
-  const m = new RegExp(f.regex, "u").exec(String(v));
-  return m ? (m.groups?.["value"] ?? m[1] ?? m[0]) : null;
+  // RE2, linear in the text (src/ingest/document/regex.ts): the value is the source's to write.
+  return pick(f.regex, String(v), "value");
 }
 
 /** The records of a document, by its format and the mapping's `records` path. */

@@ -41,7 +41,6 @@ function at(node: unknown, path: string): unknown {
 }
 
 const TEMPLATE = "{name}";
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The names a template field finds among an element's attributes and children (`@{name}Bbuy` → USD, EUR, …). */
 function templateNames(rec: unknown, template: string): string[] {
@@ -54,11 +53,15 @@ function templateNames(rec: unknown, template: string): string[] {
   }
   if (Array.isArray(holder)) holder = holder[0];
   if (!isObj(holder)) return [];
-  const re = new RegExp(`^${escape(last).replace(escape(TEMPLATE), "(.+?)")}$`, "u");
-  return Object.keys(holder).flatMap((k) => {
-    const m = re.exec(k);
-    return m ? [m[1]!] : [];
-  });
+  // The name between the template's two ends (`@` and `Bbuy`), by startsWith and endsWith: no
+  // regex runs on names the document chose. Only the first `{name}` is a hole, as before.
+  const hole = last.indexOf(TEMPLATE);
+  const [before, after] = [last.slice(0, hole), last.slice(hole + TEMPLATE.length)];
+  return Object.keys(holder).flatMap((k) =>
+    k.length > before.length + after.length && k.startsWith(before) && k.endsWith(after)
+      ? [k.slice(before.length, k.length - after.length)]
+      : [],
+  );
 }
 
 /** Records of the document → raw records, one per record or, with a `{name}` template, one per name found. */

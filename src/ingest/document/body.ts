@@ -49,54 +49,137 @@ export function parseJsonDocument(text: string): unknown {
   return doc;
 }
 
+/*
+ * The challenge test runs on every body, up to the 5 MB cap, so it must take time linear in the
+ * body whatever the body holds. A backtracking regex with an unbounded gap between two patterns
+ * (`<title>access denied</title>[\s\S]*you don't have permission`) rescans the rest of the body
+ * from every place its first part matches: a body repeating that title took 40 s at 560 KB
+ * (issue 42). So no regex here runs on the body: it is lowered once and searched with indexOf for
+ * fixed strings; regexes run only on a title's text, cut to TITLE_MAX characters.
+ */
+
+/** The longest title text read: the titles these signatures know are a few words. */
+const TITLE_MAX = 200;
+/** Titles looked at: a challenge page has one; a body repeating `<title>` gains nothing past these. */
+const TITLES_MAX = 8;
+
+/** The texts of the body's first `<title>` elements (lowered, trimmed), each with where its `</title>` ends. */
+function titlesOf(lower: string): Array<{ text: string; end: number }> {
+  const out: Array<{ text: string; end: number }> = [];
+  for (let at = lower.indexOf("<title>"); at >= 0 && out.length < TITLES_MAX; at = lower.indexOf("<title>", at + 7)) {
+    const start = at + 7;
+    const close = lower.indexOf("</title>", start);
+    // A title longer than TITLE_MAX is none of these signatures' titles.
+    if (close < 0) break;
+    if (close - start <= TITLE_MAX) out.push({ text: lower.slice(start, close).trim(), end: close + 8 });
+  }
+  return out;
+}
+
+/** One signature: does the (lowered) body, with its titles, carry it. */
+type Test = (lower: string, titles: ReadonlyArray<{ text: string; end: number }>) => boolean;
+
+const anyOf =
+  (...needles: string[]): Test =>
+  (lower) =>
+    needles.some((n) => lower.includes(n));
+/** A title matching `re`; `re` runs only on a title's text, at most TITLE_MAX characters. */
+const title =
+  (re: RegExp): Test =>
+  (_, titles) =>
+    titles.some((t) => !t.text.includes("<") && re.test(t.text));
+
+/**
+ * `<div … id="px-captcha"` (PerimeterX): an `id` attribute before the `>` that ends a `<div` tag.
+ * The next `>` and the next such attribute are remembered and searched for again only once passed,
+ * so every character is looked at a bounded number of times however many `<div` there are.
+ */
+const pxCaptcha: Test = (lower) => {
+  const next = (needle: string, from: number) => {
+    const i = lower.indexOf(needle, from);
+    return i < 0 ? Infinity : i;
+  };
+  let gt = -1;
+  let id = -1;
+  for (let at = lower.indexOf("<div"); at >= 0; at = lower.indexOf("<div", at + 4)) {
+    if (gt <= at) gt = next(">", at);
+    if (id < at + 5) id = Math.min(next('id="px-captcha', at + 5), next("id='px-captcha", at + 5));
+    if (id < gt) return true;
+  }
+  return false;
+};
+
 /**
  * Signatures that only a challenge or a refusal page carries: checked on every answer. A real
  * page may load a vendor's beacon (Cloudflare's challenge-platform script, Imperva's
  * _Incapsula_Resource) or hold a contact form's captcha, so those are only weak signs, below.
  */
-const STRONG: Array<[RegExp, string]> = [
-  [/<title>\s*just a moment\.*\s*<\/title>/i, 'Cloudflare challenge ("Just a moment...")'],
-  [/<title>\s*attention required!? \| cloudflare\s*<\/title>/i, 'Cloudflare block ("Attention Required!")'],
-  [/cf-browser-verification|cf-challenge-running|window\._cf_chl_opt|__cf_chl_(?:f_)?tk/i, "Cloudflare challenge"],
+const STRONG: Array<[Test, string]> = [
+  [title(/^just a moment\.*$/), 'Cloudflare challenge ("Just a moment...")'],
+  [title(/^attention required!? \| cloudflare$/), 'Cloudflare block ("Attention Required!")'],
   [
-    /request unsuccessful\. incapsula incident id/i,
+    anyOf("cf-browser-verification", "cf-challenge-running", "window._cf_chl_opt", "__cf_chl_tk", "__cf_chl_f_tk"),
+    "Cloudflare challenge",
+  ],
+  [
+    anyOf("request unsuccessful. incapsula incident id"),
     'Imperva/Incapsula block ("Request unsuccessful. Incapsula incident ID")',
   ],
   [
-    /<title>\s*access denied\s*<\/title>[\s\S]*you don'?t have permission to access/i,
+    // The title, then the sentence anywhere after it: one indexOf from the first such title's end.
+    (lower, titles) => {
+      const t = titles.find((x) => x.text === "access denied");
+      return (
+        t !== undefined &&
+        ["you don't have permission to access", "you dont have permission to access"].some(
+          (n) => lower.indexOf(n, t.end) >= 0,
+        )
+      );
+    },
     'firewall refusal ("Access Denied")',
   ],
   [
-    /the requested url was rejected\. please consult with your administrator/i,
+    anyOf("the requested url was rejected. please consult with your administrator"),
     'F5 firewall refusal ("The requested URL was rejected")',
   ],
-  [/sucuri website firewall/i, "Sucuri firewall refusal"],
-  [/captcha-delivery\.com|<div[^>]+id=["']px-captcha/i, "bot challenge (DataDome/PerimeterX captcha)"],
+  [anyOf("sucuri website firewall"), "Sucuri firewall refusal"],
   [
-    /<title>\s*(?:human verification|are you a robot\??|security check|bot verification)\s*<\/title>/i,
-    "bot challenge page",
+    (lower, titles) => anyOf("captcha-delivery.com")(lower, titles) || pxCaptcha(lower, titles),
+    "bot challenge (DataDome/PerimeterX captcha)",
   ],
+  [title(/^(?:human verification|are you a robot\??|security check|bot verification)$/), "bot challenge page"],
 ];
 
 /** Signs of a challenge that count only when the content the source expects is missing. */
-const WEAK: Array<[RegExp, string]> = [
-  [/<title>\s*(?:access denied|forbidden|request rejected|blocked)[^<]*<\/title>/i, "firewall refusal page"],
-  [/captcha/i, "captcha page"],
+const WEAK: Array<[Test, string]> = [
+  [title(/^(?:access denied|forbidden|request rejected|blocked)/), "firewall refusal page"],
+  [anyOf("captcha"), "captcha page"],
   [
-    /not a robot|verify (?:that )?you are (?:a )?human|unusual traffic|automated (?:queries|requests)/i,
+    anyOf(
+      "not a robot",
+      "verify that you are a human",
+      "verify that you are human",
+      "verify you are a human",
+      "verify you are human",
+      "unusual traffic",
+      "automated queries",
+      "automated requests",
+    ),
     "bot challenge page",
   ],
-  [/_incapsula_resource|incap_ses/i, "Imperva/Incapsula challenge"],
-  [/challenge-platform|challenges\.cloudflare\.com|cf-turnstile/i, "Cloudflare challenge"],
-  [/ddos-guard/i, "DDoS-Guard challenge"],
-  [/enable javascript and cookies to continue/i, "JavaScript challenge"],
-  [/access denied/i, 'refusal ("Access Denied")'],
+  [anyOf("_incapsula_resource", "incap_ses"), "Imperva/Incapsula challenge"],
+  [anyOf("challenge-platform", "challenges.cloudflare.com", "cf-turnstile"), "Cloudflare challenge"],
+  [anyOf("ddos-guard"), "DDoS-Guard challenge"],
+  [anyOf("enable javascript and cookies to continue"), "JavaScript challenge"],
+  [anyOf("access denied"), 'refusal ("Access Denied")'],
 ];
 
-/** Why a body is a challenge or refusal page rather than the document; null when it does not look like one. */
+/** Why a body is a challenge or refusal page rather than the document; null when it does not look like one. Linear in the body. */
 export function challengeOf(text: string, o: { contentMissing: boolean }): string | null {
-  for (const [re, what] of STRONG) if (re.test(text)) return what;
-  if (o.contentMissing) for (const [re, what] of WEAK) if (re.test(text)) return what;
+  const lower = text.toLowerCase();
+  const titles = titlesOf(lower);
+  for (const [test, what] of STRONG) if (test(lower, titles)) return what;
+  if (o.contentMissing) for (const [test, what] of WEAK) if (test(lower, titles)) return what;
   return null;
 }
 

@@ -9,6 +9,7 @@
 import { DateTime } from "luxon";
 import { parseInstant } from "../../core/cairo.js";
 import { asciiDigits } from "./names.js";
+import { pick } from "./regex.js";
 
 export interface TimeFormat {
   /** luxon format tokens ("dd/MM/yyyy HH:mm:ss"), tried in order; "iso" and "epoch" are named formats. Absent: ISO 8601 with an offset, or epoch seconds or milliseconds. */
@@ -34,9 +35,10 @@ export function parseTime(value: unknown, spec: TimeFormat, nowMs: number): numb
   if (typeof value !== "string") return null;
   let text = asciiDigits(value).replace(/\s+/g, " ").trim();
   if (spec.regex !== undefined) {
-    const m = new RegExp(spec.regex, "u").exec(text);
-    if (!m) return null;
-    text = (m.groups?.["time"] ?? m[1] ?? m[0]).trim();
+    // RE2, linear in the text (regex.ts): the text is the source's to write.
+    const picked = pick(spec.regex, text, "time");
+    if (picked === null) return null;
+    text = picked.trim();
   }
   const formats = spec.format === undefined ? [] : Array.isArray(spec.format) ? spec.format : [spec.format];
   if (formats.length === 0) return parseInstant(text) ?? epoch(text);
