@@ -23,6 +23,10 @@ export interface Answer {
   bytes: Uint8Array | null;
   /** Why there is no answer or no whole body; absent when the body was read whole. */
   error?: string;
+  /** Request headers that carried credentials (lower case): an answer echoing them is not saved as is. */
+  secretHeaders?: readonly string[];
+  /** The credentials' values (a token, each cookie's value): never written where the answer is saved. */
+  secrets?: readonly string[];
 }
 
 export type AnswerRecorder = (answer: Answer) => void;

@@ -1,5 +1,6 @@
 /**
- * Polite and bounded HTTP for sources: a clear User-Agent with a contact, an Accept header, and
+ * Polite and bounded HTTP for sources: a clear User-Agent with a contact (unless the source
+ * configures its own, sent as written), an Accept header, and
  * per attempt one timeout that covers everything — connecting, the headers, every redirect and the
  * whole body. At most a couple of retries with exponential backoff for faults that may pass
  * (network errors, timeouts, 429 and 5xx); a 4xx other than 429 is the source refusing us.
@@ -13,7 +14,11 @@
  *   and a redirect loop is not retried;
  * - a redirect is followed only within the configured URL's origin or to public addresses, and
  *   never from https down to http, unless the source allows private ones (redirects.ts); a refused
- *   redirect is not retried: the server would send us there again.
+ *   redirect is not retried: the server would send us there again;
+ * - credentials go only to the origin they are for (RFC 6454): a redirect that leaves the origin
+ *   takes only the harmless headers along (redirects.ts `headersAcrossOrigins`), and a request's
+ *   `credentialsFor` (a token and its cookies) are asked for again before every attempt and sent only
+ *   while the request stays at their origin.
  *
  * Every failure is a SourceError naming what happened, so ingest reports it against its source.
  * Every answer met, and every request that got none, is told to `onAnswer` when it is set
@@ -21,10 +26,10 @@
  * The Response `request` returns is already read into memory: `.text()`, `.arrayBuffer()` and
  * `.json()` on it cannot stall, reset or grow past the cap.
  */
-import { SourceError } from "../core/errors.js";
-import { redirectRefusal, systemLookup, type Lookup } from "./redirects.js";
+import { ShapeError, SourceError } from "../core/errors.js";
+import { headersAcrossOrigins, redirectRefusal, systemLookup, type Lookup } from "./redirects.js";
 import { retryAfterMs } from "./http-headers.js";
-import { answerOf, readCapped, recordRefusal, type AnswerRecorder } from "./http-answers.js";
+import { answerOf, readCapped, recordRefusal, type Answer, type AnswerRecorder } from "./http-answers.js";
 
 export { cookiesOf, retryAfterMs, userAgent } from "./http-headers.js";
 export type { Answer, AnswerRecorder } from "./http-answers.js";
@@ -58,6 +63,38 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const MAX_RETRY_AFTER_MS = 30_000;
 export const MAX_REDIRECTS = 5;
 
+/**
+ * Headers that are credentials for one origin (a token in its header, the cookies its answer set):
+ * sent only to a request at that origin (RFC 6454 §5, scheme, host and port), and never after a
+ * redirect has left it. Their values are secrets: every answer told to `onAnswer` names them, so
+ * that what is saved can leave them out (src/io/saved-bodies.ts).
+ */
+export interface Credentials {
+  origin: string;
+  headers: Headers;
+}
+
+/** A request: RequestInit, what it accepts, and its credentials, asked for afresh before every attempt. */
+export type RequestOptions = RequestInit & {
+  accept: string;
+  /** Called before each attempt (from 1); a failure to get them is that attempt's failure. */
+  credentialsFor?: ((attempt: number) => Promise<Credentials>) | undefined;
+};
+
+/** The values of credential headers, each cookie's value apart: what saved metadata must not hold. */
+export function secretsOf(c: Credentials | undefined): string[] {
+  if (!c) return [];
+  const out: string[] = [];
+  for (const [name, value] of c.headers)
+    if (name === "cookie")
+      for (const pair of value.split(";")) {
+        const v = pair.slice(pair.indexOf("=") + 1).trim();
+        if (v) out.push(v);
+      }
+    else if (value) out.push(value);
+  return out;
+}
+
 /** A successful answer, its body read whole (at most maxBytes). */
 export interface Fetched {
   /** The URL that answered, after redirects. */
@@ -86,6 +123,7 @@ async function attempt(
   headers: Headers,
   o: HttpOptions,
   attemptNo: number,
+  creds?: Credentials,
 ): Promise<Outcome> {
   const doFetch = o.fetch ?? fetch;
   const maxBytes = o.maxBytes ?? MAX_BODY_BYTES;
@@ -97,7 +135,17 @@ async function attempt(
   let method = (init.method ?? "GET").toUpperCase();
   let body = init.body;
   const hdrs = new Headers(headers);
-  const record = o.onAnswer;
+  // The credentials ride only while the request is at their origin; once a redirect has left it they
+  // stay off, even should a later redirect come back (the Fetch standard's rule for Authorization).
+  let withCreds = creds !== undefined && new URL(url).origin === creds.origin;
+  const sent = () => {
+    if (!withCreds || !creds) return hdrs;
+    const h = new Headers(hdrs);
+    for (const [k, v] of creds.headers) h.set(k, v);
+    return h;
+  };
+  const secret = creds === undefined ? {} : { secretHeaders: [...creds.headers.keys()], secrets: secretsOf(creds) };
+  const record = o.onAnswer && ((a: Answer) => o.onAnswer!({ ...a, ...secret }));
   // What the recorder is told of the request in flight: its URL and method change with redirects.
   const asked = () => ({ url: current, method, attempt: attemptNo });
   /** The answer whose body is being read, for the recorder should the read fail. */
@@ -105,7 +153,14 @@ async function attempt(
   try {
     let res: Response;
     for (let hops = 0; ; hops++) {
-      res = await doFetch(current, { ...init, method, body: body ?? null, headers: hdrs, signal, redirect: "manual" });
+      res = await doFetch(current, {
+        ...init,
+        method,
+        body: body ?? null,
+        headers: sent(),
+        signal,
+        redirect: "manual",
+      });
       const location = res.headers.get("location");
       if (!REDIRECTS.has(res.status) || location === null) break;
       // A redirect's body is never read: its headers (Location) are what it says.
@@ -169,10 +224,11 @@ async function attempt(
         hdrs.delete("content-type");
         hdrs.delete("content-length");
       }
-      // Credentials are for the origin that was asked (as the Fetch standard does on a cross-origin redirect).
+      // Credentials are for the origin that was asked: leaving it, only harmless headers go on (redirects.ts).
       if (next.origin !== new URL(current).origin) {
-        hdrs.delete("authorization");
-        hdrs.delete("cookie");
+        const kept = headersAcrossOrigins(hdrs);
+        for (const name of [...hdrs.keys()]) if (!kept.has(name)) hdrs.delete(name);
+        withCreds = false;
       }
       current = next.href;
     }
@@ -236,21 +292,32 @@ async function attempt(
  * A successful answer with its whole body, read within the timeout and the size cap; retried as
  * the module says. Throws a SourceError otherwise.
  */
-export async function requestBytes(
-  url: string,
-  init: RequestInit & { accept: string },
-  o: HttpOptions,
-): Promise<Fetched> {
+export async function requestBytes(url: string, init: RequestOptions, o: HttpOptions): Promise<Fetched> {
   const sleep = o.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
-  const { accept, ...rest } = init;
+  const { accept, credentialsFor, ...rest } = init;
   const headers = new Headers(rest.headers);
-  headers.set("User-Agent", o.userAgent);
+  // A source's own User-Agent, in any letter case (header names are case-insensitive, RFC 9110
+  // §5.1), is sent as written: the operator may need the one a site lets through. Ours otherwise.
+  if (!headers.has("user-agent")) headers.set("User-Agent", o.userAgent);
   headers.set("Accept", accept);
   let wait = 0;
   let last: SourceError = new SourceError("not attempted", { url });
   for (let n = 0; n <= o.retries; n++) {
     if (n > 0) await sleep(Math.max(wait, o.backoffMs * 2 ** (n - 1)));
-    const out = await attempt(url, rest, headers, o, n + 1);
+    let creds: Credentials | undefined;
+    if (credentialsFor)
+      try {
+        // A fresh token for every attempt: a nonce is for one use, and a retry may come after it expired.
+        creds = await credentialsFor(n + 1);
+      } catch (e) {
+        if (!(e instanceof SourceError)) throw e;
+        last = e;
+        // Getting the token failed as a request fails: retried when that may pass (no status: the
+        // network, a timeout; 429 or 5xx), not when it was refused, did not fit or held no token.
+        if (e instanceof ShapeError || (e.status !== null && !retriable(e.status))) break;
+        continue;
+      }
+    const out = await attempt(url, rest, headers, o, n + 1, creds);
     if ("ok" in out) return out.ok;
     last = out.error;
     if (!out.retry) break;
@@ -262,7 +329,7 @@ export async function requestBytes(
 /** The body as text (UTF-8 unless the answer's charset says otherwise). */
 export async function requestText(
   url: string,
-  init: RequestInit & { accept: string },
+  init: RequestOptions,
   o: HttpOptions,
 ): Promise<{ text: string; fetched: Fetched }> {
   const fetched = await requestBytes(url, init, o);
@@ -280,7 +347,7 @@ export async function requestText(
  * The answer as a Response whose body is already in memory (see requestBytes): adapters may call
  * `.text()`, `.arrayBuffer()` or `.json()` on it without any risk of a stall, a reset or a flood.
  */
-export async function request(url: string, init: RequestInit & { accept: string }, o: HttpOptions): Promise<Response> {
+export async function request(url: string, init: RequestOptions, o: HttpOptions): Promise<Response> {
   const f = await requestBytes(url, init, o);
   const empty = f.status === 204 || f.status === 205;
   const res = new Response(empty ? null : f.bytes, { status: f.status, statusText: f.statusText, headers: f.headers });

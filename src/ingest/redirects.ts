@@ -137,3 +137,19 @@ export async function redirectRefusal(
   }
   return null;
 }
+
+/**
+ * The request headers that may follow a redirect to another origin: only those that say who asks
+ * and what it takes, never one that could carry a credential. The Fetch standard drops
+ * `Authorization` on a cross-origin redirect (and a browser's cookie jar keeps cookies to their
+ * site); a source's own headers may hold an API key under any name (`X-Api-Key`), and a `Referer`
+ * may hold the first URL's query, so everything not listed here stays with the origin it was
+ * configured for. The same policy for every request: a document's, a token's, the CBE's form.
+ */
+const CROSS_ORIGIN_SAFE = new Set(["user-agent", "accept", "accept-language", "content-type"]);
+
+export function headersAcrossOrigins(headers: Headers): Headers {
+  const out = new Headers();
+  for (const [k, v] of headers) if (CROSS_ORIGIN_SAFE.has(k)) out.set(k, v);
+  return out;
+}

@@ -3,21 +3,23 @@
  * `historicalDataForm`) with a hidden anti-forgery token and sets session cookies; posting the form
  * back with a date range (dd/mm/yyyy) and the currencies answers an XLSX workbook: a blank title
  * row, the header `Date, Currency, Buy, Sell`, then one row per currency and business day, newest
- * first, dates as Excel serial days. The CBE asks to be cited as the source (see the terms page).
+ * first, dates as Excel serial days. The form is posted only to the page's own origin (formTarget),
+ * its redirects under the policy of every request (src/ingest/http.ts, redirects.ts). The CBE asks
+ * to be cited as the source (see the terms page).
  */
-import { parse as parseHtml } from "node-html-parser";
 import readXlsxFile from "read-excel-file/universal";
 import { DateTime } from "luxon";
 import { CAIRO, addDays, cairoDate } from "../../core/cairo.js";
 import { roundHalfAway } from "../../core/round.js";
 import type { CbeSource } from "../../schema/sources.js";
 import { cookiesOf, request } from "../http.js";
+import { parsePage } from "../document/html.js";
 import { ShapeError } from "../../core/errors.js";
 import { emptyObservations, type AdapterContext, type Observations } from "./types.js";
 
 /** The form's fields: every named input (the token among them) and the currencies it offers. */
 export function readForm(html: string): { action: string; fields: Array<[string, string]>; options: string[] } {
-  const form = parseHtml(html).querySelector("form#historicalDataForm");
+  const form = parsePage(html).querySelector("form#historicalDataForm");
   if (!form) throw new ShapeError("the page has no form#historicalDataForm");
   const fields: Array<[string, string]> = form
     .querySelectorAll("input[type=hidden]")
@@ -31,6 +33,27 @@ export function readForm(html: string): { action: string; fields: Array<[string,
   const action = form.getAttribute("action");
   if (!action) throw new ShapeError("the form has no action");
   return { action, fields, options };
+}
+
+/**
+ * Where the form is posted: its `action`, resolved against the page that carried it (RFC 3986
+ * §5), and only at that page's own origin (RFC 6454: scheme, host and port). The post carries the
+ * session cookie and the anti-forgery token the page gave; a form that names another host would
+ * have them sent there, so it fails the source, naming the host.
+ */
+export function formTarget(action: string, pageUrl: string): string {
+  let target: URL;
+  try {
+    target = new URL(action, pageUrl);
+  } catch {
+    throw new ShapeError(`the form's action ${JSON.stringify(action.slice(0, 200))} is not a URL`);
+  }
+  const page = new URL(pageUrl);
+  if (target.origin !== page.origin)
+    throw new ShapeError(
+      `the form posts to ${target.protocol}//${target.host}, not to the page's own origin ${page.origin}: its session cookie and anti-forgery token are not sent there`,
+    );
+  return target.href;
 }
 
 const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
@@ -111,18 +134,22 @@ export async function cbeAdapter(cfg: CbeSource, ctx: AdapterContext): Promise<O
   body.set("ToDateRaw", dmy(today));
   for (const c of offered) body.append("SelectedSelectOptions", c);
   body.set("SubmitAction", "2"); // the form's "download as Excel" button
-  const url = new URL(form.action, cfg.pageUrl).href;
+  const url = formTarget(form.action, page.url || cfg.pageUrl);
   const res = await request(
     url,
     {
       method: "POST",
       body,
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...(cookie ? { Cookie: cookie } : {}),
-        Referer: cfg.pageUrl,
-      },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Referer: cfg.pageUrl },
       accept: "application/octet-stream,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      // The session cookie is a credential of the page's origin: sent there only, and its values
+      // kept out of saved bodies (src/ingest/http.ts Credentials).
+      ...(cookie
+        ? {
+            credentialsFor: () =>
+              Promise.resolve({ origin: new URL(url).origin, headers: new Headers({ Cookie: cookie }) }),
+          }
+        : {}),
     },
     ctx.http,
   );
