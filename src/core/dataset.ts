@@ -119,6 +119,8 @@ export interface DayCloses {
   has(asset: string): boolean;
   get(asset: string): DayClose | undefined;
   done?(): void;
+  /** Every asset the day has a close of, catalog or not (the archive refuses one the catalog lacks). */
+  assets?(): Iterable<string>;
 }
 
 export interface Dataset {

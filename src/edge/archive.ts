@@ -72,11 +72,13 @@ export async function archiveRepresentation(url: URL, m: Manifest, deps: Handler
   } catch {
     wanted = raw.toLowerCase(); // not percent-encoded UTF-8: no asset is named so
   }
-  const asset = m.assets.find((a) => a.slug === wanted || a.id.toLowerCase() === wanted);
+  // A retired asset's archive stays published (src/feed/archive/retired.ts): its paths answer too.
+  const archived = [...m.assets, ...(m.retired ?? [])];
+  const asset = archived.find((a) => a.slug === wanted || a.id.toLowerCase() === wanted);
   if (!asset)
     throw problems.unknownAssetPath(
       wanted,
-      m.assets.map((a) => a.slug),
+      archived.map((a) => a.slug),
     );
   const { from, to } = dateRange(url.searchParams);
   const jsonFile = F.history(asset.slug);

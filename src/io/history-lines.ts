@@ -19,7 +19,7 @@ const PREFIX = Buffer.from('{"asset":"');
 /** The day's closes as readHistoryDay gives them, by asset (the last line of an asset stands, as in a Map). */
 function wholeDay(d: { date: string; file: string }, bytes: Buffer): DayCloses {
   const m = new Map(readHistoryDay(d, bytes).records.map((r) => [r.asset, r.close!]));
-  return { has: (a) => m.has(a), get: (a) => m.get(a), done: () => undefined };
+  return { has: (a) => m.has(a), get: (a) => m.get(a), done: () => undefined, assets: () => m.keys() };
 }
 
 export function historyCloses(d: { date: string; file: string }, bytes: Buffer): DayCloses {
@@ -55,6 +55,7 @@ export function historyCloses(d: { date: string; file: string }, bytes: Buffer):
   const asked = new Set<string>();
   return {
     has: (a) => (whole ? whole.has(a) : lines.has(a)),
+    assets: () => (whole ? (whole.assets?.() ?? []) : lines.keys()),
     get: (a) => {
       asked.add(a);
       return parse(a);

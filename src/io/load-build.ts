@@ -21,6 +21,7 @@ import { dayFiles, readBufferFor, readDayFile, readDayFileSync, type ReadBuffer 
 import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
 import { historySummaries } from "./history-summaries.js";
 import { assertInside, insideCheck } from "./links.js";
+import { catalogOn } from "../core/retired.js";
 
 /**
  * What a build reads of one seller asset's compacted days, newest first (src/rules/series.ts,
@@ -102,7 +103,11 @@ export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer)
   // validated; then the days up to it newest first, until every seller asset is settled. The days
   // left unread keep the checks that need no read: their names (dayFiles) and that none is a symbolic
   // link out of the data folder; their content is checked by `compact` and earlier builds' reads.
-  const needs = new HistoryNeeds(config.catalog.filter((a) => a.market !== "reference").map((a) => a.id));
+  // A retired asset needs no series or verdict (it is in no feed): its days are the archive's, which
+  // reads history itself (src/feed/archive/compose.ts), so an asset retired long ago never makes the
+  // hourly build read back to its last day.
+  const quoted = catalogOn(config.catalog, upTo).filter((a) => a.market !== "reference");
+  const needs = new HistoryNeeds(quoted.map((a) => a.id));
   // How many of each asset's records up to the build date keep their closes: the latest (today's
   // table) and the one before it (the sellers' previous close, docs/methodology.md §5.4).
   const seen = new Map<string, number>();

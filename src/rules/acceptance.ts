@@ -59,6 +59,8 @@ export function checkQuote(
 ): AcceptedQuote | RejectionReason {
   const asset = ctx.assets.get(q.asset);
   if (!asset) return "unknown-asset";
+  // A retired asset is out of the catalog from its `retired` date on (src/schema/inputs.ts CatalogAsset).
+  if (asset.retired !== undefined && ctx.date >= asset.retired) return "unknown-asset";
   const seller = ctx.sellers.get(q.seller);
   if (!seller) return "unlicensed-seller"; // rule 1
   if (!seller.categories.includes(asset.category)) return "not-licensed-for-category"; // rule 1

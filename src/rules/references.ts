@@ -26,6 +26,8 @@ export interface RefIssue {
   file: string;
   line: number;
   reason: string;
+  /** An unknown asset's id: the catalog lost it, which refuses the build (src/feed/archive/retired.ts). */
+  asset?: string;
 }
 
 const isPrice = (p: number) => Number.isFinite(p) && p > 0;
@@ -58,7 +60,7 @@ export function dailyRefs(
     else if (isGlobal ? !isPrice(r.value) : !pricesOk(r.buy, r.sell)) reason = "non-positive-price";
     else if ("buy" in r && r.buy !== null && r.sell !== null && r.buy > r.sell) reason = "crossed";
     if (reason || !asset || ms === null) {
-      issues.push({ file, line, reason: reason ?? "invalid" });
+      issues.push({ file, line, reason: reason ?? "invalid", ...(!asset && { asset: r.asset }) });
       continue;
     }
     const date = cairoDate(ms);

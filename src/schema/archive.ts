@@ -61,7 +61,16 @@ export const ArchiveAsset = Asset.pick({
   market: true,
   unit: true,
   decimals: true,
-}).meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
+})
+  .extend({
+    // Present only for a retired asset, so that the archive of every other asset keeps its bytes.
+    retired: DateString.optional().meta({
+      description:
+        "Present when the asset is retired: the first Cairo date it is no longer quoted. It is then in no feed, variant or page; its archive stays as published, with no entry on or after this date.",
+      examples: ["2026-11-20"],
+    }),
+  })
+  .meta({ id: "ArchiveAsset", description: "Which asset the archive rows are of." });
 export type ArchiveAsset = z.infer<typeof ArchiveAsset>;
 
 export const History = z

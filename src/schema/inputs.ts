@@ -40,6 +40,13 @@ export const CatalogAsset = z.strictObject({
   defaultSide: Side,
   name: z.string().min(1),
   nameAr: z.string().min(1),
+  /**
+   * The first Cairo date the asset is no longer quoted (docs/operating.md "Retiring an asset"). From
+   * that date it is in no feed, variant, filter or page, and its quotes are not accepted; its archive
+   * (its history files, its rows in past days) stays as published, saying from when it is retired.
+   * An asset is retired, never deleted, while data/ holds any of its days: the build refuses that.
+   */
+  retired: DateString.optional(),
 });
 export type CatalogAsset = z.infer<typeof CatalogAsset>;
 

@@ -11,6 +11,7 @@ import type { CatalogAsset, DayClose, RegistrySeller } from "../../schema/inputs
 import type { ArchiveEntry, Days } from "../../schema/archive.js";
 import { closeFacts, referenceEntry, referencePrices, sellerEntry, type DaySeller } from "../../rules/archive.js";
 import { refOn, refsKeys } from "./refs.js";
+import { assertCatalogHolds, closeAfterRetirement, retiredOn } from "./retired.js";
 import { csvRow } from "./csv.js";
 import { AssetLines, historyFiles, historyHeads } from "./history.js";
 import type { ArchiveFile, ArchiveInput, ArchiveMade, AssetPart, DayInputs, EntryRow } from "./types.js";
@@ -30,6 +31,9 @@ export function archiveHeader(ds: Pick<Dataset, "site">, self: string) {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
+/** A compacted day's file as the refusals name it, in the data folder. */
+const historyFile = (date: string) => `history/${date}.ndjson`;
+
 /**
  * Every archive file, a day at a time, then each asset's history and the list of days; returns that
  * list, for the renderers (src/feed/site.ts RenderContext), and the closed part when it made it.
@@ -42,14 +46,26 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     global: refOn(input.refs.global.get(asset), date),
   });
   const reference = ds.catalog.filter((a) => a.market === "reference");
+  // A retired reference asset has no entry from its retirement on (src/feed/archive/retired.ts).
   const priced = new Map(
     reference.map((a) => [
       a.id,
-      new Map(referencePrices(input.refs.official.get(a.id), input.refs.global.get(a.id)).map((d) => [d.date, d])),
+      new Map(
+        referencePrices(input.refs.official.get(a.id), input.refs.global.get(a.id))
+          .filter((d) => !retiredOn(a, d.date))
+          .map((d) => [d.date, d]),
+      ),
     ]),
   );
   // The compacted days up to the build date, whose closes the plan reads from history/.
   const compactedDates = new Set(input.plan ? (ds.historyDates ?? []).filter((d) => d <= input.today) : []);
+  // Every asset with days in data/ is in the catalog, retired or not: one deleted would silently
+  // drop its published archive (src/feed/archive/retired.ts). Records of an asset the catalog lacks
+  // come only from history/: acceptance closes no raw day of one.
+  assertCatalogHolds(
+    ds.catalog,
+    [...records].map(([asset, list]) => ({ asset, where: historyFile(list[0]?.date ?? "") })),
+  );
   // The raw days: every record the build closed that no compacted day stands for.
   const rawCloses = new Map<string, DayClose[]>();
   for (const list of records.values())
@@ -104,7 +120,15 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
         continue;
       }
       byAsset = day.closes;
+      const where = historyFile(date);
+      assertCatalogHolds(
+        ds.catalog,
+        [...(byAsset.assets?.() ?? [])].map((asset) => ({ asset, where })),
+      );
     }
+    // A day holding a retired asset on or after its retirement was published with it: refused, never rewritten.
+    for (const a of ds.catalog)
+      if (retiredOn(a, date) && byAsset.has(a.id)) throw closeAfterRetirement(a, date, historyFile(date));
     // Which assets have an entry that day: a seller asset with a close, a reference asset with a price.
     const has = (a: CatalogAsset) => (a.market === "reference" ? priced.get(a.id)!.has(date) : byAsset.has(a.id));
     const count = ds.catalog.filter(has).length;

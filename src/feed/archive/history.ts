@@ -17,7 +17,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** What the archive says of the asset it is of. */
 export function assetHead(a: CatalogAsset) {
   const { id, slug, name, nameAr, category, kind, market, unit, decimals } = a;
-  return { id, slug, name, nameAr, category, kind, market, unit, decimals };
+  // `retired` only when it is (src/feed/archive/retired.ts): every other asset's archive keeps its bytes.
+  return { id, slug, name, nameAr, category, kind, market, unit, decimals, ...(a.retired && { retired: a.retired }) };
 }
 
 /** The canonical history document of an asset cut where its entries go: before them and after them. */

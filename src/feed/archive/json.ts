@@ -49,6 +49,7 @@ export function dayAssetJson(
     nameAr: string;
     slug: string;
     unit: string;
+    retired?: string | undefined;
   },
   entry: string,
   sellers: readonly DaySeller[],
@@ -56,6 +57,8 @@ export function dayAssetJson(
   return (
     `{"category":${str(a.category)},"decimals":${num(a.decimals)},"entry":${entry},"id":${str(a.id)},` +
     `"kind":${str(a.kind)},"market":${str(a.market)},"name":${str(a.name)},"nameAr":${str(a.nameAr)},` +
+    // A retired asset says from when (src/feed/archive/retired.ts); canonical order puts it before "sellers".
+    (a.retired === undefined ? "" : `"retired":${str(a.retired)},`) +
     `"sellers":[${sellers.map(daySellerJson).join(",")}],"slug":${str(a.slug)},"unit":${str(a.unit)}}`
   );
 }
