@@ -23,7 +23,7 @@ import type { Day, Days, History } from "../schema/archive.js";
 import { buildSourceHealth } from "./sources-doc.js";
 import { documentHeader } from "./header.js";
 import { archiveFiles } from "./archive/compose.js";
-import { assertCatalogHolds, catalogOn, retiredAssets } from "./archive/retired.js";
+import { catalogToday } from "./archive/retired.js";
 import type { ArchiveMade, KeptFile, PartFile } from "./archive/types.js";
 import type { Made, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
@@ -246,15 +246,8 @@ export async function composeSite(
   const generatedAt = isoUtc(nowMs);
   const today = cairoDate(nowMs);
   const result = buildAssets(full, nowMs, input.reuse);
-  // data/ holds no asset the catalog lost: its quotes or rates would be dropped without a word, and
-  // its archive with them (src/feed/archive/retired.ts; history/ is checked as the archive is made).
-  assertCatalogHolds(full.catalog, [
-    ...result.rejections.filter((r) => r.reason === "unknown-asset").map((r) => ({ asset: r.asset, where: r.file })),
-    ...result.refIssues.flatMap((i) => (i.asset === undefined ? [] : [{ asset: i.asset, where: i.file }])),
-  ]);
   // Today's catalog: a retired asset is in no feed, variant, index, event or page; the archive keeps it.
-  const ds: Dataset = { ...full, catalog: catalogOn(full.catalog, today) };
-  const retired = retiredAssets(full.catalog, today);
+  const { ds, retired } = catalogToday(full, today, result);
   const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
 
   // Last-Modified moves exactly when the ETag does (docs/data-formats.md "The output: `public/`": the ETag and Last-Modified): HTTP dates have whole seconds.

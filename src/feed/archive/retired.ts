@@ -7,7 +7,7 @@
  */
 import { DataError } from "../../core/errors.js";
 import type { CatalogAsset } from "../../schema/inputs.js";
-import { retiredOn } from "../../core/retired.js";
+import { catalogOn, retiredOn } from "../../core/retired.js";
 
 export { catalogOn, retiredOn } from "../../core/retired.js";
 
@@ -52,4 +52,24 @@ export function assertCatalogHolds(
 ): void {
   const ids = new Set(catalog.map((a) => a.id));
   for (const h of held) if (!ids.has(h.asset)) throw droppedAsset(h.asset, h.where);
+}
+
+/**
+ * The dataset of a build's Cairo date, once data/ is known to hold no asset the catalog lost (the
+ * quotes and reference rows the rules found no asset for; history/ is checked as the archive is
+ * made, src/feed/archive/compose.ts): the catalog without the assets retired by then, and those.
+ */
+export function catalogToday<D extends { catalog: CatalogAsset[] }>(
+  full: D,
+  today: string,
+  rules: {
+    rejections: ReadonlyArray<{ asset: string; reason: string; file: string }>;
+    refIssues: ReadonlyArray<{ asset?: string; file: string }>;
+  },
+): { ds: D; retired: Array<{ id: string; slug: string }> } {
+  assertCatalogHolds(full.catalog, [
+    ...rules.rejections.filter((r) => r.reason === "unknown-asset").map((r) => ({ asset: r.asset, where: r.file })),
+    ...rules.refIssues.flatMap((i) => (i.asset === undefined ? [] : [{ asset: i.asset, where: i.file }])),
+  ]);
+  return { ds: { ...full, catalog: catalogOn(full.catalog, today) }, retired: retiredAssets(full.catalog, today) };
 }
