@@ -96,7 +96,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
     .addOption(nowOption())
     .action(async (o: IngestFlags) => {
       const { runIngest } = await import("../jobs/ingest.js");
-      const { reports, files, warnings } = await runIngest({
+      const { reports, files, warnings, probation } = await runIngest({
         dataDir: o.data,
         ...(o.sources ? { sourcesFile: o.sources } : {}),
         nowMs: o.now ?? Date.now(),
@@ -120,7 +120,17 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
         );
         for (const line of observedLines(r)) say(line);
         for (const x of r.examples) say(`  ${x}`);
+        if (r.unknownSellers?.length)
+          say(
+            `  names not in the registry (never sellers): ${r.unknownSellers.map((n) => JSON.stringify(n)).join(", ")}: add the seller, or an alias, to sellers.json`,
+          );
       }
+      for (const m of probation ?? [])
+        say(
+          m.change.standing === "graduated"
+            ? `${m.source}: graduated from probation: its quotes count from ${m.change.at} (${m.change.reason})`
+            : `${m.source}: back on probation from ${m.change.at} (${m.change.reason})`,
+        );
       for (const w of warnings) say(`warning: ${w}`);
       const failed = reports.filter((r) => !r.ok);
       if (o.saveBodies !== undefined)

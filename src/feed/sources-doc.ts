@@ -39,6 +39,7 @@ export function buildSourceHealth(
         lastSuccessAt: run?.lastSuccessAt ?? null,
         // A reason an older ingest stored with a URL's query or userinfo is published without them.
         lastFailure: run?.lastFailure ? { ...run.lastFailure, reason: redactUrls(run.lastFailure.reason) } : null,
+        unknownSellers: [...(run?.unknownSellers ?? [])],
         evidence: s.evidence ?? null,
         probation: {
           ...standingSummary(probation.sources[s.id], subject.has(s.id)),

@@ -18,6 +18,8 @@ export interface RunOutcome {
   id: string;
   ok: boolean;
   error?: string | null;
+  /** The seller names a successful run met that the registry does not know. */
+  unknownSellers?: readonly string[];
 }
 
 /**
@@ -40,6 +42,10 @@ export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at
       lastRunAt: at,
       lastSuccessAt: o.ok ? at : (before?.lastSuccessAt ?? null),
       lastFailure: o.ok ? (before?.lastFailure ?? null) : { at, reason: redactUrls(o.error ?? "failed") },
+      // As of its last successful run: a failed run read no name, so the last list stands.
+      ...((o.ok ? o.unknownSellers : before?.unknownSellers)?.length
+        ? { unknownSellers: [...(o.ok ? o.unknownSellers! : before!.unknownSellers!)] }
+        : {}),
     };
   }
   return { sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) };

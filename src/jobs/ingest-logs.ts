@@ -32,6 +32,8 @@ export interface SourceReport {
   ms: number;
   /** A dry run's: what the source read, every observation (`ingest --dry-run` prints them). */
   observed?: Pick<Observations, LogKind>;
+  /** Seller names the source gave that the registry does not know (never sellers), as written. */
+  unknownSellers?: string[];
 }
 
 /**

@@ -20,11 +20,12 @@
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Catalog, Sources } from "../schema/inputs.js";
+import { Catalog, Registry, Sources } from "../schema/inputs.js";
 import { DataError } from "../core/errors.js";
 import { dataPaths } from "../core/data-layout.js";
 import { readJson } from "../io/json-file.js";
 import { withDataLock } from "../io/data-lock.js";
+import { recordProbation, type StandingMove } from "./probation-runs.js";
 import { prepareBodiesDir, saveBodies, type SourceAnswers } from "../io/saved-bodies.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import type { AdapterContext, Observations } from "../ingest/adapters/types.js";
@@ -100,6 +101,8 @@ export interface IngestResult {
   reports: SourceReport[];
   files: string[];
   warnings: string[];
+  /** Sources that graduated from probation or went back on it this run (docs/methodology.md §2.4). */
+  probation?: StandingMove[];
 }
 
 export async function runIngest(o: IngestOptions): Promise<IngestResult> {
@@ -139,11 +142,16 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
     ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
     ...(o.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: o.maxRetryAfterMs } : {}),
   };
+  // Sources whose records name their sellers (an aggregator's page of many banks) match each name to
+  // the registry: a name it does not give is never a seller (rule 1), and is named in the report.
+  const namesSellers = enabled.some((s) => "fields" in s && s.fields.seller !== undefined);
+  const registry = namesSellers ? await readJson(p.registry, Registry, o.dataDir) : undefined;
   const ctx = {
     nowMs: o.nowMs,
     http,
     dataDir: path.dirname(sourcesFile),
     catalog,
+    ...(registry ? { registry } : {}),
     demo: sources.demo,
   };
   // Before any source is asked: a folder that cannot take the bodies stops the run here (exit 1).
@@ -240,15 +248,24 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   if (landingFailed !== undefined) throw landingFailed;
 
   // The run's end: every source's result — its report, what it observed, what its requests met —
-  // in the sources file's order. A step that records, per source, what this run read (under the
-  // data lock: `withDataLock(o.dataDir, lock, …)`) goes here, before the result is returned.
+  // in the sources file's order.
   const done = results.map((r) => r!);
   const reports = done.map((r) => r.report);
   if (o.dryRun) {
     const plan = await planLogs(o.dataDir, done, known, o.nowMs, true);
     return { reports, files: [...plan.appends.keys()].sort(), warnings: [...warnings, ...plan.warnings] };
   }
-  return { reports, files: [...files].sort(), warnings };
+  // Each source's standing on probation after this run (docs/methodology.md §2.4), judged against the
+  // day as now logged and recorded in data/state/probation.json under the data folder's lock. A run
+  // killed before here keeps what landed; its probation run is simply not counted.
+  const probation = await withDataLock(o.dataDir, lock, () =>
+    recordProbation(
+      o.dataDir,
+      o.nowMs,
+      done.map((r) => ({ id: r.report.id, ok: r.report.ok, quotes: r.obs?.quotes ?? [] })),
+    ),
+  );
+  return { reports, files: [...files].sort(), warnings, ...(probation.length ? { probation } : {}) };
 }
 
 /** One source's run: its report, what it observed (null when it failed) and the answers its requests met. */
@@ -309,6 +326,8 @@ async function askSource(
     if (a.clock() - started > a.sourceBudgetMs) throw overSourceBudget(a.sourceBudgetMs);
     obs = got;
     if (a.dryRun) report.observed = { quotes: got.quotes, official: got.official, global: got.global };
+    // Names the registry does not know are never sellers (rule 1): named so the operator can add the bank.
+    if (got.unknownSellers.length) report.unknownSellers = [...got.unknownSellers];
   } catch (e) {
     // Whatever goes wrong inside one source — connect, headers, body, parse, a file of its own, its
     // budget — is that source's failure, with its reason: it never costs the others (docs/operating.md "What can go wrong").

@@ -143,13 +143,15 @@ export function closeRawDay(
   count: Counting = ALL_COUNT,
 ): ClosedRawDay {
   let latestObservedMs: number | null = null;
-  // The latest quote of each source on probation, seller and asset (a later line wins a tie): what the feed lists apart.
+  // The latest quote of each source subject to probation, seller and asset (a later line wins a tie):
+  // the feed lists it apart when it does not count (a source that graduated during the day is not
+  // listed any more once its latest quote counts).
   const apart = new Map<string, LocatedQuote>();
   const quotes = (function* () {
     for (const q of day.quotes) {
       const ms = parseInstant(q.quote.observedAt);
       if (ms !== null && (latestObservedMs === null || ms > latestObservedMs)) latestObservedMs = ms;
-      if (ms !== null && count.subject(q.quote.source) && !count.counts(q.quote.source, ms)) {
+      if (ms !== null && count.subject(q.quote.source)) {
         const key = `${q.quote.asset}\0${q.quote.seller}\0${q.quote.source}`;
         const had = apart.get(key);
         if (!had || parseInstant(had.quote.observedAt)! <= ms) apart.set(key, q);
@@ -167,8 +169,10 @@ export function closeRawDay(
     sourceRank: order.rank,
     ownSource: order.own,
   });
+  for (const [key, lq] of apart)
+    if (count.counts(lq.quote.source, parseInstant(lq.quote.observedAt)!)) apart.delete(key);
   let counted = r.accepted;
-  if (apart.size) {
+  if (count !== ALL_COUNT) {
     counted = new DayQuotesPicked(r.accepted.from);
     const q = r.accepted.from;
     for (let k = 0; k < r.accepted.length; k++) {

@@ -247,6 +247,10 @@ export const SourceRun = z.strictObject({
     .strictObject({ at: IsoInstant, reason: z.string().meta({ description: "Why it failed, as ingest reported it." }) })
     .nullable()
     .meta({ description: "The latest failure, kept after later successes so an operator sees what last went wrong." }),
+  unknownSellers: z.array(z.string()).optional().meta({
+    description:
+      "Seller names its last successful run gave that the registry does not know, as written: never sellers until the operator adds the seller (or an alias) to the registry.",
+  }),
 });
 export type SourceRun = z.infer<typeof SourceRun>;
 
@@ -341,6 +345,10 @@ export const SourceHealth = z
               "When the source last answered something usable (ingest keeps it, so a success is never forgotten); null: it never has, or, when lastRunAt is null too, no run of it is on record.",
           }),
           lastFailure: SourceRun.shape.lastFailure,
+          unknownSellers: z.array(z.string()).meta({
+            description:
+              "Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7).",
+          }),
           evidence: PublishedEvidence.nullable().meta({
             description: "How the source's format is known, as the sources file says; null when it does not say.",
           }),
