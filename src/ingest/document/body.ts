@@ -60,18 +60,25 @@ export function parseJsonDocument(text: string): unknown {
 
 /** The longest title text read: the titles these signatures know are a few words. */
 const TITLE_MAX = 200;
-/** Titles looked at: a challenge page has one; a body repeating `<title>` gains nothing past these. */
-const TITLES_MAX = 8;
+/**
+ * `<title>` openers looked at: a challenge page's title is its first (an inline SVG icon may hold
+ * more further on); a body repeating `<title>` gains nothing past these.
+ */
+const TITLES_MAX = 32;
 
-/** The texts of the body's first `<title>` elements (lowered, trimmed), each with where its `</title>` ends. */
+/**
+ * The texts of the body's first `<title>` elements (lowered, trimmed), each with where its
+ * `</title>` ends. Each `</title>` is looked for within TITLE_MAX characters of its opener only,
+ * so the work is bounded by TITLES_MAX windows whatever the body.
+ */
 function titlesOf(lower: string): Array<{ text: string; end: number }> {
   const out: Array<{ text: string; end: number }> = [];
-  for (let at = lower.indexOf("<title>"); at >= 0 && out.length < TITLES_MAX; at = lower.indexOf("<title>", at + 7)) {
+  let at = lower.indexOf("<title>");
+  for (let n = 0; at >= 0 && n < TITLES_MAX; n++, at = lower.indexOf("<title>", at + 7)) {
     const start = at + 7;
-    const close = lower.indexOf("</title>", start);
-    // A title longer than TITLE_MAX is none of these signatures' titles.
-    if (close < 0) break;
-    if (close - start <= TITLE_MAX) out.push({ text: lower.slice(start, close).trim(), end: close + 8 });
+    const close = lower.slice(start, start + TITLE_MAX + 8).indexOf("</title>");
+    // No `</title>` near: a title longer than these signatures' titles, or none at all.
+    if (close >= 0) out.push({ text: lower.slice(start, start + close).trim(), end: start + close + 8 });
   }
   return out;
 }
