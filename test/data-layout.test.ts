@@ -46,6 +46,7 @@ describe("joinPath is node:path's posix join", () => {
       state: "data/state/published.json",
       sourceRuns: "data/state/sources.json",
       events: "data/state/events.json",
+      probation: "data/state/probation.json",
       closedDays: "data/state/closed-days",
       archive: "data/state/archive",
     });

@@ -375,4 +375,45 @@ describe("price-feed init, then the hourly loop on every enabled source", () => 
       await fs.writeFile(file, before);
     }
   });
+
+  test("as init writes them, every seller and aggregator source starts on probation: checked, listed apart, counted in nothing", async () => {
+    // init's own sources file says nothing of probation (docs/methodology.md §2.4): every one is subject.
+    for (const s of initSources)
+      if (s["kind"] === "seller" || s["kind"] === "aggregator")
+        expect(s["probation"], s["id"] as string).toBeUndefined();
+    // The same bodies, read by a fresh deployment whose sources keep init's word.
+    const fresh = path.join(await tempDir("pf-init-probation-"), "data");
+    expect(await main(["node", "price-feed", "init", fresh])).toBe(0);
+    const file = path.join(fresh, "sources.json");
+    const cfg = JSON.parse(await fs.readFile(file, "utf8")) as { sources: Array<Record<string, unknown>> };
+    const mine = JSON.parse(await fs.readFile(path.join(data, "sources.json"), "utf8")) as typeof cfg;
+    cfg.sources = mine.sources.map(({ probation: _, ...s }) => s);
+    (cfg as Record<string, unknown>)["contact"] = "mailto:ops@price-feed.test";
+    await fs.writeFile(file, JSON.stringify(cfg));
+    const nowMs = Date.parse("2026-09-13T12:30:00Z");
+    await runIngest({ dataDir: fresh, nowMs, retries: 0, backoffMs: 1, timeoutMs: 5000 });
+    const out = path.join(await tempDir("pf-init-probation-out-"), "public");
+    await runBuild({ dataDir: fresh, outDir: out, nowMs: nowMs + 60_000, renderers: [] });
+    const feed = Feed.parse(JSON.parse(await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8")));
+    const health = SourceHealth.parse(JSON.parse(await fs.readFile(path.join(out, "api/v1/sources.json"), "utf8")));
+    for (const a of feed.assets) {
+      expect(a.sellers, a.id).toEqual([]);
+      expect(a.directions.sell.best, a.id).toBeNull();
+      expect(a.directions.buy.best, a.id).toBeNull();
+    }
+    // What the bodies gave is there, apart, each with the rules' verdict.
+    const usd = feed.assets.find((a) => a.id === "USD-EGP")!;
+    expect(usd.probation?.map((p) => p.source)).toEqual(expect.arrayContaining(["cib-rates-api", "egrates-usd"]));
+    expect(usd.probation?.every((p) => p.passed)).toBe(true);
+    const gold = feed.assets.find((a) => a.id === "XAU21K-EGP")!;
+    expect(gold.probation?.map((p) => p.id).sort()).toEqual(["dahab-masr", "dahab-zaman"]);
+    const standing = health.sources.filter((x) => x.enabled && (x.kind === "seller" || x.kind === "aggregator"));
+    for (const x of standing)
+      expect(x.probation, x.id).toMatchObject({ standing: "probation", runs: 1, runsNeeded: 24 });
+    // The registry's dealers: registered, and not verified.
+    expect(health.sellers.filter((r) => r.kind === "gold-dealer").map((r) => [r.id, r.verified])).toEqual([
+      ["dahab-masr", null],
+      ["dahab-zaman", null],
+    ]);
+  });
 });

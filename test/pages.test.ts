@@ -290,7 +290,7 @@ describe("the sources page", () => {
     const row = (html: string, id: string) => text(html.match(new RegExp(`<tr id="source-${id}">[\\s\\S]*?</tr>`))![0]);
     // 10:07 UTC is 12:07 in Cairo; the reason and the citations are escaped, never markup.
     expect(row(en, "s1").trim()).toBe(
-      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 None so far From a saved copy of what it publishes (saved 18 November 2026) test/fixtures/sellers/s1.html",
+      "s1 an aggregator relaying sellers Omani Riyal, US Dollar, Gold 24 karat Thursday 19 November · 12:07 None so far From a saved copy of what it publishes (saved 18 November 2026) test/fixtures/sellers/s1.html Counts from the start",
     );
     expect(row(ar, "s1")).toContain("الخميس، 19 نوفمبر · 12:07");
     expect(row(ar, "s1")).toContain("لا إخفاق حتى الآن");

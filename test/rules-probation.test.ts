@@ -3,13 +3,7 @@
  * standing after each run, and a raw day's quotes set apart — table-driven, worked out by hand.
  */
 import { describe, expect, test } from "vitest";
-import {
-  afterRun,
-  counting,
-  countingPeriods,
-  subjectSources,
-  type RunResult,
-} from "../src/rules/probation/standing.js";
+import { afterRun, counting, countingPeriods, subjectSources, type RunResult } from "../src/rules/probation.js";
 import { closeRawDay, sourceOrder } from "../src/rules/days.js";
 import { Sources } from "../src/schema/inputs.js";
 import type { SourceProbation } from "../src/schema/probation.js";

@@ -543,6 +543,11 @@ export interface components {
             /** @description Arabic name (addition to the specification). */
             nameAr: string;
             /**
+             * @description Present when the asset is retired: the first Cairo date it is no longer quoted. It is then in no feed, variant or page; its archive stays as published, with no entry on or after this date.
+             * @example 2026-11-20
+             */
+            retired?: string;
+            /**
              * @description Lowercase hyphenated slug; accepted by ?asset=.
              * @example us-dollar
              */
@@ -668,6 +673,8 @@ export interface components {
             nameAr: string;
             /** @description Newest accepted observation of the asset, UTC; null when there is none. */
             observedAt: string | null;
+            /** @description Quotes of sources still on probation on the business date (docs/methodology.md, New sources: probation): judged by every rule and counted in nothing above. One row per source and seller, its latest quote of the day. Absent when there is none (changelog 1.7). */
+            probation?: components["schemas"]["ProbationRow"][];
             /** @description Today's table: every licensed seller that quoted on the business date, best first on the default side. Empty for a reference asset. */
             sellers: components["schemas"]["SellerRow"][];
             /** @description Daily closes, ascending, at most seriesWindowDays entries; days without quotes have no entry. */
@@ -844,6 +851,11 @@ export interface components {
             name: string;
             /** @description Arabic name (addition to the specification). */
             nameAr: string;
+            /**
+             * @description Present when the asset is retired: the first Cairo date it is no longer quoted. It is then in no feed, variant or page; its archive stays as published, with no entry on or after this date.
+             * @example 2026-11-20
+             */
+            retired?: string;
             /** @description Every seller's close that day, best first on the asset's default side, as the feed's sellers. Empty for a reference asset. */
             sellers: components["schemas"]["DaySellerRow"][];
             /**
@@ -954,7 +966,7 @@ export interface components {
             verdict: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
         };
         /** @description One change between two consecutive published builds. */
-        Event: components["schemas"]["BestSellerEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["OfficialRateEvent"] | components["schemas"]["FreshnessEvent"] | components["schemas"]["ConfidenceEvent"] | components["schemas"]["SourceEvent"];
+        Event: components["schemas"]["BestSellerEvent"] | components["schemas"]["VerdictEvent"] | components["schemas"]["OfficialRateEvent"] | components["schemas"]["FreshnessEvent"] | components["schemas"]["ConfidenceEvent"] | components["schemas"]["SourceEvent"] | components["schemas"]["ProbationEvent"];
         /** @description What changed in the last retentionDays days, newest first. */
         Events: {
             /** @description What the feed is. */
@@ -1257,6 +1269,89 @@ export interface components {
             /** @description That day's best for this side (sellLo for sell, buyHi for buy). */
             value: number;
         };
+        /** @description A new source graduated from probation (its quotes count from `at` on), or went back on it. `at` is the instant of the ingest run that decided it, as data/state/probation.json records it. */
+        ProbationEvent: {
+            /** @description As this build publishes it. */
+            after: components["schemas"]["ProbationStandingValue"];
+            /** @description The asset's slug; null for a source event. */
+            asset: string | null;
+            /**
+             * Format: date-time
+             * @description The instant of the build that saw the change (its generatedAt), UTC.
+             */
+            at: string;
+            /** @description As the previous build published it. */
+            before: components["schemas"]["ProbationStandingValue"];
+            /** @description The Cairo date of the build that saw the change. */
+            date: string;
+            /**
+             * @description Stable id: the build instant, the asset slug or source id, the kind and the side. A rebuild with the same inputs gives the same id.
+             * @example 20261119T100000Z.us-dollar.best-seller.sell
+             */
+            id: string;
+            /** @constant */
+            kind: "probation";
+            /** @description The side, for best-seller and verdict events; else null. */
+            side: ("sell" | "buy") | null;
+            /** @description The source's id; null for an asset event. */
+            source: string | null;
+        };
+        /** @description A quote of a source on probation: checked, not counted. */
+        ProbationRow: {
+            /** @description The quote's buy, rounded to the asset's decimals. */
+            buy: number | null;
+            /** @description The seller's id as the source gave it. */
+            id: string;
+            /** @description When the quote was observed, as the source gave it. */
+            observedAt: string;
+            /** @description Whether every rule of acceptance passed it: it would have counted. */
+            passed: boolean;
+            /** @description Why a rule refused it (the build report's reason code); null when it passed. */
+            reason: string | null;
+            /** @description The quote's sell, rounded to the asset's decimals. */
+            sell: number | null;
+            /** @description Seller's name in English (its id when the registry does not know it). */
+            seller: string;
+            /** @description Seller's name in Arabic, when known. */
+            sellerAr: string | null;
+            /** @description The id of the source on probation that read the quote. */
+            source: string;
+        };
+        /** @description Where a source stands on probation. */
+        ProbationStanding: {
+            /** @description Its latest graduation or return, with the instant and the reason; null: none yet. */
+            lastChange: {
+                /**
+                 * Format: date-time
+                 * @description Absolute UTC ISO 8601 instant.
+                 */
+                at: string;
+                reason: string;
+                /** @enum {string} */
+                standing: "probation" | "graduated";
+            } | null;
+            /** @description On probation: its successful runs so far that count towards graduating; null otherwise. */
+            runs: number | null;
+            /** @description On probation: the runs it needs (PROBATION_RUNS, over at least two Cairo days, none refused); null otherwise. */
+            runsNeeded: number | null;
+            /** @description When the current standing began (its first run, its graduation or its return); null: no run on record, or counted. */
+            since: string | null;
+            /**
+             * @description probation: its quotes are checked and count for nothing yet; graduated: it proved itself and its quotes count; counted: never on probation (a yardstick — official or reference — or the operator's word, probation: false).
+             * @enum {string}
+             */
+            standing: "probation" | "graduated" | "counted";
+        };
+        /** @description A source's standing on probation, and why. */
+        ProbationStandingValue: {
+            /** @description After: why it graduated or went back (as the record says); before: null. */
+            reason: string | null;
+            /**
+             * @description probation: its quotes are checked and count for nothing; graduated: its quotes count.
+             * @enum {string}
+             */
+            standing: "probation" | "graduated";
+        };
         /** @description RFC 9457 problem details (application/problem+json). */
         Problem: {
             /** @description On 405: the methods the API answers. */
@@ -1324,6 +1419,21 @@ export interface components {
             };
             /** @enum {string} */
             status: "ready" | "not-ready";
+        };
+        /** @description A seller of the registry and the check of its licence or registration. */
+        RegistryEntry: {
+            id: string;
+            /** @enum {string} */
+            kind: "bank" | "exchange-house" | "gold-dealer";
+            /** @description Who licenses (banks, exchange houses) or registers (gold dealers) such sellers. */
+            licensedBy: string;
+            name: string;
+            nameAr: string | null;
+            /** @description Where and when the operator checked this seller's licence or registration; null: not verified (the pages say so). */
+            verified: {
+                at: string;
+                where: string;
+            } | null;
         };
         /** @description One seller's close on the previous close's date. */
         SellerPrevious: {
@@ -1443,6 +1553,8 @@ export interface components {
              * @description Absolute UTC ISO 8601 instant.
              */
             generatedAt: string;
+            /** @description Every seller of the registry: who licenses or registers it, and whether the operator verified it (changelog 1.7). */
+            sellers: components["schemas"]["RegistryEntry"][];
             sources: components["schemas"]["SourceStatus"][];
         };
         /** @description Whether a source's latest run failed, and why. */
@@ -1455,7 +1567,7 @@ export interface components {
              */
             state: "ok" | "failing";
         };
-        /** @description One source: what it feeds, when it last succeeded, why it last failed, and how its format is known. */
+        /** @description One source: what it feeds, when it last succeeded, why it last failed, how its format is known, and where it stands on probation. */
         SourceStatus: {
             /** @description Ids of the assets whose published values this source fed on their business dates. */
             assets: string[];
@@ -1493,6 +1605,9 @@ export interface components {
             /** @description When the source last answered something usable (ingest keeps it, so a success is never forgotten); null: it never has, or, when lastRunAt is null too, no run of it is on record. */
             lastSuccessAt: string | null;
             name: string;
+            probation: components["schemas"]["ProbationStanding"];
+            /** @description Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7). */
+            unknownSellers: string[];
         };
         /** @description A side's verdict changed. */
         VerdictEvent: {

@@ -201,6 +201,24 @@ const ASSET: Spec<S["Asset"]> = {
         },
       },
     },
+    probation: {
+      optional: {
+        array: {
+          members: {
+            buy: { nullable: "number" },
+            id: "string",
+            observedAt: "string",
+            passed: "boolean",
+            reason: { nullable: "string" },
+            sell: { nullable: "number" },
+            seller: "string",
+            sellerAr: { nullable: "string" },
+            source: "string",
+          },
+        },
+      },
+    },
+
     series: {
       array: {
         members: {
@@ -294,6 +312,7 @@ export const HISTORY: Spec<S["History"]> = {
         market,
         name: "string",
         nameAr: "string",
+        retired: { optional: "string" },
         slug: "string",
         unit: "string",
       },

@@ -21,7 +21,7 @@ import type { CatalogAsset, CategoryCalendar } from "../schema/inputs.js";
 import type { Asset, SeriesEntry } from "../schema/outputs.js";
 import type { Plan, Reuse } from "./plan.js";
 import { catalogOn } from "./archive/retired.js";
-import { counting } from "../rules/probation/standing.js";
+import { counting } from "../rules/probation.js";
 
 export interface AssetsResult {
   assets: Asset[];

@@ -8,7 +8,7 @@
  */
 import type { ClosedRawDay } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
-import type { Counting } from "../rules/probation/standing.js";
+import type { Counting } from "../rules/probation.js";
 import type { Catalog, Registry, Sources } from "../schema/inputs.js";
 import type { ArchivePlanner, AssetPart, KeptFile, PartFile } from "./archive/types.js";
 

@@ -10,7 +10,7 @@
 import type { SourceHealth, SourceRuns } from "../schema/documents.js";
 import type { Registry } from "../schema/inputs.js";
 import type { ProbationState } from "../schema/probation.js";
-import { standingSummary, subjectSources } from "../rules/probation/standing.js";
+import { standingSummary, subjectSources } from "../rules/probation.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import { redactUrls } from "../core/redact.js";
 

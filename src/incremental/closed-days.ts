@@ -32,7 +32,7 @@ import type { Catalog, DayClose, Registry, Sources } from "../schema/inputs.js";
 import { isDayClose } from "../schema/fast-inputs.js";
 import { sourceKind } from "../schema/sources.js";
 import { refInForce, type DayRef } from "../rules/references.js";
-import type { Counting } from "../rules/probation/standing.js";
+import type { Counting } from "../rules/probation.js";
 import type { PlanInputs } from "../feed/plan.js";
 import { dataPaths } from "../core/data-layout.js";
 import { dayFiles } from "../io/day-files.js";

@@ -2,7 +2,7 @@
  * After an ingest run, each source's standing on probation (docs/methodology.md "New sources:
  * probation"): its quotes of this run are judged as the build judges them — every rule, against
  * the whole day's quotes as now logged and the references in force — and the refusals move it
- * (src/rules/probation/standing.ts afterRun). Written to data/state/probation.json under the data
+ * (src/rules/probation.ts afterRun). Written to data/state/probation.json under the data
  * folder's lock by the caller (src/jobs/ingest.ts), the record the build and `compact` read.
  */
 import { cairoDate, instantString } from "../core/cairo.js";
@@ -11,7 +11,7 @@ import type { LocatedQuote, RejectionReason } from "../core/dataset.js";
 import { acceptDay } from "../rules/acceptance.js";
 import { mapsOf, sourceOrder } from "../rules/days.js";
 import { dailyRefs, refInForce } from "../rules/references.js";
-import { afterRun, subjectSources } from "../rules/probation/standing.js";
+import { afterRun, subjectSources } from "../rules/probation.js";
 import { GlobalRate, OfficialRate, type Quote } from "../schema/inputs.js";
 import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
 import type { ProbationState, StandingChange } from "../schema/probation.js";

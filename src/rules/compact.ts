@@ -9,7 +9,7 @@ import { dailyRefs, type RefIssue } from "./references.js";
 import type { Dataset, DayRecord } from "../core/dataset.js";
 import type { DayClose, DaySummary } from "../schema/inputs.js";
 import { closeRawDay, mapsOf, sourceOrder } from "./days.js";
-import { counting } from "./probation/standing.js";
+import { counting } from "./probation.js";
 import { canonical } from "../core/canonical.js";
 
 export interface CompactedDay {

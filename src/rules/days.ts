@@ -17,7 +17,7 @@ import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import type { ProbationQuote, RejectedQuote } from "../core/dataset.js";
 import { acceptDay } from "./acceptance.js";
 import { DayQuotesPicked } from "./day-quotes.js";
-import { ALL_COUNT, type Counting } from "./probation/standing.js";
+import { ALL_COUNT, type Counting } from "./probation.js";
 import { roundHalfAway } from "../core/round.js";
 import { closeDay, type SourceOrder } from "./closes.js";
 import { refInForce, type DayRef } from "./references.js";

@@ -59,7 +59,7 @@ const STANDING_WORDS = {
   probation: { en: "Being checked: its prices count for nothing yet", ar: "تحت الاختبار: أسعاره لا تُحتسب بعد" },
   runs: { en: "successful runs of", ar: "قراءة ناجحة من" },
   since: { en: "since", ar: "منذ" },
-  registryHead: { en: "Sellers and who licenses or registers them", ar: "الجهات ومن يرخّص لها أو يسجّلها" },
+  registryHead: { en: "Sellers and who licenses or registers them", ar: "الجهات ومن يرخّص لها أو يقيّدها في سجله" },
   seller: { en: "Seller", ar: "الجهة" },
   by: { en: "Licensed or registered by", ar: "الترخيص أو التسجيل لدى" },
   check: { en: "Checked by the operator", ar: "تحقّق المشغّل" },
@@ -69,7 +69,7 @@ const STANDING_WORDS = {
   on: { en: "on", ar: "بتاريخ" },
   registryIntro: {
     en: "Banks and exchange houses are licensed by the Central Bank of Egypt. Gold dealers are registered with the Assay and Weights Authority (Ministry of Supply decision 149 of 2023); a dealer marked “registration not verified” has not been found on that register by the operator.",
-    ar: "البنوك وشركات الصرافة مرخّصة من البنك المركزي المصري. وتجار الذهب مسجّلون لدى مصلحة الدمغة والموازين (قرار وزير التموين رقم 149 لسنة 2023)؛ والتاجر الموسوم «التسجيل لم يُتحقَّق منه» لم يجده المشغّل في ذلك السجل بعد.",
+    ar: "البنوك وشركات الصرافة مرخّصة من البنك المركزي المصري. وتجار الذهب مقيّدون لدى مصلحة الدمغة والموازين (قرار وزير التموين رقم 149 لسنة 2023)؛ والتاجر الموسوم «التسجيل لم يُتحقَّق منه» لم يجده المشغّل في ذلك السجل بعد.",
   },
 } as const;
 const w = (k: keyof typeof STANDING_WORDS, lang: PageLang) => {

@@ -4,11 +4,11 @@
  * make is data/state/probation.json (src/schema/probation.ts); ingest writes it, the build and
  * `compact` read it.
  */
-import { PROBATION_MIN_DAYS, PROBATION_RETURN_REFUSALS, PROBATION_RUNS } from "../../core/methodology.js";
-import { cairoDate } from "../../core/cairo.js";
-import type { RejectionReason } from "../../core/dataset.js";
-import { sourceKind, type SourceConfig } from "../../schema/sources.js";
-import type { ProbationState, SourceProbation } from "../../schema/probation.js";
+import { PROBATION_MIN_DAYS, PROBATION_RETURN_REFUSALS, PROBATION_RUNS } from "../core/methodology.js";
+import { cairoDate } from "../core/cairo.js";
+import type { RejectionReason } from "../core/dataset.js";
+import { sourceKind, type SourceConfig } from "../schema/sources.js";
+import type { ProbationState, SourceProbation } from "../schema/probation.js";
 
 /** Refusals that keep a source on probation: rules 3 (crossed), 5 (reference asset), 6 (implausible), 7 (side). */
 const KEEPS_ON_PROBATION: ReadonlySet<RejectionReason> = new Set([
