@@ -35,8 +35,11 @@ export interface PagesInBrowser {
   tab(width: number, o?: { bypassCSP?: boolean; colorScheme?: "light" | "dark" }): Promise<Tab>;
 }
 
-/** For a test file: the sample site built and served, and Chromium launched, before its tests; closed after. */
-export function pagesInBrowser(): PagesInBrowser {
+/**
+ * For a test file: the sample site built and served, and Chromium launched, before its tests; closed
+ * after. `nowMs` is the build's instant (another state of the market: closed, say), served a minute on.
+ */
+export function pagesInBrowser(nowMs = SAMPLE_NOW): PagesInBrowser {
   let state: { browser: Browser; server: RunningServer; feed: Feed; pages: HumanPage[] } | undefined;
   const logs: string[] = [];
   beforeAll(async () => {
@@ -45,12 +48,12 @@ export function pagesInBrowser(): PagesInBrowser {
         `No Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH.`,
       );
     const [site, browser] = await Promise.all([
-      sampleSite(),
+      sampleSite(nowMs),
       chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] }),
     ]);
     const server = await testServer(
       site.out,
-      { nowMs: SAMPLE_NOW + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 } },
+      { nowMs: nowMs + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 } },
       logs,
     );
     state = { browser, server, feed: site.feed, pages: [...humanPages(site.feed), ...pastDayPages(site.feed)] };

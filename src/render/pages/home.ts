@@ -39,24 +39,54 @@ function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): SafeHtml {
   return html`<td class="n"><span class="v">${price(d.best?.value, a.decimals, lang)}</span>${moved}${who}${tag}</td>`;
 }
 
-/**
- * The day and time of the latest price (never a time alone), and the state when it is not plain
- * "up to date"; how many sellers quote it is on the asset's page.
- */
-function when(a: Asset, lang: PageLang): string {
-  const parts = a.freshness.state === "fresh" ? [] : [freshnessWords(a, lang)];
-  if (a.observedAt) parts.push(`${weekdayDate(a.observedAt, lang)} · ${cairoClock(a.observedAt, lang)}`);
-  return parts.join(" · ");
+/** The day and time of an asset's latest price (never a time alone), or nothing without one. */
+const timeOf = (a: Asset, lang: PageLang) =>
+  a.observedAt ? `${weekdayDate(a.observedAt, lang)} · ${cairoClock(a.observedAt, lang)}` : "";
+
+/** The value most of `xs` share (the first met of the most frequent): what a table says once. */
+function mostShared(xs: readonly string[]): string {
+  const n = new Map<string, number>();
+  for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
+  let best = xs[0] ?? "";
+  for (const x of xs) if (n.get(x)! > n.get(best)!) best = x;
+  return best;
 }
 
-function row(a: Asset, lang: PageLang): SafeHtml {
+/**
+ * A table's state and time, said once (its caption) rather than on every row: the market state
+ * most of its rows share when it is not plain "up to date" ("Market closed: these are the latest
+ * prices"), with the day and time when every row has the same. A row says only where it differs:
+ * its own state, its own time. On a phone every row repeating the closed market's words pushed the
+ * headline tables past two screens (issue 43). An up-to-date table has no caption: its rows keep
+ * their time, which costs them no height (the price cells beside it are taller), where a caption
+ * would cost a line.
+ */
+export function tableWhen(assets: readonly Asset[], lang: PageLang): { caption: string; row: (a: Asset) => string } {
+  const state = mostShared(assets.map((a) => a.freshness.state));
+  const first = assets.find((a) => a.freshness.state === state);
+  if (!first || state === "fresh") {
+    const own = (a: Asset) => (a.freshness.state === "fresh" ? "" : freshnessWords(a, lang));
+    return { caption: "", row: (a) => [own(a), timeOf(a, lang)].filter(Boolean).join(" · ") };
+  }
+  const times = new Set(assets.map((a) => timeOf(a, lang)));
+  const time = times.size === 1 ? [...times][0]! : "";
+  return {
+    caption: [freshnessWords(first, lang), time].filter(Boolean).join(" · "),
+    row: (a) =>
+      [a.freshness.state === state ? "" : freshnessWords(a, lang), time ? "" : timeOf(a, lang)]
+        .filter(Boolean)
+        .join(" · "),
+  };
+}
+
+function row(a: Asset, lang: PageLang, when: string): SafeHtml {
   const ar = lang === "ar";
   const cells =
     a.market === "reference"
       ? html`<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
       : html`${sideCell(a, "sell", lang)}${sideCell(a, "buy", lang)}`;
   const other = otherName(lang, a.name, a.nameAr);
-  return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}<span class="sub">${when(a, lang)}</span></th>${cells}</tr>`;
+  return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}${when ? html`<span class="sub">${when}</span>` : ""}</th>${cells}</tr>`;
 }
 
 /**
@@ -68,10 +98,11 @@ function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string, mo
   const section = (c: string) => {
     const id = `${idPrefix}${c}`;
     const listed = assets.filter((a) => a.category === c);
-    const rows = listed.map((a) => row(a, lang));
+    const when = tableWhen(listed, lang);
+    const rows = listed.map((a) => row(a, lang, when.row(a)));
     return html`<section class="market" aria-labelledby="${id}">
 <h2 id="${id}">${more ? otherCategoryTitle(c, lang) : categoryTitle(c, lang)}</h2>
-<table class="market"><thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
+<table class="market">${when.caption ? html`<caption class="when">${when.caption}</caption>` : ""}<thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
 <tbody>${join(rows, "\n")}</tbody></table>
 ${goldNote(listed, lang)}
 </section>`;
