@@ -51,3 +51,7 @@ export const REFERENCE_MAX_AGE_DAYS = 7;
 export const EVENTS_RETENTION_DAYS = 30;
 /** What changed (§12): the pages show this many of the latest events. */
 export const EVENTS_ON_PAGES = 5;
+
+/** Seller records (§13): the short and the long window, in archive days of the asset up to its asOf. */
+export const RECORD_SHORT_DAYS = 30;
+export const RECORD_LONG_DAYS = 365;

@@ -1,0 +1,237 @@
+/**
+ * The seller records (docs/methodology.md §13) of an asset's closed days, kept so that an hourly
+ * build adds only today's: every build of a day has the same closed days, and only today's entry
+ * moves. What a window needs of its closed days is small whatever their number: the counts, the
+ * last date quoted, and of each percentage its count and the (at most) three middle values of its
+ * sorted list — enough for the median of the list alone (no entry today) and of the list with
+ * today's value added. Two lists per window: its last N closed days (no entry today) and its last
+ * N − 1 (today's entry is the N-th). The medians come out as the very doubles a direct computation
+ * gives (src/rules/records.ts recordWindow): the same two middle values, added and halved.
+ */
+import {
+  pct,
+  RECORD_WINDOWS,
+  sellerDay,
+  type RecordDay,
+  type RecordWindow,
+  type SellerDay,
+  type SellerRecord,
+} from "./records.js";
+
+/**
+ * The middle of an ascending list of `n` values: `values` are its items `lo`, `lo + 1`, … — those
+ * around `n / 2` — which are all its median needs, with or without one more value.
+ */
+export interface Middle {
+  n: number;
+  lo: number;
+  values: number[];
+}
+
+export function middleOf(sorted: ArrayLike<number>): Middle {
+  const n = sorted.length;
+  const h = n >> 1;
+  const lo = Math.max(0, h - 1);
+  const hi = Math.min(n - 1, h + 1);
+  const values: number[] = [];
+  for (let i = lo; i <= hi; i++) values.push(sorted[i]!);
+  return { n, lo, values };
+}
+
+/**
+ * The median of the list `m` is the middle of, with `x` added when it is a number. An added value
+ * below the kept items stands in for the unknown item just before them, which the median then never
+ * reads (it reads from index n / 2 on); one above them, likewise, stands after the last item read.
+ */
+export function medianWith(m: Middle, x: number): number | null {
+  let values = m.values;
+  let n = m.n;
+  if (!Number.isNaN(x)) {
+    let at = 0;
+    while (at < values.length && values[at]! <= x) at++;
+    values = [...values.slice(0, at), x, ...values.slice(at)];
+    n++;
+  }
+  if (n === 0) return null;
+  return (values[((n - 1) >> 1) - m.lo]! + values[(n >> 1) - m.lo]!) / 2;
+}
+
+/** One seller's closed days of a window: its counts, its last date quoted, the middles of its percentages. */
+export interface ClosedWindow {
+  quoted: number;
+  bestSell: number;
+  bestBuy: number;
+  last: string | null;
+  gapSell: Middle;
+  gapBuy: Middle;
+  spread: Middle;
+}
+
+/** The closed days a window holds: their number and first and last dates. */
+export interface WindowSpan {
+  days: number;
+  from: string | null;
+  to: string | null;
+}
+
+type Windows<T> = Record<keyof typeof RECORD_WINDOWS, { alone: T; withToday: T }>;
+
+/** One asset's closed days as the records keep them (JSON: it is kept beside the archive's closed part). */
+export interface ClosedRecords {
+  spans: Windows<WindowSpan>;
+  /** Every seller with a close on some closed day, by id. */
+  sellers: Record<string, Windows<ClosedWindow>>;
+}
+
+const NONE: Middle = { n: 0, lo: 0, values: [] };
+const EMPTY: ClosedWindow = {
+  quoted: 0,
+  bestSell: 0,
+  bestBuy: 0,
+  last: null,
+  gapSell: NONE,
+  gapBuy: NONE,
+  spread: NONE,
+};
+
+/** One seller's closes, a day at a time: the day's index, its two sides (NaN for none) and whether it was best (1 sell, 2 buy). */
+interface Column {
+  day: number[];
+  sell: number[];
+  buy: number[];
+  best: number[];
+}
+
+/**
+ * An asset's closed days, taken in date order, and their records (part()). Each seller's closes are
+ * kept as numbers, not as days: a first build of 200 assets × 40 sellers × 400 days holds 3 million.
+ */
+export class ClosedDays {
+  private readonly dates: string[] = [];
+  private readonly sellLo: number[] = [];
+  private readonly buyHi: number[] = [];
+  private readonly columns = new Map<string, Column>();
+
+  add(day: RecordDay): void {
+    const i = this.dates.length;
+    if (i > 0 && this.dates[i - 1]! >= day.date) throw new Error(`records: ${day.date} after ${this.dates[i - 1]}`);
+    this.dates.push(day.date);
+    this.sellLo.push(day.sellLo ?? NaN);
+    this.buyHi.push(day.buyHi ?? NaN);
+    for (const q of day.quotes) {
+      let c = this.columns.get(q.seller);
+      if (!c) this.columns.set(q.seller, (c = { day: [], sell: [], buy: [], best: [] }));
+      c.day.push(i);
+      c.sell.push(q.sell ?? NaN);
+      c.buy.push(q.buy ?? NaN);
+      c.best.push((day.bestSell === q.seller ? 1 : 0) | (day.bestBuy === q.seller ? 2 : 0));
+    }
+  }
+
+  /** The day `i` of a column, as sellerDay reads it. */
+  private sellerDay(c: Column, k: number): SellerDay {
+    const i = c.day[k]!;
+    const num = (v: number) => (Number.isNaN(v) ? null : v);
+    const best = c.best[k]!;
+    const day: RecordDay = {
+      date: this.dates[i]!,
+      sellLo: num(this.sellLo[i]!),
+      buyHi: num(this.buyHi[i]!),
+      bestSell: best & 1 ? "s" : null,
+      bestBuy: best & 2 ? "s" : null,
+      quotes: [],
+    };
+    return sellerDay(day, { seller: "s", sell: num(c.sell[k]!), buy: num(c.buy[k]!) });
+  }
+
+  /** A seller's closed days from day `start` on. */
+  private window(c: Column, start: number): ClosedWindow {
+    let k = c.day.length;
+    while (k > 0 && c.day[k - 1]! >= start) k--;
+    if (k === c.day.length) return EMPTY;
+    const gs: number[] = [];
+    const gb: number[] = [];
+    const sp: number[] = [];
+    let bestSell = 0;
+    let bestBuy = 0;
+    for (let j = k; j < c.day.length; j++) {
+      const d = this.sellerDay(c, j);
+      if (d.bestSell) bestSell++;
+      if (d.bestBuy) bestBuy++;
+      if (!Number.isNaN(d.gapSell)) gs.push(d.gapSell);
+      if (!Number.isNaN(d.gapBuy)) gb.push(d.gapBuy);
+      if (!Number.isNaN(d.spread)) sp.push(d.spread);
+    }
+    const mid = (v: number[]) => middleOf(Float64Array.from(v).sort());
+    return {
+      quoted: c.day.length - k,
+      bestSell,
+      bestBuy,
+      last: this.dates[c.day.at(-1)!]!,
+      gapSell: mid(gs),
+      gapBuy: mid(gb),
+      spread: mid(sp),
+    };
+  }
+
+  /** The records of the closed days taken, for each window alone and with today's entry after them. */
+  part(): ClosedRecords {
+    const n = this.dates.length;
+    const startOf = (k: number) => Math.max(0, n - k);
+    const span = (k: number): WindowSpan => {
+      const s = startOf(k);
+      return { days: n - s, from: this.dates[s] ?? null, to: this.dates.at(-1) ?? null };
+    };
+    const each = <T>(f: (k: number) => T): Windows<T> => ({
+      short: { alone: f(RECORD_WINDOWS.short), withToday: f(RECORD_WINDOWS.short - 1) },
+      long: { alone: f(RECORD_WINDOWS.long), withToday: f(RECORD_WINDOWS.long - 1) },
+    });
+    const sellers: ClosedRecords["sellers"] = {};
+    for (const id of [...this.columns.keys()].sort()) {
+      const c = this.columns.get(id)!;
+      sellers[id] = each((k) => this.window(c, startOf(k)));
+    }
+    return { spans: each(span), sellers };
+  }
+}
+
+/** One window of a seller: its closed days and, when the asset has an entry today, that day. */
+function combine(span: WindowSpan, w: ClosedWindow, today: { date: string; d: SellerDay | null } | null): RecordWindow {
+  const d = today?.d ?? null;
+  const add = (n: number, yes: boolean | undefined) => n + (yes ? 1 : 0);
+  return {
+    days: span.days + (today ? 1 : 0),
+    from: span.from ?? today?.date ?? null,
+    to: today?.date ?? span.to,
+    daysQuoted: add(w.quoted, d !== null),
+    daysBest: { sell: add(w.bestSell, d?.bestSell), buy: add(w.bestBuy, d?.bestBuy) },
+    medianGapPct: {
+      sell: pct(medianWith(w.gapSell, d?.gapSell ?? NaN)),
+      buy: pct(medianWith(w.gapBuy, d?.gapBuy ?? NaN)),
+    },
+    medianSpreadPct: pct(medianWith(w.spread, d?.spread ?? NaN)),
+    lastQuoted: d ? today!.date : w.last,
+  };
+}
+
+/**
+ * Every seller's record of one asset from its closed days' records and its entry of today, if it
+ * has one (a day after every closed day: the asset's asOf). The same as assetRecords (records.ts)
+ * of the same days; sellers in id order.
+ */
+export function recordsWithToday(closed: ClosedRecords, today: RecordDay | null): Map<string, SellerRecord> {
+  const ids = new Set(Object.keys(closed.sellers));
+  for (const q of today?.quotes ?? []) ids.add(q.seller);
+  const out = new Map<string, SellerRecord>();
+  for (const id of [...ids].sort()) {
+    const q = today?.quotes.find((x) => x.seller === id);
+    const t = today && { date: today.date, d: q ? sellerDay(today, q) : null };
+    const w = closed.sellers[id];
+    const one = (name: keyof typeof RECORD_WINDOWS) =>
+      today
+        ? combine(closed.spans[name].withToday, w?.[name].withToday ?? EMPTY, t)
+        : combine(closed.spans[name].alone, w?.[name].alone ?? EMPTY, null);
+    out.set(id, { short: one("short"), long: one("long") });
+  }
+  return out;
+}
