@@ -250,14 +250,11 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     for (const side of SIDES) {
       const v = passing.price(i, side);
       if (v === null) continue;
-      if (
-        !plausible(
-          v,
-          othersMedian(peers, side, seller, PLAUSIBLE_MIN_PEERS),
-          ctx.official(asset)?.[side] ?? null,
-          ctx.global?.(asset) ?? null,
-        )
-      ) {
+      // Each yardstick is looked up only when the one before it is missing (most quotes have peers).
+      const peer = othersMedian(peers, side, seller, PLAUSIBLE_MIN_PEERS);
+      const official = peer === null ? (ctx.official(asset)?.[side] ?? null) : null;
+      const global = peer === null && official === null ? (ctx.global?.(asset) ?? null) : null;
+      if (!plausible(v, peer, official, global)) {
         reason = `implausible-${side}`;
         break;
       }
