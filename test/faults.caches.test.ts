@@ -119,6 +119,15 @@ const edits: Array<{
     },
   },
   {
+    // The seller records of the closed days (docs/methodology.md §13): a count flipped would publish wrong figures.
+    what: "the part's seller records beside the site",
+    edit: async ({ site }) => {
+      const file = await partFile(site, "records.json");
+      await flipPrice(file, '"quoted');
+      return file;
+    },
+  },
+  {
     what: "the index of the cache beside the site",
     edit: async ({ site }) => {
       const file = path.join(`${site}.archive-cache`, "index.json");

@@ -13,6 +13,9 @@ export const DAYS_PREFIX = `${API}/days/`;
 export const EVENTS_PATH = `${API}/events.json`;
 export const EVENTS_ATOM_PATH = `${API}/events.atom`;
 export const EVENTS_ASSET_PREFIX = `${API}/events/asset/`;
+/** The sellers' records (docs/methodology.md §13): the list, and one seller's record by id. */
+export const SELLERS_PATH = `${API}/sellers.json`;
+export const SELLERS_PREFIX = `${API}/sellers/`;
 export const DOCS_PATH = "/docs/";
 export const TERMS_PATH = "/terms/";
 /** The human page of source health. */
@@ -41,11 +44,19 @@ export const files = {
   eventsAtom: "api/v1/events.atom",
   assetEvents: (slug: string) => `api/v1/events/asset/${slug}.json`,
   assetEventsAtom: (slug: string) => `api/v1/events/asset/${slug}.atom`,
+  /** The sellers' records (docs/methodology.md §13): the list, and one seller's (by its registry id). */
+  sellers: "api/v1/sellers.json",
+  seller: (id: string) => `api/v1/sellers/${id}.json`,
   docs: "docs/index.html",
   terms: "terms/index.html",
   home: "index.html",
   /** A human page's file from its public path ("/assets/us-dollar/" → "assets/us-dollar/index.html"). */
   page: (path: string) => `${path.slice(1)}index.html`,
+  /**
+   * The page for an address that has none, in a language: what a static host serves for any missing
+   * path (GitHub Pages and Netlify read `404.html` at the root), and what the handler answers for one.
+   */
+  notFound: (lang: PageLang) => (lang === "ar" ? "ar/404.html" : "404.html"),
 } as const;
 
 /** The languages of the human pages; the docs are English only (with an Arabic summary). */

@@ -30,6 +30,7 @@ import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
 import type { Event, Events, EventsState } from "../schema/events.js";
+import { sellerDocs, type SellerDocs } from "./sellers-doc.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -118,6 +119,8 @@ export interface RenderContext {
   /** The events document of every asset (`slug` null) or of one (eventsDocs). */
   events(slug: string | null): Events;
   archive: ArchiveDocuments;
+  /** The sellers' list and records (docs/methodology.md §13), as published. */
+  sellers: SellerDocs;
   /** The ETag of a file made before, as the manifest gives it. */
   etag(path: string): string;
 }
@@ -339,6 +342,8 @@ export async function composeSite(
     input.publishedEvents,
     ds.probation,
   );
+  const sellerFiles = sellerDocs(ds.site, ds.registry, feed, archive!.records);
+  await finish(sellerFiles.files(jsonFile));
   const index = buildIndex(ds.catalog, ds.site);
   const eventDocs = new Map(eventsDocs(ds, feed, events));
   await finish([
@@ -357,6 +362,7 @@ export async function composeSite(
     index,
     sources,
     events: (slug) => eventDocs.get(slug === null ? files.events : files.assetEvents(slug))!,
+    sellers: sellerFiles,
     archive: {
       days: archive!.days,
       history: (slug) => readBack<History>(files.history(slug)),
@@ -377,7 +383,7 @@ export async function composeSite(
     report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed, input.notes ?? []),
     feed,
     events,
-    made: { closes: result.made, part: archive!.part },
+    made: { closes: result.made, part: archive!.part, records: archive!.records.made },
   };
 }
 

@@ -23,6 +23,8 @@ export function schemaFor(
   if (path === files.days) return "Days";
   if (path.startsWith("api/v1/days/")) return "Day";
   if (path.startsWith("api/v1/history/")) return path.endsWith(".csv") ? "csv" : "History";
+  if (path === files.sellers) return "Sellers";
+  if (path.startsWith("api/v1/sellers/") && path.endsWith(".json")) return "SellerRecord";
   if (path === files.events || (path.startsWith("api/v1/events/") && path.endsWith(".json"))) return "Events";
   if (path.startsWith("api/v1/events") && path.endsWith(".atom")) return "atom";
   if (path === files.openapi) return "openapi";

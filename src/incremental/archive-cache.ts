@@ -17,13 +17,14 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
  * One compacted day as data/state/archive/ keeps it: under `key`, every asset's entry of the day as
- * written (its id, its JSON, its CSV line) and the ETag of the day's file made from the same inputs.
+ * written (its id, its JSON, its CSV line, what the seller records read of it: src/feed/archive/types.ts
+ * EntryRow) and the ETag of the day's file made from the same inputs.
  */
 export interface ArchiveDayEntry {
   date: string;
   key: string;
   etag: string;
-  rows: Array<[string, string, string]>;
+  rows: Array<[string, string, string, string]>;
 }
 
 /**
@@ -40,7 +41,7 @@ export function isArchiveDayEntry(v: unknown): v is ArchiveDayEntry {
     typeof e["etag"] === "string" &&
     Array.isArray(e["rows"]) &&
     e["rows"].every(
-      (r: unknown) => Array.isArray(r) && r.length === 3 && r.every((x: unknown) => typeof x === "string"),
+      (r: unknown) => Array.isArray(r) && r.length === 4 && r.every((x: unknown) => typeof x === "string"),
     ) &&
     Object.keys(e).length === 4
   );
@@ -100,8 +101,21 @@ export const ArchiveCache = z.strictObject({
   part: z.record(z.string(), CachedPart),
   /** The SHA-256 of the part's `digests.txt` as it was written ("" with no part). */
   digestsSha256: z.string(),
+  /** The SHA-256 of the part's `records.json`, the seller records of the closed days, as written ("" with no part). */
+  recordsSha256: z.string(),
 });
 export type ArchiveCache = z.infer<typeof ArchiveCache>;
+
+/** No cache, made anew (its members are filled in by a build): nothing kept, as for a first build. */
+export const noCache = (): ArchiveCache => ({
+  recordedAtMs: 0,
+  history: {},
+  days: {},
+  partKey: "",
+  part: {},
+  digestsSha256: "",
+  recordsSha256: "",
+});
 
 /**
  * The cache's index: null when there is none or it is not one this code wrote (no seal, another

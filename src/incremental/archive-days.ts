@@ -27,6 +27,7 @@ import { promises as fs, lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   archiveCacheDir,
+  noCache,
   readCacheIndex,
   readDayEntry,
   partFile,
@@ -51,10 +52,14 @@ import {
   digestsFile,
   PartFiles,
   readDigests,
+  readRecords,
+  recordsFile,
   spillFolder,
   StateSpill,
   writeDigests,
+  writeRecords,
 } from "./archive-part.js";
+import type { ClosedRecords } from "../rules/records-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -98,14 +103,7 @@ export class ArchiveDays {
   /** Each day's key, as computed this build. */
   private readonly keys = new Map<string, string>();
   /** What this build leaves beside the site it publishes. */
-  private readonly next: ArchiveCache = {
-    recordedAtMs: 0,
-    history: {},
-    days: {},
-    partKey: "",
-    part: {},
-    digestsSha256: "",
-  };
+  private readonly next: ArchiveCache = noCache();
   private readonly code = codeFingerprint();
   /** Where the state entries made wait for save(). */
   private readonly spill: string;
@@ -140,7 +138,7 @@ export class ArchiveDays {
     const fileMap = new Map(
       listed.filter((d) => d.date <= upTo).map((d) => [d.date, { file: d.file, within: within(d) }]),
     );
-    const none: ArchiveCache = { recordedAtMs: 0, history: {}, days: {}, partKey: "", part: {}, digestsSha256: "" };
+    const none = noCache();
     // Both describe the site beside them: unreadable, they cost time, never the build.
     const index = path.join(archiveCacheDir(outDir), "index.json");
     const read = await readCacheIndex(index);
@@ -261,6 +259,10 @@ export class ArchiveDays {
     const digests = readDigests(path.join(dir, partKey), this.old.digestsSha256);
     if (digests === "mismatch") this.warnings.push(notAsMade(digestsFile(path.join(dir, partKey))));
     if (digests === "mismatch" || digests === null) return null;
+    // The seller records of the closed days, made with the part (docs/methodology.md §13).
+    const records = readRecords(path.join(dir, partKey), this.old.recordsSha256);
+    if (records === "mismatch") this.warnings.push(notAsMade(recordsFile(path.join(dir, partKey))));
+    if (records === "mismatch" || records === null) return null;
     const assets = new Map<string, AssetPart>();
     for (const [asset, c] of Object.entries(this.old.part)) {
       const json = { file: partFile(dir, partKey, asset, "json"), bytes: c.jsonBytes };
@@ -281,8 +283,9 @@ export class ArchiveDays {
     for (const [date] of part) this.next.days[date] = this.old.days[date]!;
     this.next.part = this.old.part;
     this.next.digestsSha256 = this.old.digestsSha256;
+    this.next.recordsSha256 = this.old.recordsSha256;
     this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
-    return { assets, days };
+    return { assets, days, records };
   }
 
   /** A compacted day, kept (its entries and its file as published under its key) or to be made from its closes. */
@@ -314,7 +317,7 @@ export class ArchiveDays {
     const pending = this.pending.get(date);
     this.pending.delete(date); // its old entry, read whole, is not kept to the end of the build
     if (!pending || !this.fresh) return;
-    const entry: ArchiveDayEntry = { date, key: pending.key, etag, rows: rows.map(([a, j, c]) => [a, j, c]) };
+    const entry: ArchiveDayEntry = { date, key: pending.key, etag, rows: rows.map(([a, j, c, r]) => [a, j, c, r]) };
     const text = seal(entry);
     // An entry the same as the one kept is not written again (data/state/ is committed by the hourly job).
     if (pending.digest !== null && sealDigest(text) === pending.digest) return;
@@ -395,10 +398,15 @@ export class ArchiveDays {
    * first, then the index that names it, then the folders of other parts are removed. A crash in
    * between leaves an index and its part.
    */
-  async saveCache(part: ReadonlyMap<string, AssetPart> | null): Promise<void> {
+  async saveCache(
+    part: ReadonlyMap<string, AssetPart> | null,
+    records: ReadonlyMap<string, ClosedRecords> | null,
+  ): Promise<void> {
     const dir = archiveCacheDir(this.outDir);
     if (part) {
       this.next.digestsSha256 = writeDigests(path.join(dir, PartFiles.folderName), part);
+      if (!records) throw new Error("the archive's closed part was made without its seller records");
+      this.next.recordsSha256 = writeRecords(path.join(dir, PartFiles.folderName), records);
       const sha256 = this.partFiles!.sha256;
       this.next.part = Object.fromEntries(
         [...part].map(([a, { first, last, json, csv }]) => [

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { HistoryHeads, PartFile, PartSink } from "../feed/archive/types.js";
+import type { ClosedRecords } from "../rules/records-part.js";
 import { partFile } from "./archive-cache.js";
 import type { FileHashes } from "./digests.js";
 import { writeFailure, writeFileAtomic } from "../io/atomic-write.js";
@@ -202,4 +203,37 @@ export function readDigests(folder: string, sha256: string): Map<string, string>
     return null; // a name that is not what encodeURIComponent wrote: a damaged cache
   }
   return out;
+}
+
+/** The seller records of the part's closed days (src/rules/records-part.ts ClosedRecords), by asset. */
+const RECORDS = "records.json";
+
+/** Writes the part's records; returns the SHA-256 of the file's bytes, for the cache's index. */
+export function writeRecords(folder: string, records: ReadonlyMap<string, ClosedRecords>): string {
+  const file = path.join(folder, RECORDS);
+  const text = JSON.stringify(Object.fromEntries(records));
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    throw writeFailure(file, e);
+  }
+  return sha256Hex(text);
+}
+
+export const recordsFile = (folder: string) => path.join(folder, RECORDS);
+
+/**
+ * The part's records; "mismatch" when its bytes are not those the index recorded (`sha256`), null
+ * when it cannot be read: either way the part is not used (its closed days are taken one by one).
+ * Its bytes are the ones this code wrote (the part's key holds the code's fingerprint), so their
+ * digest is their check.
+ */
+export function readRecords(folder: string, sha256: string): Map<string, ClosedRecords> | "mismatch" | null {
+  try {
+    const bytes = readFileSync(path.join(folder, RECORDS));
+    if (sha256Hex(bytes) !== sha256) return "mismatch";
+    return new Map(Object.entries(JSON.parse(bytes.toString("utf8")) as Record<string, ClosedRecords>));
+  } catch {
+    return null;
+  }
 }

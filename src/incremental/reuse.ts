@@ -62,7 +62,7 @@ export class Reuse implements ReuseSeam {
    * folder's lock (src/io/data-lock.ts), never through a folder that leaves data/.
    */
   async record(made: Made): Promise<void> {
-    await this.archive.saveCache(made.part);
+    await this.archive.saveCache(made.part, made.records);
     if (!this.o.saveState) return;
     await withDataLock(this.o.dataDir, { command: "build", nowMs: this.o.nowMs }, async () => {
       const p = dataPaths(this.o.dataDir);

@@ -8,6 +8,7 @@ import { Category, DateString, Side } from "./inputs.js";
 import { Feed, FreshnessState, IsoInstant } from "./outputs.js";
 import { Day, Days, History } from "./archive.js";
 import { Events } from "./events.js";
+import { SellerRecord, Sellers } from "./sellers.js";
 import { Homes } from "./homes.js";
 import { EvidenceKind } from "./source-base.js";
 
@@ -386,5 +387,7 @@ export const CHECKED_DOCUMENTS = {
   Day,
   Days,
   Events,
+  Sellers,
+  SellerRecord,
 } as const;
 export type CheckedDocument = keyof typeof CHECKED_DOCUMENTS;

@@ -16,6 +16,7 @@ import { csvRow } from "./csv.js";
 import { AssetLines, historyFiles, historyHeads } from "./history.js";
 import type { ArchiveFile, ArchiveInput, ArchiveMade, AssetPart, DayInputs, EntryRow } from "./types.js";
 import { dayAssetJson, entryJson, itemsCut } from "./json.js";
+import { recordDay, recordDayFrom, recordDayText, RecordsCollector } from "./records.js";
 import { files, urlOf } from "../paths.js";
 import { documentHeader } from "../header.js";
 
@@ -90,6 +91,8 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     if (d < input.today || compactedDates.has(d)) closedInputs.set(d, { shared, refs: refsKey(d) });
   const plan = input.plan ? await input.plan.archive(closedInputs) : null;
   const whole = plan?.keep ?? null;
+  // The seller records take each seller asset's days as they are written (docs/methodology.md §13).
+  const taken = new RecordsCollector(input.today, whole?.records ?? null);
   // The part's entries go to files as they are made (none is kept in the build), when there is a
   // plan to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
   const sink = plan && !whole ? plan.partSink(historyHeads(ds)) : null;
@@ -113,7 +116,10 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     if (plan && compactedDates.has(date)) {
       const day = await plan.day(date);
       if ("kept" in day) {
-        for (const [asset, json, csv] of day.rows) await lines.get(asset)?.add(date, json, csv, input.digest);
+        for (const [asset, json, csv, rec] of day.rows) {
+          await lines.get(asset)?.add(date, json, csv, input.digest);
+          if (rec) taken.add(asset, recordDayFrom(date, rec));
+        }
         list.push({ date, weekday: weekdayName(date), assets: day.rows.length, _self: urlOf(day.kept.path) });
         plan.made(date, day.rows, day.kept.etag);
         yield { kept: day.kept };
@@ -144,13 +150,18 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
         if (!has(a)) continue;
         let entry: ArchiveEntry;
         let table: DaySeller[] = [];
+        let rec = "";
         if (a.market === "reference") entry = referenceEntry(priced.get(a.id)!.get(date)!, refsOn(a.id, date));
         else {
           const r = closeFacts(byAsset.get(a.id)!, a, sellers);
           entry = sellerEntry(date, r.facts, refsOn(a.id, date), sellers);
           table = r.table;
+          const day = recordDay(entry, table);
+          taken.add(a.id, day);
+          // Kept with the day's entry only when a plan keeps it (data/state/archive/).
+          if (plan) rec = recordDayText(day);
         }
-        const row = [a.id, entryJson(entry), csvRow(entry)] as const;
+        const row = [a.id, entryJson(entry), csvRow(entry), rec] as const;
         rows.push(row);
         await lines.get(a.id)!.add(date, row[1], row[2], input.digest);
         yield dayAssetJson(a, row[1], table);
@@ -175,5 +186,5 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   yield* historyFiles(ds, part ?? whole?.assets ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
-  return { days: doc, part };
+  return { days: doc, part, records: taken.finish() };
 }

@@ -7,6 +7,8 @@ import type { Dataset, DayCloses, DayRecord } from "../../core/dataset.js";
 import type { DayRef } from "../../rules/references.js";
 import type { Days } from "../../schema/archive.js";
 import type { ItemsFile } from "../site-items.js";
+import type { ClosedRecords } from "../../rules/records-part.js";
+import type { ArchiveRecords } from "./records.js";
 
 /** A file of the previous site that stands for a day whose inputs did not change: linked, not written again. */
 export interface KeptFile {
@@ -18,8 +20,12 @@ export interface KeptFile {
   bytes: number;
 }
 
-/** One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive/json.ts, csv.ts). */
-export type EntryRow = readonly [asset: string, json: string, csv: string];
+/**
+ * One asset's entry of a day as written: its id, its JSON and its CSV line (src/feed/archive/json.ts,
+ * csv.ts), and what the seller records read of the day (src/feed/archive/records.ts recordDayText;
+ * "" for a reference asset).
+ */
+export type EntryRow = readonly [asset: string, json: string, csv: string, record: string];
 
 /**
  * What a day's file depends on besides its closes: `shared` (the site's header, the catalog and the
@@ -103,6 +109,8 @@ export interface PartSink {
 export interface CompactedPart {
   assets: Map<string, AssetPart>;
   days: Map<string, { kept: KeptFile; count: number }>;
+  /** Each seller asset's records of the closed days (src/rules/records-part.ts), kept with the part. */
+  records: Map<string, ClosedRecords>;
 }
 
 /** What the archive is made of: the dataset, the build's records and references, and the plan. */
@@ -124,10 +132,14 @@ export interface ArchiveInput {
   digest(text: string): string | Promise<string>;
 }
 
-/** What the archive made besides its files: the list of days, and the closed part when it made it (for the record). */
+/**
+ * What the archive made besides its files: the list of days, the closed part when it made it (for
+ * the record), and the seller records of its days (with their closed part when it made it).
+ */
 export interface ArchiveMade {
   days: Days;
   part: Map<string, AssetPart> | null;
+  records: ArchiveRecords;
 }
 
 /**
