@@ -88,6 +88,18 @@ ${ounce ? html`<dt>${ounce.term}</dt><dd>${ounce.value}</dd>` : ""}
 </section>`;
 }
 
+/** Why a rule refused a quote, in plain words (docs/methodology.md §2.1); a reason not listed shows its code. */
+const REFUSAL_WORDS: Record<string, Record<PageLang, string>> = {
+  crossed: { en: "it pays more than it asks", ar: "سعر الشراء فيه أعلى من سعر البيع" },
+  "implausible-sell": { en: "its asking price is far from the market's", ar: "سعر البيع بعيد عن أسعار السوق" },
+  "implausible-buy": { en: "the price it pays is far from the market's", ar: "سعر الشراء بعيد عن أسعار السوق" },
+  "side-doubtful": { en: "probably read on the wrong side", ar: "الأرجح أنه قُرئ في الجانب الخطأ" },
+  "unlicensed-seller": { en: "a seller we do not know", ar: "جهة غير معروفة لدينا" },
+  "not-licensed-for-category": { en: "not licensed for this", ar: "غير مرخّصة لهذا النوع" },
+  "reference-asset": { en: "this price is not sold by sellers here", ar: "هذا السعر مرجعي لا تبيعه الجهات هنا" },
+  "observed-in-future": { en: "dated in the future", ar: "مؤرخ في المستقبل" },
+};
+
 /**
  * The quotes of sources still on probation (docs/methodology.md "New sources: probation"), apart and
  * in plain words: what each said, and whether our checks passed it. They are in nothing above.
@@ -96,15 +108,14 @@ function probationSection(a: Asset, lang: PageLang, sourceNames: ReadonlyMap<str
   const rows = a.probation ?? [];
   if (!rows.length) return "";
   const ar = lang === "ar";
-  const verdict = (r: (typeof rows)[number]) =>
-    r.passed
-      ? ar
-        ? "اجتاز الفحوص"
-        : "passed our checks"
-      : html`${ar ? "رُفض" : "refused"}: <bdi dir="ltr"><code>${r.reason ?? ""}</code></bdi>`;
+  const verdict = (r: (typeof rows)[number]) => {
+    if (r.passed) return ar ? "اجتاز الفحوص" : "passed our checks";
+    const words = r.reason ? REFUSAL_WORDS[r.reason] : undefined;
+    return html`${ar ? "رُفض" : "refused"}: ${words ? words[lang] : html`<bdi dir="ltr"><code>${r.reason ?? ""}</code></bdi>`}`;
+  };
   const body = rows.map(
     (r) =>
-      html`<tr><th scope="row">${nameIn(lang, r.seller, r.sellerAr ?? undefined)}<span class="sub">${sourceNames.get(r.source) || r.source}</span></th><td data-label="${sideLabel("sell", lang)}">${price(r.sell, a.decimals, lang)}</td><td data-label="${sideLabel("buy", lang)}">${price(r.buy, a.decimals, lang)}</td><td data-label="${ar ? "النتيجة" : "Result"}">${verdict(r)}</td></tr>`,
+      html`<tr><th scope="row">${nameIn(lang, r.seller, r.sellerAr ?? undefined)}</th><td data-label="${ar ? "المصدر" : "Source"}">${sourceNames.get(r.source) || r.source}</td><td data-label="${sideLabel("sell", lang)}">${price(r.sell, a.decimals, lang)}</td><td data-label="${sideLabel("buy", lang)}">${price(r.buy, a.decimals, lang)}</td><td data-label="${ar ? "النتيجة" : "Result"}">${verdict(r)}</td></tr>`,
   );
   return html`<section aria-labelledby="probation-h"><h2 id="probation-h">${ar ? "أسعار تحت الاختبار" : "Being checked"}</h2>
 <p class="muted">${
@@ -112,7 +123,7 @@ function probationSection(a: Asset, lang: PageLang, sourceNames: ReadonlyMap<str
       ? "هذه أسعار من مصادر جديدة لم تثبت سلامتها بعد: نفحصها بكل القواعد، لكنها لا تدخل في أي جدول أو أفضل سعر أو تقييم أعلاه حتى ينهي مصدرها فترة الاختبار."
       : "These prices come from new sources that have not yet proved themselves: every check runs on them, but they count in no table, best price or verdict above until their source finishes its probation."
   }</p>
-<table class="sellers probation"><thead><tr><th scope="col">${ar ? "الجهة والمصدر" : "Seller and source"}</th><th scope="col">${sideLabel("sell", lang)}</th><th scope="col">${sideLabel("buy", lang)}</th><th scope="col">${ar ? "النتيجة" : "Result"}</th></tr></thead>
+<table class="sellers probation"><thead><tr><th scope="col">${ar ? "الجهة" : "Seller"}</th><th scope="col">${ar ? "المصدر" : "Source"}</th><th scope="col">${sideLabel("sell", lang)}</th><th scope="col">${sideLabel("buy", lang)}</th><th scope="col">${ar ? "النتيجة" : "Result"}</th></tr></thead>
 <tbody>${join(body, "\n")}</tbody></table></section>`;
 }
 
