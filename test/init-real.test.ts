@@ -17,6 +17,7 @@ import { runIngest } from "../src/jobs/ingest.js";
 import { Feed, type Asset } from "../src/schema/outputs.js";
 import { BuildReport, SourceHealth } from "../src/schema/documents.js";
 import { tempDir } from "./helpers/dataset.js";
+import { EGRATES_CURRENCIES } from "./helpers/egypt.js";
 import { sourcesServer, type Seen } from "./helpers/sources-server.js";
 
 const FIXTURES = path.resolve("test/fixtures/sellers");
@@ -27,26 +28,7 @@ const html = (file: string) => answer("text/html; charset=utf-8", file);
 const json = (file: string) => answer("application/json; charset=utf-8", file);
 
 /** The catalog's currencies, each read from its egrates page (examples/egypt/sources.json, egrates-<code>). */
-const CURRENCIES = [
-  "usd",
-  "eur",
-  "gbp",
-  "sar",
-  "aed",
-  "kwd",
-  "qar",
-  "bhd",
-  "omr",
-  "jod",
-  "chf",
-  "jpy",
-  "cny",
-  "cad",
-  "aud",
-  "dkk",
-  "nok",
-  "sek",
-];
+const CURRENCIES = EGRATES_CURRENCIES;
 /** Every enabled seller and aggregator source of init's sources file, and the fixture it is served. */
 const FIXTURE_OF: Record<string, string> = {
   "banque-misr": "banquemisr-rates-2026-reduced-fixture.html",

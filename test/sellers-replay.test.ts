@@ -15,6 +15,7 @@ import { Calendar, Catalog, Registry, Site, Sources } from "../src/schema/inputs
 import { sourceKinds, type SourceConfig } from "../src/schema/sources.js";
 import { tempDir } from "./helpers/dataset.js";
 import { sourcesServer } from "./helpers/sources-server.js";
+import { EGRATES_CURRENCIES } from "./helpers/egypt.js";
 
 const EXAMPLE = path.resolve("examples/egypt");
 const CUT = path.resolve("test/fixtures/sellers");
@@ -376,26 +377,7 @@ describe("examples/egypt: a real deployment", () => {
 
 /** The endpoints of today enabled from the public record's evidence (constructed fixtures, test/init-real.test.ts). */
 /** egrates' currency pages, one per currency of the catalog, in its order. */
-const EGRATES = [
-  "usd",
-  "eur",
-  "gbp",
-  "sar",
-  "aed",
-  "kwd",
-  "qar",
-  "bhd",
-  "omr",
-  "jod",
-  "chf",
-  "jpy",
-  "cny",
-  "cad",
-  "aud",
-  "dkk",
-  "nok",
-  "sek",
-].map((c) => `egrates-${c}`);
+const EGRATES = EGRATES_CURRENCIES.map((c) => `egrates-${c}`);
 const MODERN = [
   "cib-rates-api",
   "nbe-prices-service",
