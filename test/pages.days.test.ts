@@ -252,7 +252,14 @@ describe("any past day (item 2)", () => {
         };
         const pageOf = (d: string | undefined) => (d ? `${lang === "ar" ? "/ar" : ""}/days/${d}/` : null);
         expect(rel("prev"), file).toBe(pageOf(days[i - 1]));
-        expect(rel("next"), file).toBe(pageOf(days[i + 1]));
+        // The latest past day's day after is today: the home page, its link naming the date.
+        expect(rel("next"), file).toBe(pageOf(days[i + 1]) ?? (lang === "ar" ? "/ar/" : "/"));
+        if (i === days.length - 1)
+          expect(said(nav.querySelector('a[rel="next"]')), file).toBe(
+            lang === "ar"
+              ? `اليوم التالي: ${longDate(today, "ar")} (اليوم)`
+              : `The day after: ${longDate(today, "en")} (today)`,
+          );
         for (const a of day.assets) {
           const where = `${file} ${a.slug}`;
           const row = page.querySelector(`tr#${a.slug}`)!;

@@ -16,13 +16,13 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { runBuild } from "../src/jobs/build.js";
 import { writeSample } from "../src/jobs/sample.js";
 import { cardCacheDir, pngSize, rasterize } from "../src/jobs/card-images.js";
-import { CARD_FONT } from "../src/render/pages/card-image.js";
+import { CARD_FONT, homeCardAssets, homeCardSvg } from "../src/render/pages/card-image.js";
 import { handle } from "../src/edge/handler.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { Manifest } from "../src/schema/documents.js";
 import { tempDir } from "./helpers/dataset.js";
 import { depsFor } from "./helpers/site.js";
-import { SAMPLE_NOW, humanPages } from "./helpers/pages.js";
+import { SAMPLE_NOW, humanPages, printed } from "./helpers/pages.js";
 
 const BASE = "https://prices.example.org";
 
@@ -107,6 +107,27 @@ describe("every page is found: Atom feeds, and with the base URL its canonical a
     }
   });
 
+  test("the page for an address with none: links absolute with the base URL, noindex, no address of its own, not in the sitemap", async () => {
+    for (const [file, home] of [
+      ["404.html", `${BASE}/`],
+      ["ar/404.html", `${BASE}/ar/`],
+    ] as const) {
+      const page = await deployed.read(file);
+      expect(page, file).toContain(`<a href="${home}">`);
+      expect(page, file).toContain('<meta name="robots" content="noindex">');
+      expect(head(page), file).not.toMatch(/rel="canonical"|<link rel="alternate" hreflang=|og:url|og:image/);
+      // Served at any depth: no link relative to where it was found, none root-relative either (the
+      // mirror serves it under its prefix).
+      expect(
+        [...page.matchAll(/ (?:href|src)="([^"#][^"]*)"/g)]
+          .map((m) => m[1])
+          .filter((h) => !/^(https:\/\/|data:)/.test(h!)),
+        file,
+      ).toEqual([]);
+    }
+    expect(await deployed.read("sitemap.xml")).not.toContain("404");
+  });
+
   test("without it, none of them: a relative canonical or hreflang is an error to search engines", async () => {
     for (const p of files(plain)) {
       const h = head(await plain.read(p.file));
@@ -127,21 +148,35 @@ describe("every page is found: Atom feeds, and with the base URL its canonical a
     expect(deployed.manifest.files["sitemap.xml"]!.contentType).toBe("application/xml; charset=utf-8");
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual(
-      humanPages(deployed.feed)
-        .map((p) => `${BASE}${p.path}`)
+      [...humanPages(deployed.feed).map((p) => p.path), ...dayPaths(deployed).flatMap((p) => [p, `/ar${p}`])]
+        .map((p) => `${BASE}${p}`)
         .sort(byPage(deployed)),
     );
+    // Every past day's page, each with its twin: the list of days, then the days, oldest first.
+    expect(dayPaths(deployed).length).toBeGreaterThan(30);
     expect(sitemap).toContain(
       `<url><loc>${BASE}/ar/</loc><xhtml:link rel="alternate" hreflang="en" href="${BASE}/"/><xhtml:link rel="alternate" hreflang="ar" href="${BASE}/ar/"/>`,
     );
   });
 });
 
-/** The sitemap's order: each English page followed by its Arabic twin. */
+/** The list of days and every past day's page the build wrote, oldest first, by their English paths. */
+const dayPaths = (b: Built) => [
+  "/days/",
+  ...Object.keys(b.manifest.files)
+    .filter((f) => /^days\/\d{4}-\d{2}-\d{2}\/index\.html$/.test(f))
+    .sort()
+    .map((f) => `/${f.slice(0, -"index.html".length)}`),
+];
+
+/** The sitemap's order: each English page followed by its Arabic twin, the days after the other pages. */
 const byPage = (b: Built) => {
-  const order = humanPages(b.feed)
-    .filter((p) => p.lang === "en")
-    .flatMap((p) => [`${BASE}${p.path}`, `${BASE}/ar${p.path}`]);
+  const order = [
+    ...humanPages(b.feed)
+      .filter((p) => p.lang === "en")
+      .map((p) => p.path),
+    ...dayPaths(b),
+  ].flatMap((p) => [`${BASE}${p}`, `${BASE}/ar${p}`]);
   return (x: string, y: string) => order.indexOf(x) - order.indexOf(y);
 };
 
@@ -157,6 +192,38 @@ describe("every asset is shared", () => {
         expect(h).toMatch(/<meta property="og:image:alt" content="[^"]+: /);
         expect(h).toContain('<meta name="twitter:card" content="summary_large_image">');
       }
+  });
+
+  test("the home page's og:image: the market's card, absolute, 1200 × 630, its words in the page's language", async () => {
+    for (const [file, words] of [
+      ["index.html", "Best licensed prices in Egypt. US Dollar: You buy at "],
+      ["ar/index.html", "أفضل أسعار الجهات المرخصة في مصر. دولار أمريكي: تشتري بـ "],
+    ] as const) {
+      const h = head(await deployed.read(file));
+      expect(h).toContain(`<meta property="og:image" content="${BASE}/card.png">`);
+      expect(h).toContain(
+        '<meta property="og:image:width" content="1200">\n<meta property="og:image:height" content="630">',
+      );
+      expect(h).toContain(`<meta property="og:image:alt" content="${words}`);
+      expect(h).toContain('<meta name="twitter:card" content="summary_large_image">');
+    }
+    // Each headline asset's names are on it, in both languages, and its best prices.
+    const svg = homeCardSvg(deployed.feed.assets, { simulated: true });
+    for (const a of homeCardAssets(deployed.feed.assets)) {
+      expect(svg).toContain(`>${a.name}</text>`);
+      expect(svg).toContain(`>${printed(a.directions.sell.best!.value!, a.decimals)}</text>`);
+    }
+    expect(homeCardAssets(deployed.feed.assets).map((a) => a.id)).toEqual([
+      "USD-EGP",
+      "EUR-EGP",
+      "GBP-EGP",
+      "SAR-EGP",
+      "KWD-EGP",
+      "XAU21K-EGP",
+      "XAU24K-EGP",
+      "XAU18K-EGP",
+      "GOLDPOUND-EGP",
+    ]);
   });
 
   test("a WhatsApp link per asset page: the price and the page's address, percent-encoded", async () => {
@@ -231,14 +298,14 @@ function ink(png: Uint8Array, x0: number, y0: number, x1: number, y1: number): n
 describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
   test("drawn only with a base URL, the only pages that name them (og:image)", () => {
     expect(Object.keys(plain.manifest.files).filter((f) => f.endsWith(".png"))).toEqual([]);
+    // Each asset's, and the home page's.
     expect(Object.keys(deployed.manifest.files).filter((f) => f.endsWith(".png"))).toHaveLength(
-      deployed.feed.assets.length,
+      deployed.feed.assets.length + 1,
     );
   });
 
   test("1200 × 630, listed as image/png, served as its bytes", async () => {
-    for (const a of deployed.feed.assets) {
-      const file = `assets/${a.slug}/card.png`;
+    for (const file of [...deployed.feed.assets.map((a) => `assets/${a.slug}/card.png`), "card.png"]) {
       const png = await deployed.bytes(file);
       expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
       expect(deployed.manifest.files[file]).toMatchObject({ contentType: "image/png", bytes: png.length });
@@ -270,7 +337,7 @@ describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
         (await fs.readdir(cache)).map(async (n) => [n, (await fs.stat(path.join(cache, n))).mtimeMs] as const),
       ),
     );
-    expect(before.size).toBe(again.feed.assets.length);
+    expect(before.size).toBe(again.feed.assets.length + 1);
     await fs.writeFile(path.join(cache, "left-over.png"), "x");
     const data = path.dirname(again.out);
     await runBuild({ dataDir: data, outDir: again.out, nowMs: SAMPLE_NOW + 60_000, saveState: false });

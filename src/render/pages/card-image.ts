@@ -1,7 +1,8 @@
 /**
  * Each asset's card as a picture, for a link shared in a chat (og:image): its names in English and
  * Arabic, the best price on each side with its move, the last month of best prices drawn, the day
- * and the time. One picture serves both languages' pages. The pages draw it as SVG, here; the build
+ * and the time; and the home page's, the market at a glance (the headline assets' best prices). One
+ * picture serves both languages' pages. The pages draw it as SVG, here; the build
  * makes the PNG the protocol's readers take (src/jobs/card-images.ts, with resvg and the DejaVu fonts
  * of node_modules), and keeps the PNG of an SVG it has made before: a picture is a function of its
  * SVG alone, so an asset whose card did not change is not drawn again.
@@ -11,8 +12,9 @@ import type { ImageFile } from "../../feed/site.js";
 import type { Site } from "../../schema/inputs.js";
 import type { Asset } from "../../schema/outputs.js";
 import { changeAmount, directionOf } from "./change.js";
-import { cairoClock, longDate, price, westernDigits } from "./format.js";
-import { html, type SafeHtml } from "./html.js";
+import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
+import { html, join, type SafeHtml } from "./html.js";
+import { headlineOf, pageOrder } from "./lineup.js";
 import { SIDE_WORDS } from "./words.js";
 
 /** The size Open Graph readers show large (1.91:1; Facebook's and WhatsApp's advice is 1200 × 630). */
@@ -116,15 +118,19 @@ ${text(1140, y0 + 10, 26, price(hi, a.decimals, "en"), { fill: MUTED, anchor: "e
 ${text(1140, y1 + 10, 26, price(lo, a.decimals, "en"), { fill: MUTED, anchor: "end" })}`;
 }
 
-/** The card of one asset as SVG, in the card's one font; the same asset gives the same text. */
-export function cardSvg(a: Asset, site: Pick<Site, "simulated">): string {
-  const band = site.simulated
+/** The band across the top of every card: whose prices, and whether they are simulated. */
+function band(site: Pick<Site, "simulated">): SafeHtml {
+  return site.simulated
     ? html`<rect width="1200" height="64" fill="#fff4ce"/>
 ${text(60, 43, 26, "Price Feed · simulated sample data", { bold: true })}
 ${text(1140, 43, 26, "بيانات تجريبية محاكاة", { bold: true, anchor: "end", rtl: true })}`
     : html`<rect width="1200" height="64" fill="#f4f6f8"/>
 ${text(60, 43, 26, "Price Feed · licensed prices in Egypt", { bold: true })}
 ${text(1140, 43, 26, "أسعار الجهات المرخصة في مصر", { bold: true, anchor: "end", rtl: true })}`;
+}
+
+/** The card of one asset as SVG, in the card's one font; the same asset gives the same text. */
+export function cardSvg(a: Asset, site: Pick<Site, "simulated">): string {
   const boxes =
     a.market === "reference"
       ? html`<rect x="60" y="204" width="1080" height="172" rx="12" fill="#fff" stroke="#c9d1d9" stroke-width="2"/>
@@ -137,7 +143,7 @@ ${text(84, 312, 60, price(a.global?.value, a.decimals, "en"), { bold: true })}`
     : `${longDate(a.asOf, "en")}`;
   const svg = html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD.width}" height="${CARD.height}" viewBox="0 0 ${CARD.width} ${CARD.height}" font-family="${CARD_FONT}">
 <rect width="1200" height="630" fill="#ffffff"/>
-${band}
+${band(site)}
 ${text(60, 122, fit(a.name, 50), a.name, { bold: true })}
 ${text(1140, 178, fit(a.nameAr, 44), westernDigits(a.nameAr), { bold: true, anchor: "end", rtl: true })}
 ${boxes}
@@ -148,7 +154,79 @@ ${text(60, 608, 26, when, { fill: MUTED })}
   return svg.text;
 }
 
+/** The home page's card, at the site's root. */
+export const HOME_CARD_PATH = "/card.png";
+/** As many rows as the card has room for: the nine headline assets. */
+const HOME_ROWS = 9;
+
+/** The assets the home page's card shows: the headline ones, in the pages' order, as many as fit. */
+export const homeCardAssets = (assets: readonly Asset[]): Asset[] => {
+  const ordered = pageOrder(assets);
+  return ordered.filter(headlineOf(ordered)).slice(0, HOME_ROWS);
+};
+
+/** The latest price's day and time of the assets shown: what the market card is as of. */
+const latestOf = (assets: readonly Asset[]) =>
+  assets.reduce<string | null>((m, a) => (a.observedAt && (m === null || a.observedAt > m) ? a.observedAt : m), null);
+
+/** The home card's words for og:image:alt: each asset's best price on each side, in a page's language. */
+export function homeCardAlt(assets: readonly Asset[], lang: PageLang): string {
+  const ar = lang === "ar";
+  const rows = homeCardAssets(assets).map((a) => cardAlt(a, lang));
+  return `${ar ? "أفضل أسعار الجهات المرخصة في مصر" : "Best licensed prices in Egypt"}. ${rows.join(ar ? "؛ " : "; ")}`;
+}
+
+/**
+ * A size at which a name fits `width` px: a letter of DejaVu Sans Bold is about 0.62 of the size
+ * wide, a joined Arabic letter of the regular face about 0.45 (measured on the catalog's names).
+ */
+const fitTo = (name: string, size: number, width: number, perLetter = 0.62) =>
+  Math.min(size, Math.floor(width / (name.length * perLetter)));
+
+/**
+ * The home page's card: the market at a glance, a row per headline asset (its English name, the best
+ * price on each side, its Arabic name), under the page's title in both languages, with the day and
+ * time of the latest price. The same feed gives the same text.
+ */
+export function homeCardSvg(assets: readonly Asset[], site: Pick<Site, "simulated">): string {
+  const shown = homeCardAssets(assets);
+  const [sellX, buyX, top, step] = [700, 900, 262, 36];
+  const rows = shown.map((a, i) => {
+    const y = top + i * step;
+    const arName = westernDigits(a.nameAr);
+    const prices =
+      a.market === "reference"
+        ? text(buyX, y, 28, price(a.global?.value, a.decimals, "en"), { bold: true, anchor: "end", fill: MUTED })
+        : html`${text(sellX, y, 28, price(a.directions.sell.best?.value, a.decimals, "en"), { bold: true, anchor: "end" })}
+${text(buyX, y, 28, price(a.directions.buy.best?.value, a.decimals, "en"), { bold: true, anchor: "end" })}`;
+    return html`<line x1="60" y1="${y + 12}" x2="1140" y2="${y + 12}" stroke="#e3e7eb" stroke-width="2"/>
+${text(60, y, fitTo(a.name, 26, 400), a.name, { bold: true })}
+${prices}
+${text(1140, y, fitTo(arName, 26, 220, 0.45), arName, { anchor: "end", rtl: true })}`;
+  });
+  const latest = latestOf(shown);
+  const when = latest
+    ? `${longDate(cairoDay(latest), "en")} · ${cairoClock(latest, "en")} Cairo time · EGP, per gram for gold`
+    : "EGP, per gram for gold";
+  const head = (x: number, side: "sell" | "buy") =>
+    html`${text(x, 200, 22, SIDE_WORDS[side][0], { fill: MUTED, bold: true, anchor: "end" })}
+${text(x, 226, 22, SIDE_WORDS[side][1], { fill: MUTED, bold: true, anchor: "end", rtl: true })}`;
+  const svg = html`<svg xmlns="http://www.w3.org/2000/svg" width="${CARD.width}" height="${CARD.height}" viewBox="0 0 ${CARD.width} ${CARD.height}" font-family="${CARD_FONT}">
+<rect width="1200" height="630" fill="#ffffff"/>
+${band(site)}
+${text(60, 116, 40, "Currency and gold prices in Egypt", { bold: true })}
+${text(1140, 164, 36, "أسعار العملات والذهب في مصر", { bold: true, anchor: "end", rtl: true })}
+${head(sellX, "sell")}
+${head(buyX, "buy")}
+${join(rows, "\n")}
+${text(60, 608, 26, when, { fill: MUTED })}
+</svg>
+`;
+  return svg.text;
+}
+
 /** The card of each asset, for the renderer: drawn now, made a PNG by the build's sink (or kept). */
 export function* cardImages(assets: readonly Asset[], site: Pick<Site, "simulated">): Generator<ImageFile> {
   for (const a of assets) yield { path: cardPath(a.slug).slice(1), svg: cardSvg(a, site) };
+  yield { path: HOME_CARD_PATH.slice(1), svg: homeCardSvg(assets, site) };
 }

@@ -11,7 +11,15 @@
  * mirror under a prefix it is a file like any other.
  */
 import type { SiteFile } from "../../feed/site.js";
-import { DOCS_PATH, SOURCES_PAGE_PATH, TERMS_PATH, assetPagePath, localized } from "../../feed/paths.js";
+import {
+  DAYS_PAGE_PATH,
+  DOCS_PATH,
+  SOURCES_PAGE_PATH,
+  TERMS_PATH,
+  assetPagePath,
+  dayPagePath,
+  localized,
+} from "../../feed/paths.js";
 import type { Feed } from "../../schema/outputs.js";
 import { html, join } from "./html.js";
 
@@ -20,13 +28,19 @@ export const SITEMAP_FILE = "sitemap.xml";
 export const TEXT_TYPE = "text/plain; charset=utf-8";
 export const XML_TYPE = "application/xml; charset=utf-8";
 
-/** Every human page by its English path: its Arabic twin is at localized(path, "ar"). */
-export const pagePaths = (feed: Pick<Feed, "assets">) => [
+/**
+ * Every human page by its English path: its Arabic twin is at localized(path, "ar"). The past days
+ * (`days`, oldest first) follow the list of days: each is a page of its own that a search for "the
+ * dollar on 3 November" should find, and only the list and the day around it link there.
+ */
+export const pagePaths = (feed: Pick<Feed, "assets">, days: readonly string[] = []) => [
   "/",
   ...feed.assets.map((a) => assetPagePath(a.slug)),
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   DOCS_PATH,
+  DAYS_PAGE_PATH,
+  ...days.map(dayPagePath),
 ];
 
 const file = (path: string, body: string, contentType: string): SiteFile => ({
@@ -46,7 +60,7 @@ export function robotsTxt(baseUrl: string | undefined): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function sitemapXml(feed: Pick<Feed, "assets">, baseUrl: string): string {
+export function sitemapXml(feed: Pick<Feed, "assets">, baseUrl: string, days: readonly string[] = []): string {
   const base = baseUrl.replace(/\/+$/, "");
   const twins = (p: string) =>
     join(
@@ -57,7 +71,7 @@ export function sitemapXml(feed: Pick<Feed, "assets">, baseUrl: string): string 
       ],
       "",
     );
-  const urls = pagePaths(feed).flatMap((p) =>
+  const urls = pagePaths(feed, days).flatMap((p) =>
     [p, localized(p, "ar")].map((loc) => html`<url><loc>${base}${loc}</loc>${twins(p)}</url>`),
   );
   return html`<?xml version="1.0" encoding="UTF-8"?>
@@ -67,8 +81,12 @@ ${join(urls, "\n")}
 `.text;
 }
 
-/** robots.txt always; sitemap.xml with the base URL only. */
-export function* crawlFiles(feed: Pick<Feed, "assets">, baseUrl: string | undefined): Generator<SiteFile> {
+/** robots.txt always; sitemap.xml with the base URL only, with the past days' pages (`days`). */
+export function* crawlFiles(
+  feed: Pick<Feed, "assets">,
+  baseUrl: string | undefined,
+  days: readonly string[] = [],
+): Generator<SiteFile> {
   yield file(ROBOTS_FILE, robotsTxt(baseUrl), TEXT_TYPE);
-  if (baseUrl) yield file(SITEMAP_FILE, sitemapXml(feed, baseUrl), XML_TYPE);
+  if (baseUrl) yield file(SITEMAP_FILE, sitemapXml(feed, baseUrl, days), XML_TYPE);
 }

@@ -105,26 +105,33 @@ function sellerCloses(day: Day, a: DayAsset, lang: PageLang, dayOfQuote: (iso: s
 <tbody>${raw(rows.join("\n"))}</tbody></table></details>`.text;
 }
 
-/** The neighbours' links: the day before and the day after that the archive has, and every day. */
-function dayLinks(prev: string | null, next: string | null, lang: PageLang): SafeHtml {
-  const ar = lang === "ar";
-  const link = (date: string, rel: string, words: string) =>
-    html`<a href="${localized(dayPagePath(date), lang)}" rel="${rel}">${words}: ${longDate(date, lang)}</a>`;
+/** The words of a day's links to the days around it. */
+const AROUND_WORDS: Record<PageLang, { before: string; after: string; every: string; today: string; label: string }> = {
+  en: { before: "The day before", after: "The day after", every: "Every day", today: "today", label: "Other days" },
+  ar: { before: "اليوم السابق", after: "اليوم التالي", every: "كل الأيام", today: "اليوم", label: "أيام أخرى" },
+};
+
+/**
+ * The neighbours' links: the day before and the day after that the archive has, and every day. The
+ * latest past day's day after is today, whose prices are the home page's: its link goes there and
+ * names the date, "(today)" after it, so that nobody reads yesterday's page as the latest.
+ */
+function dayLinks(around: DayAround, lang: PageLang): SafeHtml {
+  const w = AROUND_WORDS[lang];
+  const link = (href: string, rel: string, words: string, date: string, note = "") =>
+    html`<a href="${href}" rel="${rel}">${words}: ${longDate(date, lang)}${note}</a>`;
+  const { prev, next, today } = around;
   const items = [
-    ...(prev ? [link(prev, "prev", ar ? "اليوم السابق" : "The day before")] : []),
-    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "Every day"}</a>`,
-    ...(next ? [link(next, "next", ar ? "اليوم التالي" : "The day after")] : []),
+    ...(prev ? [link(localized(dayPagePath(prev), lang), "prev", w.before, prev)] : []),
+    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${w.every}</a>`,
+    ...(next ? [link(localized(dayPagePath(next), lang), "next", w.after, next)] : []),
+    ...(!next && today ? [link(localized("/", lang), "next", w.after, today, ` (${w.today})`)] : []),
   ];
-  return html`<nav class="days-nav" aria-label="${ar ? "أيام أخرى" : "Other days"}"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></nav>`;
+  return html`<nav class="days-nav" aria-label="${w.label}"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></nav>`;
 }
 
 /** A past day's page from its archive document, with the dates of the past days before and after it. */
-export function renderDayPage(
-  ctx: RenderContext,
-  day: Day,
-  around: { prev: string | null; next: string | null },
-  lang: PageLang,
-): string {
+export function renderDayPage(ctx: RenderContext, day: Day, around: DayAround, lang: PageLang): string {
   const ar = lang === "ar";
   const assets = pageOrder(day.assets);
   const categories = [...new Set(assets.map((a) => a.category))];
@@ -153,7 +160,7 @@ export function renderDayPage(
   const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › <a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "Every day"}</a> › ${longDate(day.date, lang)}</p>
 <h1>${title}</h1>
 <p class="lead">${lead}</p>
-${dayLinks(around.prev, around.next, lang)}
+${dayLinks(around, lang)}
 ${join(market, "\n")}
 ${
   withSellers.length
@@ -242,9 +249,18 @@ export function otherDays(dates: readonly string[], before: string, lang: PageLa
  * over, the site's settings and which assets have pages (the rows link to them).
  */
 function dayPageKey(ctx: RenderContext, frame: string, date: string, around: DayAround, lang: PageLang): string {
-  return `day-page-v1\0${ctx.input.programKey}\0${frame}\0${lang}\0${date}\0${ctx.etag(files.day(date))}\0${around.prev ?? ""}\0${around.next ?? ""}`;
+  return `day-page-v1\0${ctx.input.programKey}\0${frame}\0${lang}\0${date}\0${ctx.etag(files.day(date))}\0${around.prev ?? ""}\0${around.next ?? ""}\0${around.today ?? ""}`;
 }
-type DayAround = Parameters<typeof renderDayPage>[2];
+
+/**
+ * The days around a past day that its page links: the past days before and after it, and, for the
+ * latest (no past day after it), the build's Cairo date, today, the home page's.
+ */
+export interface DayAround {
+  prev: string | null;
+  next: string | null;
+  today: string | null;
+}
 
 /** The dates of the archive's past days: every date before the build's Cairo date. */
 export const pastDays = (ctx: RenderContext): string[] => {
@@ -259,6 +275,7 @@ export const pastDays = (ctx: RenderContext): string[] => {
  */
 export function* dayPages(ctx: RenderContext): Generator<SiteFile> {
   const days = pastDays(ctx);
+  const today = buildDay(ctx.feed);
   const keyed = ctx.input.programKey !== undefined;
   const frame = JSON.stringify([ctx.input.dataset.site, ctx.feed.assets.map((a) => a.slug)]);
   let read: { date: string; day: Day } | null = null;
@@ -268,7 +285,8 @@ export function* dayPages(ctx: RenderContext): Generator<SiteFile> {
   };
   for (let i = 0; i < days.length; i++) {
     const date = days[i]!;
-    const around: DayAround = { prev: days[i - 1] ?? null, next: days[i + 1] ?? null };
+    const next = days[i + 1] ?? null;
+    const around: DayAround = { prev: days[i - 1] ?? null, next, today: next === null ? today : null };
     for (const lang of LANGS) {
       let made: string | undefined;
       const body = () => (made ??= flat(renderDayPage(ctx, dayOf(date), around, lang)));

@@ -23,6 +23,7 @@ import {
   sideLabel,
 } from "./words.js";
 import { eventsSection } from "./events.js";
+import { CARD, HOME_CARD_PATH, homeCardAlt } from "./card-image.js";
 
 /**
  * One side of an asset, a cell: the best price and its move, who offers it, and the verdict only
@@ -150,6 +151,8 @@ ${eventsSection(ctx, lang)}`;
       : "Best licensed prices for currencies and gold in Egypt, with every bank's, exchange house's and dealer's price.",
     body,
     baseUrl: input.dataset.site.baseUrl,
+    // The market at a glance, for a link shared in a chat (card-image.ts homeCardSvg).
+    image: { path: HOME_CARD_PATH, alt: homeCardAlt(feed.assets, lang), ...CARD },
     ...simulatedBanner(input.dataset.site, lang),
   });
 }

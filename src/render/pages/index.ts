@@ -1,6 +1,7 @@
 /**
  * The pages people read, in English and in Arabic (under /ar/): home, one page per asset, terms,
- * sources, the docs, and one page per past day with the list of days.
+ * sources, the docs, one page per past day with the list of days, and the page for an address that
+ * has none.
  */
 import { HTML_TYPE, type Renderer, type SiteFile } from "../../feed/site.js";
 import { flat } from "../../core/flat.js";
@@ -22,7 +23,8 @@ import { renderAssetPage } from "./asset.js";
 import { AMOUNT_SCRIPT, AMOUNT_SCRIPT_PATH, SCRIPT_TYPE } from "./amount-script.js";
 import { cardImages } from "./card-image.js";
 import { crawlFiles } from "./crawl.js";
-import { dayPages } from "./day.js";
+import { dayPages, pastDays } from "./day.js";
+import { renderNotFound } from "./not-found.js";
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
@@ -51,8 +53,10 @@ export const pageRenderer: Renderer = function* (ctx) {
   const docs = renderDocs(ctx);
   yield page(files.docs, docs, () => docs.split(ctx.feed.generatedAt).join(""));
   yield page(files.page(localized(DOCS_PATH, "ar")), renderArabicDocs(ctx));
-  // robots.txt, and sitemap.xml with the base URL (crawl.ts).
-  yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl);
+  // The page for an address that has none, at the root where static hosts look for it (not-found.ts).
+  for (const lang of LANGS) yield page(files.notFound(lang), renderNotFound(ctx, lang));
+  // robots.txt, and sitemap.xml with the base URL (crawl.ts), the past days' pages in it.
+  yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl, pastDays(ctx));
   // Each asset's card as a picture for shared links (og:image): drawn here, made PNG by the sink.
   // The cards are what a shared link shows (og:image), which needs the base URL: without one no page
   // names them, and drawing them (tens of ms each) would be work for nobody.

@@ -45,6 +45,16 @@ export function relativeLinks(page: string, from: string): string {
 }
 
 /**
+ * Every root-relative `href` and `src` of a page served at any address made absolute with the base
+ * URL; without one they stay root-relative, right on a host that serves the site at its root.
+ */
+export function anywhereLinks(page: string, baseUrl: string | undefined): string {
+  if (!baseUrl) return page;
+  const base = baseUrl.replace(/\/+$/, "");
+  return page.replace(/ (href|src)="\/(?!\/)/g, (_, attr: string) => ` ${attr}="${base}/`);
+}
+
+/**
  * Code blocks and wide tables scroll sideways on a phone: tabindex lets a keyboard scroll them too
  * (axe's scrollable-region-focusable).
  */
@@ -73,6 +83,13 @@ export interface PageOptions {
   feed?: { path: string; title: string };
   /** The picture a shared link shows (og:image), a site path; only with the base URL. */
   image?: { path: string; alt: string; width: number; height: number };
+  /**
+   * The page is served at any address (the page for an address that has none, not-found.ts): no
+   * relative link is right from every depth, so its links are absolute with the base URL, else
+   * root-relative (anywhereLinks); it is no address's page, so it has no canonical, hreflang or
+   * og:url; and its language switch leads to the other language's home page.
+   */
+  anywhere?: boolean;
 }
 
 const NAV: Record<PageLang, Array<[string, string]>> = {
@@ -103,7 +120,7 @@ function navigation(o: PageOptions): SafeHtml {
   const other: PageLang = o.lang === "ar" ? "en" : "ar";
   const label = other === "ar" ? "العربية" : "English";
   items.push(
-    html`<li class="lang"><a href="${localized(o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${label}</a></li>`,
+    html`<li class="lang"><a href="${localized(o.anywhere ? "/" : o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${label}</a></li>`,
   );
   return html`<nav aria-label="${o.lang === "ar" ? "الموقع" : "Site"}"><ul>${items}</ul></nav>`;
 }
@@ -124,7 +141,7 @@ const EVERY_EVENT: Record<PageLang, string> = {
  */
 function alternates(o: PageOptions): SafeHtml {
   const links: SafeHtml[] = [];
-  if (o.baseUrl)
+  if (o.baseUrl && !o.anywhere)
     links.push(
       html`<link rel="canonical" href="${absolute(o, localized(o.path, o.lang))}">`,
       html`<link rel="alternate" hreflang="en" href="${absolute(o, o.path)}">`,
@@ -151,7 +168,8 @@ function openGraph(o: PageOptions): SafeHtml {
     html`<meta property="og:locale" content="${o.lang === "ar" ? "ar_EG" : "en_GB"}">`,
     html`<meta property="og:locale:alternate" content="${o.lang === "ar" ? "en_GB" : "ar_EG"}">`,
   ];
-  if (o.baseUrl) tags.push(html`<meta property="og:url" content="${absolute(o, localized(o.path, o.lang))}">`);
+  if (o.baseUrl && !o.anywhere)
+    tags.push(html`<meta property="og:url" content="${absolute(o, localized(o.path, o.lang))}">`);
   if (o.baseUrl && o.image)
     tags.push(
       html`<meta property="og:image" content="${absolute(o, o.image.path)}">`,
@@ -193,5 +211,6 @@ ${o.body}
 </body>
 </html>
 `;
-  return relativeLinks(o.scrolls ? scrollable(doc.text) : doc.text, localized(o.path, o.lang));
+  const text = o.scrolls ? scrollable(doc.text) : doc.text;
+  return o.anywhere ? anywhereLinks(text, o.baseUrl) : relativeLinks(text, localized(o.path, o.lang));
 }
