@@ -417,7 +417,7 @@ describe("index, readyz, other paths, versions", () => {
     "/api/v2/feed.json",
     "/api/v1/nothing.json",
     "/api/v1/_manifest.json",
-    "/nowhere",
+    "/api/nowhere",
     "/api/v1/feed/asset/bitcoin.json",
   ])("%s → 404 problem", async (p) => {
     const res = await call(p);
@@ -432,6 +432,75 @@ describe("index, readyz, other paths, versions", () => {
     expect(res.headers.get("sunset")).toBe("Thu, 01 Jul 2027 00:00:00 GMT");
     expect((await call("/readyz", {}, { deprecations })).headers.get("deprecation")).toBeNull();
     expect((await call("/api/v1/feed.json")).headers.get("deprecation")).toBeNull();
+  });
+});
+
+describe("a page's address with no page (src/edge/pages.ts): the reader's page, not the API's JSON", () => {
+  const EN = "No page at this address";
+  const AR = "لا توجد صفحة بهذا العنوان";
+  const table: Array<[string, Record<string, string>, number, string, string | null]> = [
+    // address, request headers, status, words, Vary
+    ["/days/2026-13-01/", {}, 400, EN, null],
+    ["/days/2026-02-30/", {}, 400, EN, null],
+    ["/days/yesterday", {}, 400, EN, null],
+    ["/days/2026-11-20/", {}, 404, EN, null], // a date that exists, without prices
+    ["/days/1999-01-01/", { "Accept-Language": "ar" }, 404, EN, null], // an English address stays English
+    ["/ar/days/2026-13-01/", {}, 400, AR, null],
+    ["/ar/days/2026-11-20/", { "Accept-Language": "en" }, 404, AR, null],
+    ["/assets/bitcoin/", {}, 404, EN, null],
+    ["/ar/nowhere", {}, 404, AR, null],
+    ["/nowhere", {}, 404, EN, "Accept-Language"],
+    ["/nowhere", { "Accept-Language": "ar-EG,ar;q=0.9,en;q=0.8" }, 404, AR, "Accept-Language"],
+    ["/nowhere", { "Accept-Language": "en-GB,en;q=0.9,ar;q=0.8" }, 404, EN, "Accept-Language"],
+    ["/nowhere/deep/down/", { "Accept-Language": "fr, ar;q=0.5" }, 404, AR, "Accept-Language"],
+  ];
+  test.each(table)("%s %j → %i, in its language", async (target, headers, status, words, vary) => {
+    const res = await call(target, { headers });
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-language")).toBe(words === AR ? "ar" : "en");
+    expect(res.headers.get("vary")).toBe(vary);
+    // The headers of every answer, the pages' policy, and never stored.
+    expect(res.headers.get("content-security-policy")).toBe(PAGE_CSP);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("ratelimit-limit")).toBe("240");
+    const page = await res.text();
+    expect(page).toContain(`<h1>${words}</h1>`);
+    expect(page).toBe(await fs.readFile(path.join(out, words === AR ? "ar/404.html" : "404.html"), "utf8"));
+  });
+
+  test("its links lead home from any depth: root-relative, as the local server serves the site at its root", async () => {
+    const page = await (await call("/days/2026-13-01/")).text();
+    expect(page).toContain('<li><a href="/">Today&#39;s prices</a></li>');
+    expect(page).toContain('<li><a href="/days/">Prices on every past day</a></li>');
+    expect(page).toContain('<a href="/ar/" hreflang="ar" lang="ar" rel="alternate">العربية</a>');
+    expect(page).toContain('<meta name="robots" content="noindex">');
+    expect(page).not.toMatch(/href="\.\.?\//);
+  });
+
+  test("HEAD: the status and headers, no body; the API's paths and /readyz keep their problems", async () => {
+    const head = await call("/days/2026-13-01/", { method: "HEAD" });
+    expect(head.status).toBe(400);
+    expect(head.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await head.text()).toBe("");
+    const api = await call("/api/v1/days/2026-13-01.json");
+    expect(api.status).toBe(400);
+    expect(await problem(api)).toMatchObject({ parameter: "date" });
+    expect((await problem(await call("/api/v1/nothing"))).status).toBe(404);
+    // Another method on a page's address is still the API's 405: only a missing page is a page.
+    expect((await problem(await call("/nowhere", { method: "POST" }))).status).toBe(405);
+  });
+
+  test("a build without the page (made before it existed) answers the problem, as before", async () => {
+    const deps = depsFor(out);
+    const m = await deps.manifest();
+    const files = Object.fromEntries(Object.entries(m.files).filter(([f]) => !f.endsWith("404.html")));
+    const res = await handle(req("/nowhere"), { ...deps, manifest: async () => ({ ...m, files }) });
+    expect(res.status).toBe(404);
+    expect((await problem(res)).status).toBe(404);
   });
 });
 
@@ -460,8 +529,12 @@ describe("hostile input never yields a 5xx, and no file outside the manifest is 
     const res = await handle(new Request(`${BASE}${target}`), depsFor(out, { reads }));
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    const p = await problem(res);
-    expect(p.status).toBe(res.status);
+    // An address outside the API is a page's: its 404 is the page that says so (src/edge/pages.ts).
+    if (res.headers.get("content-type")?.startsWith("text/html")) {
+      expect(new URL(`${BASE}${target}`).pathname).not.toMatch(/^\/api\//);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain("No page at this address");
+    } else expect((await problem(res)).status).toBe(res.status);
     for (const r of reads) expect(Object.hasOwn(manifest.files, r), r).toBe(true);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * The pages' loose ends (issue 43 item 3), on built HTML and as pure functions: the market state
- * said once per home-page table (home.ts tableWhen).
+ * The pages' loose ends (issue 43 item 3), as pure functions: the market state said once per
+ * home-page table (home.ts tableWhen); which addresses are a page's, which day's address is
+ * malformed, and in which language a missing page is said (src/edge/pages.ts).
  */
 import { describe, expect, test } from "vitest";
 import { tableWhen } from "../src/render/pages/home.js";
+import { isPagePath, languageQuality, malformedDay, pageLanguage } from "../src/edge/pages.js";
 import type { Asset } from "../src/schema/outputs.js";
 
 type State = Asset["freshness"]["state"];
@@ -69,4 +71,62 @@ describe("the market state once per table (home.ts tableWhen)", () => {
     expect(when.caption).toBe("السوق مغلق: هذه آخر الأسعار · الخميس، 19 نوفمبر · 16:00");
     expect([asset("a", "closed")].map(when.row)).toEqual([""]);
   });
+});
+
+describe("a page's address with no page (src/edge/pages.ts)", () => {
+  test.each([
+    ["/", true],
+    ["/nowhere", true],
+    ["/days/2026-13-01/", true],
+    ["/ar/assets/bitcoin/", true],
+    ["/apis", true],
+    ["/api", false],
+    ["/api/", false],
+    ["/api/v1/nothing.json", false],
+    ["/api/v2/feed.json", false],
+    ["/readyz", false],
+  ])("%s is a page's address: %s", (p, page) => expect(isPagePath(p)).toBe(page));
+
+  test.each([
+    ["/days/2026-13-01/", true],
+    ["/days/2026-02-30/", true],
+    ["/days/2026-1-1/", true],
+    ["/days/yesterday", true],
+    ["/ar/days/2026-13-01/", true],
+    ["/days/2026-11-20/", false], // a date that exists: a 404 when it has no page
+    ["/ar/days/2024-02-29/", false],
+    ["/days/", false],
+    ["/days/2026-13-01/extra/", false], // not a day's address: any missing page
+    ["/assets/2026-13-01/", false],
+  ])("%s is a malformed day: %s", (p, bad) => expect(malformedDay(p)).toBe(bad));
+
+  test.each([
+    [null, "ar", 0],
+    ["", "en", 0],
+    ["ar", "ar", 1],
+    ["ar-EG", "ar", 1],
+    ["arabic", "ar", 0],
+    ["en-GB,en;q=0.9,ar;q=0.8", "ar", 0.8],
+    ["en-GB,en;q=0.9,ar;q=0.8", "en", 1],
+    ["en;q=0.9, en-GB;q=0.4", "en", 0.4], // the most specific range that matches wins (RFC 4647 §3.3.2)
+    ["*;q=0.5", "ar", 0.5],
+    ["*;q=0.5, ar;q=0", "ar", 0],
+    ["ar;q=abc", "ar", 1], // a malformed weight is no weight
+    ["fr, ar;q=0.5", "ar", 0.5],
+  ])("Accept-Language %j: %s at %s", (header, lang, q) => expect(languageQuality(header, lang as "en" | "ar")).toBe(q));
+
+  test.each([
+    ["/ar/nowhere", "en", "ar", false],
+    ["/ar", "en", "ar", false],
+    ["/days/2026-13-01/", "ar", "en", false],
+    ["/assets/bitcoin/", "ar", "en", false],
+    ["/docs", "ar", "en", false],
+    ["/arabic", "ar", "ar", true], // not under /ar/: in neither language, so the reader's
+    ["/nowhere", null, "en", true],
+    ["/nowhere", "ar-EG,ar;q=0.9,en;q=0.8", "ar", true],
+    ["/nowhere", "en;q=0.5,ar;q=0.5", "en", true], // a tie: English
+    ["/nowhere", "de", "en", true],
+  ])("%s with %j: %s (negotiated: %s)", (p, header, lang, negotiated) =>
+    expect(pageLanguage(p, header)).toEqual({ lang, negotiated }),
+  );
 });

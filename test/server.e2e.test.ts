@@ -83,6 +83,33 @@ describe("price-feed serve over real HTTP", () => {
   });
 });
 
+describe("a page's address with no page, over real HTTP", () => {
+  test.each([
+    // address, Accept-Language, status, language, words
+    ["/days/2026-13-01/", "ar", 400, "en", "No page at this address"],
+    ["/days/2026-11-20/", "", 404, "en", "No page at this address"],
+    ["/ar/days/2026-13-01/", "en", 400, "ar", "لا توجد صفحة بهذا العنوان"],
+    ["/prices/today", "ar-EG,ar;q=0.9,en;q=0.5", 404, "ar", "لا توجد صفحة بهذا العنوان"],
+    ["/prices/today", "en-GB", 404, "en", "No page at this address"],
+  ])("%s (Accept-Language %j) → %i, a page in %s", async (target, accept, status, lang, words) => {
+    const logs: string[] = [];
+    const s = await server({}, logs);
+    const res = await fetch(`${s.url}${target}`, { headers: accept ? { "Accept-Language": accept } : {} });
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-language")).toBe(lang);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const page = await res.text();
+    expect(page).toMatch(new RegExp(`^<!doctype html>\n<html lang="${lang}"`));
+    expect(page).toContain(`<h1>${words}</h1>`);
+    // Its way home answers, from the depth the page was served at.
+    const home = /<li><a href="([^"]+)">/.exec(page)![1]!;
+    expect((await fetch(new URL(home, `${s.url}${target}`))).status).toBe(200);
+    expect(logs[0]).toMatch(new RegExp(`^GET ${target.replace(/\//g, "\\/")} ${status} `));
+  });
+});
+
 describe("the serve command", () => {
   test.each(["SIGTERM", "SIGINT"] as const)("shuts down cleanly on %s", async (signal) => {
     const { spawn } = await import("node:child_process");

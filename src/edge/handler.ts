@@ -1,5 +1,6 @@
 /**
- * The one handler behind every path of /api/v1 and /readyz (and, in the local server, the pages):
+ * The one handler behind every path of /api/v1 and /readyz (and, in the local server, the pages, and
+ * for a page's address with none, the page that says so: pages.ts):
  * `(Request, deps) → Promise<Response>`, web-standard, no node:* imports. It runs as the Netlify
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
  * [[headers]] rules to edge-function answers (docs/deployment.md "On Netlify").
@@ -17,6 +18,7 @@ import { FeedCache } from "./feed-cache.js";
 import { ALLOW, PAGE_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";
 import { archiveRepresentation } from "./archive.js";
 import { feedRepresentation, fileRepresentation, siteFileFor, type Representation } from "./representation.js";
+import { isPagePath, missingPage } from "./pages.js";
 
 function validateTarget(url: URL): void {
   if (url.href.length > MAX_URL_LENGTH) throw problems.uriTooLong();
@@ -127,6 +129,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     const bytes = cache.bytes(`${rep.etag} ${url.pathname}${url.search}`, rep.body);
     return new Response(bytes, { status: 200, headers });
   } catch (e) {
+    // A page's address with no page: the reader's page for it, not the API's JSON (pages.ts).
+    if (e instanceof HttpProblem && e.status === 404 && isPagePath(url.pathname)) {
+      const page = await missingPage(request, url, deps, headers);
+      if (page) return page;
+    }
     if (e instanceof HttpProblem) return problemResponse(e, instance, headers, head);
     // A fault of ours: logged by the adapter, never a stack trace to the client.
     console.error(`price-feed handler: ${(e as Error).stack ?? String(e)}`);
