@@ -162,6 +162,29 @@ describe("graduation and return", () => {
     }
   });
 
+  test.each([
+    {
+      name: "a quote stamped earlier that day counts from its stamp",
+      earliest: "2026-11-20T06:30:00Z",
+      countsFrom: "2026-11-20T06:30:00Z",
+    },
+    {
+      name: "a stamp the day before does not reach back (a closed day stays)",
+      earliest: "2026-11-19T21:00:00Z",
+      countsFrom: undefined,
+    },
+    { name: "a stamp after the run (clock skew) is not used", earliest: "2026-11-20T09:02:00Z", countsFrom: undefined },
+    { name: "no quote time: the run's instant", earliest: undefined, countsFrom: undefined },
+  ])("graduating: $name", ({ earliest, countsFrom }) => {
+    // The 24th run at 2026-11-20T09:00Z (11:00 in Cairo); 2026-11-19T21:00Z is 23:00 of the 19th in Cairo.
+    const list = runs("2026-11-19T10:00:00Z", 24);
+    const last = { ...list.at(-1)!, ...(earliest ? { earliest } : {}) };
+    const p = replay([...list.slice(0, -1), last])!;
+    expect(p.changes.at(-1)?.countsFrom).toBe(countsFrom);
+    const from = Date.parse(countsFrom ?? "2026-11-20T09:00:00Z");
+    expect(countingPeriods(p)).toEqual([[from, null]]);
+  });
+
   test("a source first seen failing is on probation with no run", () => {
     expect(afterRun(undefined, { at: "2026-11-19T10:00:00Z", ok: false, refusals: [] })).toEqual({
       standing: "probation",

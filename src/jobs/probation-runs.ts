@@ -5,7 +5,7 @@
  * (src/rules/probation.ts afterRun). Written to data/state/probation.json under the data
  * folder's lock by the caller (src/jobs/ingest.ts), the record the build and `compact` read.
  */
-import { cairoDate, instantString } from "../core/cairo.js";
+import { cairoDate, instantString, parseInstant } from "../core/cairo.js";
 import { dataPaths, dayFile } from "../core/data-layout.js";
 import type { LocatedQuote, RejectionReason } from "../core/dataset.js";
 import { acceptDay } from "../rules/acceptance.js";
@@ -31,6 +31,16 @@ export interface SourceRunQuotes {
 export interface StandingMove {
   source: string;
   change: StandingChange;
+}
+
+/** The earliest valid `observedAt` of a run's quotes, as an instant string, when there is one. */
+function earliestOf(quotes: readonly Quote[]): { earliest?: string } {
+  let min = Infinity;
+  for (const q of quotes) {
+    const ms = parseInstant(q.observedAt);
+    if (ms !== null && ms < min) min = ms;
+  }
+  return Number.isFinite(min) ? { earliest: instantString(min) } : {};
 }
 
 const keyOf = (q: Quote) => JSON.stringify([q.source, q.seller, q.asset, q.observedAt, q.buy, q.sell]);
@@ -120,7 +130,12 @@ export async function recordProbation(
   const moves: StandingMove[] = [];
   for (const r of mine) {
     const prev = state.sources[r.id];
-    const next = afterRun(prev, { at, ok: r.ok && r.quotes.length > 0, refusals: refusals.get(r.id) ?? [] });
+    const next = afterRun(prev, {
+      at,
+      ok: r.ok && r.quotes.length > 0,
+      refusals: refusals.get(r.id) ?? [],
+      ...earliestOf(r.quotes),
+    });
     if (next.changes.length > (prev?.changes.length ?? 0)) moves.push({ source: r.id, change: next.changes.at(-1)! });
     state.sources[r.id] = next;
   }

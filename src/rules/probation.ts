@@ -44,7 +44,7 @@ export function subjectSources(sources: readonly SourceConfig[]): Set<string> {
 export function countingPeriods(p: SourceProbation | undefined): Array<[number, number | null]> {
   const out: Array<[number, number | null]> = [];
   for (const c of p?.changes ?? []) {
-    const t = Date.parse(c.at);
+    const t = Date.parse(c.countsFrom ?? c.at);
     const open = out.at(-1);
     if (c.standing === "graduated" && (!open || open[1] !== null)) out.push([t, null]);
     else if (c.standing === "probation" && open && open[1] === null) open[1] = t;
@@ -89,6 +89,8 @@ export interface RunResult {
   ok: boolean;
   /** Why each of this run's quotes was refused, one entry per refused quote (accepted ones are absent). */
   refusals: readonly RejectionReason[];
+  /** The earliest `observedAt` of the run's quotes (an instant), where it is before `at`. */
+  earliest?: string;
 }
 
 const dayCount = (runs: ReadonlyArray<{ at: string }>) => new Set(runs.map((r) => cairoDate(Date.parse(r.at)))).size;
@@ -123,10 +125,30 @@ export function afterRun(prev: SourceProbation | undefined, run: RunResult): Sou
       standing: "graduated",
       since: run.at,
       runs: [],
-      changes: [...cur.changes, { at: run.at, standing: "graduated", reason }],
+      changes: [
+        ...cur.changes,
+        {
+          at: run.at,
+          standing: "graduated",
+          reason,
+          ...countsFrom(run),
+        },
+      ],
     };
   }
   return { ...cur, runs };
+}
+
+/**
+ * From when a graduating run's quotes count: its earliest quote's instant, when that is earlier than
+ * the run and on the same Cairo day (they passed every rule in this very run). Never an earlier day:
+ * a day already closed is not rewritten by a graduation.
+ */
+function countsFrom(run: RunResult): { countsFrom?: string } {
+  if (run.earliest === undefined) return {};
+  const t = Date.parse(run.earliest);
+  const at = Date.parse(run.at);
+  return t < at && cairoDate(t) === cairoDate(at) ? { countsFrom: run.earliest } : {};
 }
 
 /** "2 side-doubtful, 1 crossed": the reasons of a run's refusals, most frequent first, then by name. */

@@ -22,6 +22,12 @@ export const StandingChange = z.strictObject({
   at: IsoInstant,
   standing: Standing,
   reason: z.string().min(1),
+  /**
+   * A graduation: the instant from which the source's quotes count, the earliest `observedAt` of the
+   * graduating run's quotes when earlier than `at` (they passed every rule in that run: a page stamped
+   * 10:00 and read at 10:30 counts from 10:00, not from the next time the page changes). Absent: `at`.
+   */
+  countsFrom: IsoInstant.optional(),
 });
 export type StandingChange = z.infer<typeof StandingChange>;
 
