@@ -80,6 +80,8 @@ export interface DataPaths {
   closedDays: string;
   /** state/archive/ */
   archive: string;
+  /** keys.json: the public keys that may sign a build (optional; docs/deployment.md "Signed builds") */
+  keys: string;
 }
 
 export function dataPaths(dir: string): DataPaths {
@@ -101,6 +103,7 @@ export function dataPaths(dir: string): DataPaths {
     probation: joinPath(state, "probation.json"),
     closedDays: joinPath(state, "closed-days"),
     archive: joinPath(state, "archive"),
+    keys: joinPath(dir, "keys.json"),
   };
 }
 

@@ -47,6 +47,15 @@ export const files = {
   /** The sellers' records (docs/methodology.md §13): the list, and one seller's (by its registry id). */
   sellers: "api/v1/sellers.json",
   seller: (id: string) => `api/v1/sellers/${id}.json`,
+  /**
+   * The signed statement of a build, every other file's SHA-256, and its detached Ed25519 signature
+   * (docs/deployment.md "Signed builds"): under /api/v1, so the edge serves them as any document
+   * (ETag, 304, CORS), and on the mirror as files.
+   */
+  statement: "api/v1/statement.json",
+  statementSig: "api/v1/statement.sig.json",
+  /** The public keys that may sign a build, from data/keys.json, at a well-known URI (RFC 8615). */
+  keys: ".well-known/price-feed-keys.json",
   docs: "docs/index.html",
   terms: "terms/index.html",
   home: "index.html",

@@ -31,6 +31,7 @@ import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
 import type { Event, Events, EventsState } from "../schema/events.js";
 import { sellerDocs, type SellerDocs } from "./sellers-doc.js";
+import type { PublicKeys } from "../schema/signing.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -80,6 +81,8 @@ export interface SiteInput {
   events?: EventsState;
   /** Events the site being replaced published: their ids keep their content (events.ts nextEvents). */
   publishedEvents?: readonly Event[];
+  /** data/keys.json: the public keys that may sign a build, published at files.keys; absent when it lists none. */
+  keys?: PublicKeys;
   /** What the build's start has to say (a record recovered, a record started anew): report warnings. */
   notes?: readonly string[];
   /**
@@ -144,7 +147,7 @@ export interface ArchiveDocuments {
 export interface SiteSink {
   put(f: SiteFile): void;
   /** Puts a file an earlier build wrote, as it is (src/feed/archive/types.ts KeptFile): it was checked when written. */
-  keep(path: string, from: string): void;
+  keep(path: string, from: string, sha256?: string): void;
   /** The text of a file put before (the archive's documents read back: ArchiveDocuments). */
   text(path: string): string;
   /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
@@ -267,7 +270,7 @@ export async function composeSite(
   };
   const keep = (k: KeptFile) => {
     record(k.path, k.etag, k.contentType, k.bytes);
-    sink.keep(k.path, k.from);
+    sink.keep(k.path, k.from, k.sha256);
   };
   /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's history files). */
   const finish = async (
@@ -352,6 +355,8 @@ export async function composeSite(
     jsonFile(files.sources, sources),
     ...[...eventDocs].map(([path, doc]) => jsonFile(path, doc)),
   ]);
+  // The keys a client pins to check the signed statement (docs/deployment.md "Signed builds").
+  if (input.keys) await finish([jsonFile(files.keys, input.keys)]);
   /** An archive document as written: checked against its schema then (src/feed/validate.ts). */
   const readBack = <T>(path: string): T => JSON.parse(sink.text(path)) as T;
   const ctx: RenderContext = {

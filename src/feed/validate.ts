@@ -12,10 +12,27 @@ import { MANIFEST_FILE, files } from "./paths.js";
 import { CSV_HEADER } from "./archive/csv.js";
 import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
+import { PublicKeys, Statement, StatementSignature } from "../schema/signing.js";
+
+/**
+ * What a signed build publishes besides its documents (src/schema/signing.ts), checked by zod alone:
+ * not in CHECKED_DOCUMENTS, whose compiled checks a build without a key (the tests' own) exercises.
+ */
+const SIGNING_DOCUMENTS = { PublicKeys, Statement, StatementSignature } as const;
 
 export function schemaFor(
   path: string,
-): CheckedDocument | "html" | "openapi" | "csv" | "atom" | "script" | "robots" | "sitemap" | null {
+):
+  | CheckedDocument
+  | keyof typeof SIGNING_DOCUMENTS
+  | "html"
+  | "openapi"
+  | "csv"
+  | "atom"
+  | "script"
+  | "robots"
+  | "sitemap"
+  | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
   if (path === files.changelog) return "Changelog";
@@ -29,6 +46,9 @@ export function schemaFor(
   if (path.startsWith("api/v1/events") && path.endsWith(".atom")) return "atom";
   if (path === files.openapi) return "openapi";
   if (path === MANIFEST_FILE) return "Manifest";
+  if (path === files.statement) return "Statement";
+  if (path === files.statementSig) return "StatementSignature";
+  if (path === files.keys) return "PublicKeys";
   if (path.endsWith(".html")) return "html";
   if (path.endsWith(".js")) return "script";
   if (path === "robots.txt") return "robots";
@@ -98,6 +118,11 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
   if (schema === "openapi") {
     const v = value as { openapi?: unknown };
     if (v.openapi !== "3.1.0") throw new OutputError(f.path, "not an OpenAPI 3.1 document");
+    return;
+  }
+  if (schema === "Statement" || schema === "StatementSignature" || schema === "PublicKeys") {
+    const r = SIGNING_DOCUMENTS[schema].safeParse(value);
+    if (!r.success) throw new OutputError(f.path, describeZodIssues(r.error.issues));
     return;
   }
   if (compiledOutputs?.[schema](value)) return;

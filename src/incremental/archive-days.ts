@@ -344,7 +344,7 @@ export class ArchiveDays {
     }
     const now = isFile ? await this.hashes.of(from) : null;
     if (now && now.bytes === had.bytes && `"${Buffer.from(now.sha256, "hex").toString("base64url")}"` === etag)
-      kept = { path: p, from, etag, contentType: had.contentType, bytes: had.bytes };
+      kept = { path: p, from, etag, contentType: had.contentType, bytes: had.bytes, sha256: now.sha256 };
     else if (now) this.warnings.push(notAsMade(from));
     this.checked.set(p, kept);
     return kept;
@@ -371,7 +371,7 @@ export class ArchiveDays {
     }
     const now = headSha256(from, f.prefix.bytes);
     if (now && now.sha256 === sha && now.rest.equals(body))
-      return { path: f.path, from, etag, contentType: had.contentType, bytes: had.bytes };
+      return { path: f.path, from, etag, contentType: had.contentType, bytes: had.bytes, sha256: now.whole };
     if (now) this.warnings.push(notAsMade(from));
     return null;
   }

@@ -75,8 +75,10 @@ export function fileSha256(file: string): FileDigest | null {
  * The SHA-256 (hex) of a file's first `head` bytes, and the bytes after them; null when it cannot be
  * read or is shorter. A history file kept from the site being replaced is its part's bytes then its
  * own: the first are checked against the part's digest, the rest against what this build made.
+ * `whole` is the SHA-256 of all of it, the head's state carried on (what a signed build's statement
+ * lists), so the file is read once.
  */
-export function headSha256(file: string, head: number): { sha256: string; rest: Buffer } | null {
+export function headSha256(file: string, head: number): { sha256: string; rest: Buffer; whole: string } | null {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -97,7 +99,8 @@ export function headSha256(file: string, head: number): { sha256: string; rest: 
       n = readSync(fd, rest, at, rest.length - at, head + at);
       if (n === 0) return null;
     }
-    return { sha256: h.digest("hex"), rest };
+    const whole = h.copy().update(rest).digest("hex");
+    return { sha256: h.digest("hex"), rest, whole };
   } catch {
     return null;
   } finally {

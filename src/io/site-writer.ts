@@ -22,6 +22,8 @@ import {
   writeSync,
 } from "node:fs";
 import path from "node:path";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { OutputError, messageOf } from "../core/errors.js";
 import { removeTree, writeFailure, writeFileAtomic } from "./atomic-write.js";
 import { WriteBatch } from "./write-batch.js";
@@ -72,23 +74,37 @@ export class SiteFolder {
   private itemFiles = 0;
   /** The previous site, once swapped out (swap()): removed by removeOld(). */
   private removing: string | null = null;
+  /**
+   * Each file's SHA-256 (hex) for the signed statement of the build (digests()), or null when the
+   * build signs nothing and so hashes nothing. A body is hashed as it is written; a file copied or
+   * linked is hashed on libuv's thread pool (read, then Web Crypto), one at a time, while the main
+   * thread composes, unless the caller already knows its digest (keep()'s `sha256`).
+   */
+  private readonly sha: Map<string, string | Promise<string>> | null;
+  /** The last file hashed on the pool: the next waits for it, so one file's bytes are held at once. */
+  private pool: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly out: string,
     private readonly tmp: string,
     private readonly checks: OutputChecks,
+    digests: boolean,
   ) {
     this.stage = path.join(tmp, ".staged");
+    this.sha = digests ? new Map() : null;
   }
 
-  /** A fresh folder beside `outDir`, emptied of what a crashed build of this process id left. */
-  static async open(outDir: string, checks: OutputChecks): Promise<SiteFolder> {
+  /**
+   * A fresh folder beside `outDir`, emptied of what a crashed build of this process id left.
+   * `digests`: keep every file's SHA-256, for the statement a signed build publishes.
+   */
+  static async open(outDir: string, checks: OutputChecks, o: { digests?: boolean } = {}): Promise<SiteFolder> {
     const out = path.resolve(outDir);
     const tmp = `${out}.tmp-${process.pid}`;
     await removeTree(tmp).catch((e: unknown) => {
       throw writeFailure(tmp, e);
     });
-    const folder = new SiteFolder(out, tmp, checks);
+    const folder = new SiteFolder(out, tmp, checks, o.digests === true);
     try {
       mkdirSync(folder.stage, { recursive: true });
     } catch (e) {
@@ -120,6 +136,33 @@ export class SiteFolder {
       throw writeFailure(this.tmp, e);
     }
     this.placed(f.path, at);
+    if (this.sha) {
+      const prefix = f.prefix;
+      this.sha.set(
+        f.path,
+        prefix
+          ? this.onPool(async () => sha256Of(Buffer.concat([await readFile(prefix.file), Buffer.from(f.body)])))
+          : createHash("sha256").update(f.body).digest("hex"),
+      );
+    }
+  }
+
+  /** Hashes on the pool after the file before (`pool`), so that one file's bytes are held at once. */
+  private onPool(hash: () => Promise<string>): Promise<string> {
+    const p = this.pool.then(hash);
+    this.pool = p.catch(() => null);
+    return p;
+  }
+
+  /**
+   * Every file's SHA-256 (hex), by its path in the site, once all are hashed: for the build's signed
+   * statement (src/core/statement.ts). Only a folder opened with `digests` has them.
+   */
+  async digests(): Promise<Record<string, string>> {
+    if (!this.sha) throw new Error("this site folder keeps no digests (opened without `digests`)");
+    const out: Record<string, string> = {};
+    for (const [p, d] of this.sha) out[p] = await d;
+    return out;
   }
 
   /**
@@ -137,7 +180,9 @@ export class SiteFolder {
     } catch (e) {
       throw writeFailure(this.tmp, e);
     }
+    const h = this.sha ? createHash("sha256") : null;
     const batch = new WriteBatch(65_536, (text) => {
+      h?.update(text);
       try {
         writeSync(fd!, text);
       } catch (e) {
@@ -158,6 +203,7 @@ export class SiteFolder {
         batch.flush();
         close();
         this.placed(p, at);
+        if (h) this.sha!.set(p, h.digest("hex"));
       },
       drop: () => {
         close();
@@ -171,8 +217,11 @@ export class SiteFolder {
    * one, on the same file system): a closed day's archive file is written once (src/feed/archive/compose.ts).
    * Where no link can be made, it is copied.
    */
-  keep(p: string, from: string): void {
+  keep(p: string, from: string, sha256?: string): void {
     if (this.staged.has(p)) throw new OutputError(p, "made twice in one build");
+    // A digest the caller checked the bytes against is taken as it is (src/incremental/archive-days.ts
+    // checks each kept day's file against its ETag, the SHA-256 of its bytes); any other is read.
+    if (this.sha) this.sha.set(p, sha256 ?? this.onPool(async () => sha256Of(await readFile(from))));
     // Linked straight into its folder at commit(), when the folders are made: a link into the
     // staging folder and a rename out of it were two calls for each of the archive's ~740 kept files.
     this.kept.add(p);
@@ -302,6 +351,11 @@ export class SiteFolder {
     await Promise.all(this.folders.values()); // none is still being made inside what is removed
     await fs.rm(this.tmp, { recursive: true, force: true });
   }
+}
+
+/** The SHA-256 (hex) of bytes, by Web Crypto: on libuv's thread pool, off the main thread. */
+async function sha256Of(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
 }
 
 /** The steps of SiteFolder.swap at which PRICE_FEED_TEST_KILL_AT kills the build (killPoint). */

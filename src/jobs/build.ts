@@ -6,7 +6,12 @@ import { canonical } from "../core/canonical.js";
 import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/site.js";
 import { KeptPages } from "./kept-pages.js";
 import { CardImages, cardCacheDir } from "./card-images.js";
-import { MANIFEST_FILE } from "../feed/paths.js";
+import { MANIFEST_FILE, files } from "../feed/paths.js";
+import { JSON_TYPE } from "../feed/site.js";
+import { statementText, utf8 } from "../core/statement.js";
+import { isoUtc } from "../core/cairo.js";
+import type { Manifest } from "../schema/documents.js";
+import { assertListed, loadKeys, signingKeyFrom, type SigningKey } from "../io/signing-key.js";
 import { validateFile, validateItem } from "../feed/validate.js";
 import { renderers } from "../render/renderers.js";
 import { methodologyHtml as renderedMethodology } from "../render/pages/methodology-html.js";
@@ -60,6 +65,8 @@ export interface BuildOptions {
   lockWaitMs?: number;
   /** false: read data/state/ (published.json, closed-days/) but do not rewrite it (a local build; the hourly job commits it). */
   saveState?: boolean;
+  /** Where PRICE_FEED_SIGNING_KEY is read (io/signing-key.ts); the process's environment when not given. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -97,6 +104,9 @@ async function buildUnlocked(
   const into = readBuffer();
   // Before the load: both list history/, and the first cleans what an interrupted write left there.
   const reuse = await Reuse.open({ dataDir: o.dataDir, outDir: o.outDir, nowMs: o.nowMs, saveState, into });
+  // A key is checked before anything is made: a build that cannot sign what it publishes fails now.
+  const [signer, keys] = await Promise.all([signingKeyFrom(o.env ?? process.env), loadKeys(o.dataDir)]);
+  if (signer) assertListed(keys, signer, o.nowMs, o.dataDir);
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded, probation] = await Promise.all([
     loadForBuild(o.dataDir, o.nowMs, into),
     loadChangelog(),
@@ -126,14 +136,15 @@ async function buildUnlocked(
       : []),
     ...(start.note ? [start.note] : []),
   ];
-  const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem });
+  // Every file's SHA-256 is kept only when the build signs (docs/performance.md "Signing").
+  const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem }, { digests: !!signer });
   // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
   const cards = new CardImages(cardCacheDir(o.outDir));
   // The past days' pages, kept from the site being replaced while what they are made of stands (kept-pages.ts).
   const pages = new KeptPages(o.outDir);
   const sink: SiteSink = {
     put: (f) => folder.put(f),
-    keep: (p, from) => folder.keep(p, from),
+    keep: (p, from, sha256) => folder.keep(p, from, sha256),
     text: (p) => folder.text(p),
     openItems: (p, head, tail) => folder.openItems(p, head, tail),
     image: (f) => cards.image(f),
@@ -154,11 +165,15 @@ async function buildUnlocked(
         ...(events && { events }),
         publishedEvents: start.published,
         notes,
+        ...(keys && keys.keys.length > 0 && { keys }),
       },
       sink,
       o.renderers ?? renderers,
       nodeHashing,
     );
+    site.manifest = signer
+      ? await signedManifest(folder, site.manifest, signer, dataset.site.baseUrl ?? null, o.nowMs)
+      : { ...site.manifest, signed: false };
     await folder.commit({ path: MANIFEST_FILE, body: canonical(site.manifest) });
   } catch (e) {
     await folder.abort();
@@ -178,4 +193,47 @@ async function buildUnlocked(
     });
   const reportFile = await writeReport(o.outDir, site.report);
   return { site, reportFile, closedDaysUsed: reuse.closedDaysUsed, archiveDaysKept: reuse.archiveDaysKept };
+}
+
+/**
+ * Writes the signed statement of the build and its signature (docs/deployment.md "Signed builds"):
+ * every file's SHA-256 as the folder kept it while writing (SiteFolder.digests), the feed's ETag and
+ * the build instant; then the detached Ed25519 signature of the statement's exact bytes. Both are
+ * listed in the manifest, so the edge serves them as any file (ETag, 304); neither is in the
+ * statement, nor is the manifest, which lists them.
+ */
+async function signedManifest(
+  folder: SiteFolder,
+  manifest: Manifest,
+  signer: SigningKey,
+  site: string | null,
+  nowMs: number,
+): Promise<Manifest> {
+  const feed = manifest.files[files.feed];
+  if (!feed) throw new Error(`${files.feed} was not built: nothing to sign`);
+  const digests = await folder.digests();
+  // The statement lists what the manifest lists, no more and no less: a difference is this build's bug.
+  const odd = Object.keys(digests).filter((p) => !manifest.files[p]);
+  const unhashed = Object.keys(manifest.files).filter((p) => !digests[p]);
+  if (odd.length || unhashed.length)
+    throw new Error(
+      `the statement would not list the manifest's files: ${[...odd, ...unhashed].slice(0, 3).join(", ")}`,
+    );
+  const statement = statementText({ generatedAt: manifest.generatedAt, feedEtag: feed.etag, site, files: digests });
+  const signature = canonical({ alg: "Ed25519", keyId: signer.id, sig: signer.sign(utf8(statement)) });
+  const lastModified = isoUtc(Math.floor(nowMs / 1000) * 1000);
+  const entries: Manifest["files"] = {};
+  for (const [path, body] of [
+    [files.statement, statement],
+    [files.statementSig, signature],
+  ] as const) {
+    folder.put({ path, body });
+    entries[path] = {
+      etag: nodeHashing.etag(body) as string,
+      lastModified,
+      contentType: JSON_TYPE,
+      bytes: Buffer.byteLength(body),
+    };
+  }
+  return { ...manifest, files: { ...manifest.files, ...entries }, signed: true };
 }

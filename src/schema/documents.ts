@@ -84,6 +84,11 @@ export const Manifest = z
     retired: z.array(z.strictObject({ id: z.string(), slug: z.string() })).optional(),
     calendar: ManifestCalendar,
     files: z.record(z.string(), ManifestFile),
+    /**
+     * Whether the build published a signed statement of its files (api/v1/statement.json): false
+     * when no signing key was given (a local build, the demo). Absent in a site built before signing.
+     */
+    signed: z.boolean().optional(),
   })
   .meta({ id: "Manifest" });
 export type Manifest = z.infer<typeof Manifest>;

@@ -18,6 +18,8 @@ export interface KeptFile {
   etag: string;
   contentType: string;
   bytes: number;
+  /** The SHA-256 (hex) of its bytes, when the plan checked them against it: a signed build hashes it no more. */
+  sha256?: string;
 }
 
 /**
