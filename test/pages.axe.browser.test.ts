@@ -6,13 +6,17 @@
  * elements (the phone charts), each in the light and the dark palette (prefers-color-scheme: dark)
  * for its contrast, with every <details> open, so that the regions under "Every price" are checked
  * too (axe's landmark-unique). The simulated-data banner is inside a landmark (axe's `region`).
- * The rest of the browser checks are pages.browser.test.ts and pages.numbers.browser.test.ts.
+ * The page for an address with none is checked as the handler serves it (404 and 400), under the
+ * policy it is served with (helpers/axe.ts), as is the home page with a market closed
+ * (pages.phone.browser.test.ts). The rest of the browser checks are pages.browser.test.ts and
+ * pages.numbers.browser.test.ts.
  */
 import { createRequire } from "node:module";
 import { describe, expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import type { HumanPage } from "./helpers/pages.js";
 import { WIDTHS, pagesInBrowser } from "./helpers/browser.js";
+import { axeViolations } from "./helpers/axe.js";
 
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -96,4 +100,43 @@ describe("every kind of page, in English and Arabic, at desktop and phone widths
     }
     await t.close();
   });
+});
+
+describe("the page for an address with none (src/render/pages/not-found.ts), as the handler serves it, under the served policy", () => {
+  // A mistyped day (400), a day without prices and an unknown page (404), in each language.
+  const MISSING = [
+    ["/days/2026-13-01/", 400, "en"],
+    ["/ar/days/2026-13-01/", 400, "ar"],
+    ["/days/2026-11-20/", 404, "en"],
+    ["/ar/nowhere/", 404, "ar"],
+  ] as const;
+  test("axe-core runs under the served policy: an image without a text alternative, added, is found", async () => {
+    const t = await site.tab(390);
+    await t.page.goto(site.server.url + MISSING[0][0]);
+    await t.page.evaluate(() => document.querySelector("main")!.append(document.createElement("img")));
+    expect((await axeViolations(t.page)).join("\n")).toMatch(/image-alt/);
+    await t.close();
+  });
+
+  test.each(WIDTHS.flatMap((w) => SCHEMES.map((s) => [w, s] as const)))(
+    "at %i px in the %s palette: axe-core finds no violation, in either language",
+    async (width, scheme) => {
+      const found: string[] = [];
+      const t = await site.tab(width, { colorScheme: scheme });
+      for (const [path, status, lang] of MISSING) {
+        const res = await t.page.goto(site.server.url + path);
+        expect(res?.status(), path).toBe(status);
+        expect(res?.headers()["content-security-policy"], path).toContain("default-src 'none'");
+        expect(await t.page.evaluate(() => document.documentElement.lang), path).toBe(lang);
+        expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
+        found.push(...(await axeViolations(t.page)));
+        // Its way home, followed: today's prices in its language.
+        await t.page.click("ul.way-home a");
+        expect(new URL(t.page.url()).pathname, path).toBe(lang === "ar" ? "/ar/" : "/");
+      }
+      await t.close();
+      expect(found).toEqual([]);
+    },
+    120_000,
+  );
 });

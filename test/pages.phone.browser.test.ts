@@ -3,10 +3,12 @@
  * currencies closed since 16:00, gold still trading), in Chromium at 390 px: the two headline tables
  * end within 1,600 px in both languages, because each table says its market's state once, above its
  * rows, when they share it (src/render/pages/home.ts), instead of every row repeating "Market closed:
- * these are the latest prices · Thu 19 Nov · 16:00" (issue 43). The figures are printed.
+ * these are the latest prices · Thu 19 Nov · 16:00" (issue 43). The figures are printed. And the
+ * page in that state passes axe in both languages and palettes, under the policy it is served with.
  */
 import { describe, expect, test } from "vitest";
-import { pagesInBrowser } from "./helpers/browser.js";
+import { WIDTHS, pagesInBrowser } from "./helpers/browser.js";
+import { axeViolations, openAll } from "./helpers/axe.js";
 
 /** 19:30 in Cairo on the sample's last day: the currencies' session is over, gold's is not. */
 const CLOSED_NOW = Date.parse("2026-11-19T17:30:00Z");
@@ -40,4 +42,25 @@ describe("the phone home page with a market closed", () => {
       expect(said[path], path).toEqual([1, 0]);
     }
   }, 60_000);
+});
+
+describe("the home page with a market closed passes axe", () => {
+  // Its tables' captions are new with this state: every width, both palettes, both languages, under
+  // the served policy, everything open.
+  test.each(WIDTHS.flatMap((w) => (["light", "dark"] as const).map((s) => [w, s] as const)))(
+    "at %i px in the %s palette: no violation, in either language",
+    async (width, scheme) => {
+      const found: string[] = [];
+      const t = await site.tab(width, { colorScheme: scheme });
+      for (const path of ["/", "/ar/"]) {
+        found.push(...(await t.visit(path)));
+        expect(await t.page.locator("table.market caption").count(), path).toBeGreaterThan(0);
+        await openAll(t.page);
+        found.push(...(await axeViolations(t.page)));
+      }
+      await t.close();
+      expect(found).toEqual([]);
+    },
+    120_000,
+  );
 });
