@@ -16,6 +16,7 @@ import { ingestCommand } from "./ingest.js";
 import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";
 import { serveCommand } from "./serve.js";
+import { keygenCommand, verifyCommand } from "./verify.js";
 
 export const EXIT = { ok: 0, failed: 1, sourcesFailed: 2 } as const;
 
@@ -84,6 +85,8 @@ export function program(exit: (status: number) => void = () => {}): Command {
   sampleCommand(cli);
   serveCommand(cli);
   demoCommand(cli);
+  verifyCommand(cli, exit);
+  keygenCommand(cli);
   cli.addHelpText("after", EXIT_HELP);
   for (const c of cli.commands) c.exitOverride();
   cli.hook("preAction", async (_cli, command) => {
