@@ -45,6 +45,8 @@ describe("the OpenAPI description", () => {
       "/api/v1/history/{asset}.json",
       "/api/v1/index.json",
       "/api/v1/openapi.json",
+      "/api/v1/sellers.json",
+      "/api/v1/sellers/{id}.json",
       "/api/v1/sources.json",
       "/readyz",
     ]);
@@ -155,7 +157,11 @@ describe("every file the build writes validates against the description (ajv, dr
                   ? "History"
                   : file.startsWith("api/v1/events") && file.endsWith(".json")
                     ? "Events"
-                    : null;
+                    : file === "api/v1/sellers.json"
+                      ? "Sellers"
+                      : file.startsWith("api/v1/sellers/")
+                        ? "SellerRecord"
+                        : null;
 
   test("feeds, variants, the index, the changelog and source health", async () => {
     const checked: string[] = [];

@@ -452,6 +452,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sellers.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sellers that have quoted
+         * @description Every registered seller with a close of some asset of today's catalog, in the registry's order: who it is, who licenses or registers it, the assets it has quoted and the path of its record.
+         */
+        get: operations["getSellers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of the sellers that have quoted
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsSellers"];
+        /**
+         * The sellers that have quoted (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headSellers"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sellers/{id}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One seller's record
+         * @description Who is usually best (docs/methodology.md §13): per asset, over the last 30 and the last 365 archive days up to the asset's asOf, the days the seller quoted, the days it gave the day's best on each side, the median of how far from the day's best it was on each side and of its spread (percent, 2 decimals), and the last day it quoted; with its row of today's table. Computed from the archive's closes as published. The id as /api/v1/sellers.json lists it, in any letter case; _self is the exact request.
+         */
+        get: operations["getSellerRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of one seller's record
+         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
+         */
+        options: operations["optionsSellerRecord"];
+        /**
+         * One seller's record (headers only)
+         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
+         */
+        head: operations["headSellerRecord"];
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources.json": {
         parameters: {
             query?: never;
@@ -1381,6 +1437,8 @@ export interface components {
             validAssets?: string[];
             /** @description On an unknown category: the accepted values. */
             validCategories?: string[];
+            /** @description On a seller without a record: the ids of the sellers with one. */
+            validSellers?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1420,6 +1478,40 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "not-ready";
         };
+        /** @description One seller's figures for one asset over one window (docs/methodology.md §13). */
+        RecordWindow: {
+            /** @description The archive days of the asset the window holds: windowDays, or fewer while the data is younger. An archive day is a day with an entry (a trading day), not a calendar day. */
+            days: number;
+            /** @description Days on which it gave the day's best, each side; a tie counts for the seller the archive named. */
+            daysBest: {
+                /** @description Days on which the archive names it bestBuy (the highest buy). */
+                buy: number;
+                /** @description Days on which the archive names it bestSell (the lowest sell). */
+                sell: number;
+            };
+            /** @description Days of the window on which the seller has a close of the asset. */
+            daysQuoted: number;
+            /** @description The window's first day; null when it holds none. */
+            from: string | null;
+            /** @description The latest day of the window on which it quoted; null when none. */
+            lastQuoted: string | null;
+            /** @description How far from the day's best it usually was, in percent, 2 decimals. */
+            medianGapPct: {
+                /** @description Median over the days it quoted a buy of (buyHi − buy) / buyHi × 100: how far below the day's highest it paid. 0 on a day it was best; null without such a day. */
+                buy: number | null;
+                /** @description Median over the days it quoted a sell of (sell − sellLo) / sellLo × 100: how far above the day's lowest it asked. 0 on a day it was best; null without such a day. */
+                sell: number | null;
+            };
+            /** @description Median over the days it quoted both sides of (sell − buy) / ((sell + buy) / 2) × 100, in percent, 2 decimals; null without such a day. */
+            medianSpreadPct: number | null;
+            /** @description The window's last day, the asset's asOf; null when it holds none. */
+            to: string | null;
+            /**
+             * @description The window's length in archive days: 30 or 365.
+             * @example 30
+             */
+            windowDays: number;
+        };
         /** @description A seller of the registry and the check of its licence or registration. */
         RegistryEntry: {
             id: string;
@@ -1435,12 +1527,154 @@ export interface components {
                 where: string;
             } | null;
         };
+        /** @description One asset the seller has quoted: its record over both windows, and today's row. */
+        SellerAssetRecord: {
+            /** @description The asset's business date, as the feed's: the windows end there. */
+            asOf: string;
+            /**
+             * @description Public taxonomy slug of a category.
+             * @example currencies
+             * @example metals
+             */
+            category: string;
+            /** @description Display decimals; every value is rounded to them, half away from zero. */
+            decimals: number;
+            /**
+             * @description Machine id <BASE>-<QUOTE>; accepted by ?asset=.
+             * @example USD-EGP
+             */
+            id: string;
+            /**
+             * @description Asset kind.
+             * @example currency
+             * @example metal
+             */
+            kind: string;
+            /** @description The last 365 archive days of the asset up to asOf. */
+            long: components["schemas"]["RecordWindow"];
+            /**
+             * @description competitive: two or more licensed sellers quote it; sole: exactly one does; reference: no sellers, a reference price only.
+             * @enum {string}
+             */
+            market: "competitive" | "sole" | "reference";
+            /** @description English name (addition to the specification). */
+            name: string;
+            /** @description Arabic name (addition to the specification). */
+            nameAr: string;
+            /** @description The last 30 archive days of the asset up to asOf. */
+            short: components["schemas"]["RecordWindow"];
+            /**
+             * @description Lowercase hyphenated slug; accepted by ?asset=.
+             * @example us-dollar
+             */
+            slug: string;
+            /** @description The seller's row of the asset's table on asOf, as the feed has it; null when it has no close that day. */
+            today: components["schemas"]["SellerRow"] | null;
+            /**
+             * @description Display unit <QUOTE>/<BASE-UNIT>.
+             * @example EGP/USD
+             * @example EGP/g
+             */
+            unit: string;
+        };
+        /** @description A registered seller that has quoted, and where its record is. */
+        SellerListed: {
+            /**
+             * @description Path of its record.
+             * @example /api/v1/sellers/national-bank-of-egypt.json
+             */
+            _self: string;
+            /**
+             * @description Slugs of the assets it has quoted (a close in the archive), in catalog order.
+             * @example [
+             *       "us-dollar",
+             *       "euro"
+             *     ]
+             */
+            assets: string[];
+            /**
+             * @description The seller's id in the registry.
+             * @example national-bank-of-egypt
+             */
+            id: string;
+            /**
+             * @description What kind of seller it is.
+             * @enum {string}
+             */
+            kind: "bank" | "exchange-house" | "gold-dealer";
+            /** @description Who licenses it (the central bank, for banks and exchange houses) or registers it (gold dealers), as the registry says. */
+            licensedBy: string;
+            /** @description Seller's name in English. */
+            name: string;
+            /** @description Seller's name in Arabic, when known. */
+            nameAr: string | null;
+        };
         /** @description One seller's close on the previous close's date. */
         SellerPrevious: {
             /** @description The seller's closing buy on the previous close's date; null where it had none. */
             buy: number | null;
             /** @description The seller's closing sell on the previous close's date; null where it had none. */
             sell: number | null;
+        };
+        /** @description One seller's record: per asset, how often it quoted and was best, and how far from the best it usually was. */
+        SellerRecord: {
+            /** @description What the feed is. */
+            _about: string;
+            /**
+             * @description Path of the changelog.
+             * @example /api/v1/changelog.json
+             */
+            _changelog: string;
+            /** @description Information only, not financial advice. */
+            _disclaimer: string;
+            /**
+             * @description Path of the human documentation.
+             * @example /docs/
+             */
+            _docs: string;
+            /** @description Licence of the data and attribution. */
+            _license: string;
+            /**
+             * @description Path and query of the exact request that produced this body.
+             * @example /api/v1/sellers/national-bank-of-egypt.json
+             */
+            _self: string;
+            /**
+             * @description Path of the OpenAPI description.
+             * @example /api/v1/openapi.json
+             */
+            _spec: string;
+            /**
+             * @description Path of the terms page.
+             * @example /terms/
+             */
+            _terms: string;
+            /** @description Every asset of today's catalog the seller has a close of in the archive, in catalog order. */
+            assets: components["schemas"]["SellerAssetRecord"][];
+            /**
+             * @description Body schema version, as the feed's.
+             * @constant
+             */
+            schemaVersion: 1;
+            /** @description Who the record is of. */
+            seller: {
+                /**
+                 * @description The seller's id in the registry.
+                 * @example national-bank-of-egypt
+                 */
+                id: string;
+                /**
+                 * @description What kind of seller it is.
+                 * @enum {string}
+                 */
+                kind: "bank" | "exchange-house" | "gold-dealer";
+                /** @description Who licenses it (the central bank, for banks and exchange houses) or registers it (gold dealers), as the registry says. */
+                licensedBy: string;
+                /** @description Seller's name in English. */
+                name: string;
+                /** @description Seller's name in Arabic, when known. */
+                nameAr: string | null;
+            };
         };
         /** @description One licensed seller's latest values on the business date, and where and when they were seen. */
         SellerRow: {
@@ -1468,6 +1702,47 @@ export interface components {
             source: string;
             /** @description Every source with an accepted quote of this seller for the asset on the business date, sorted. */
             sources: string[];
+        };
+        /** @description The sellers that have quoted, each with a link to its record. */
+        Sellers: {
+            /** @description What the feed is. */
+            _about: string;
+            /**
+             * @description Path of the changelog.
+             * @example /api/v1/changelog.json
+             */
+            _changelog: string;
+            /** @description Information only, not financial advice. */
+            _disclaimer: string;
+            /**
+             * @description Path of the human documentation.
+             * @example /docs/
+             */
+            _docs: string;
+            /** @description Licence of the data and attribution. */
+            _license: string;
+            /**
+             * @description Path and query of the exact request that produced this body.
+             * @example /api/v1/sellers/national-bank-of-egypt.json
+             */
+            _self: string;
+            /**
+             * @description Path of the OpenAPI description.
+             * @example /api/v1/openapi.json
+             */
+            _spec: string;
+            /**
+             * @description Path of the terms page.
+             * @example /terms/
+             */
+            _terms: string;
+            /**
+             * @description Body schema version, as the feed's.
+             * @constant
+             */
+            schemaVersion: 1;
+            /** @description Every registered seller with a close of some asset of today's catalog, in the registry's order. */
+            sellers: components["schemas"]["SellerListed"][];
         };
         /** @description One day's close across sellers. Today's entry is provisional until the day ends. */
         SeriesEntry: {
@@ -2161,6 +2436,52 @@ export interface components {
             };
             content?: never;
         };
+        /** @description No seller has a record under that id; validSellers lists those that have one. */
+        UnknownSeller: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                "Daily-Limit": components["headers"]["Daily-Limit"];
+                "Daily-Reset": components["headers"]["Daily-Reset"];
+                "Daily-Used": components["headers"]["Daily-Used"];
+                Deprecation: components["headers"]["Deprecation"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                Sunset: components["headers"]["Sunset"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No seller has a record under that id; validSellers lists those that have one. (HEAD: no body.) */
+        UnknownSellerHead: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                "Daily-Limit": components["headers"]["Daily-Limit"];
+                "Daily-Reset": components["headers"]["Daily-Reset"];
+                "Daily-Used": components["headers"]["Daily-Used"];
+                Deprecation: components["headers"]["Deprecation"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                Sunset: components["headers"]["Sunset"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request target is too long. */
         UriTooLong: {
             headers: {
@@ -2231,6 +2552,8 @@ export interface components {
         IfNoneMatch: string;
         /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
         IfUnmodifiedSince: string;
+        /** @description A seller's id as /api/v1/sellers.json lists it, in any letter case. */
+        SellerPath: string;
         /** @description The last Cairo date to include (YYYY-MM-DD). A date that does not exist gives 400. */
         To: string;
         /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
@@ -4347,6 +4670,261 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["MalformedRequestHead"];
             404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getSellers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sellers"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsSellers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
+    headSellers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["NotFoundHead"];
+            405: components["responses"]["MethodNotAllowedHead"];
+            412: components["responses"]["PreconditionFailedHead"];
+            414: components["responses"]["UriTooLongHead"];
+            429: components["responses"]["TooManyRequestsHead"];
+            503: components["responses"]["UnavailableHead"];
+        };
+    };
+    getSellerRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description A seller's id as /api/v1/sellers.json lists it, in any letter case. */
+                id: components["parameters"]["SellerPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellerRecord"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequest"];
+            404: components["responses"]["UnknownSeller"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    optionsSellerRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A seller's id as /api/v1/sellers.json lists it, in any letter case. */
+                id: components["parameters"]["SellerPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["MalformedRequest"];
+        };
+    };
+    headSellerRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
+                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
+                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
+                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
+                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
+                "X-Contact"?: components["parameters"]["XContact"];
+            };
+            path: {
+                /** @description A seller's id as /api/v1/sellers.json lists it, in any letter case. */
+                id: components["parameters"]["SellerPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
+                    "Daily-Limit": components["headers"]["Daily-Limit"];
+                    "Daily-Reset": components["headers"]["Daily-Reset"];
+                    "Daily-Used": components["headers"]["Daily-Used"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["MalformedRequestHead"];
+            404: components["responses"]["UnknownSellerHead"];
             405: components["responses"]["MethodNotAllowedHead"];
             412: components["responses"]["PreconditionFailedHead"];
             414: components["responses"]["UriTooLongHead"];

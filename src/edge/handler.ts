@@ -17,6 +17,7 @@ import type { HandlerDeps } from "./deps.js";
 import { FeedCache } from "./feed-cache.js";
 import { ALLOW, PAGE_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";
 import { archiveRepresentation } from "./archive.js";
+import { sellerRepresentation } from "./sellers.js";
 import { feedRepresentation, fileRepresentation, siteFileFor, type Representation } from "./representation.js";
 import { isPagePath, missingPage } from "./pages.js";
 
@@ -107,7 +108,11 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     let rep: Representation;
     let archived: Representation | null;
     if (url.pathname === FEED_PATH) rep = await feedRepresentation(url, manifest, deps, cache);
-    else if ((archived = await archiveRepresentation(url, manifest, deps))) rep = archived;
+    else if (
+      (archived =
+        (await archiveRepresentation(url, manifest, deps)) ?? (await sellerRepresentation(url, manifest, deps)))
+    )
+      rep = archived;
     else {
       const file = siteFileFor(url.pathname, manifest, deps.serveSite ?? false);
       if (file === null) throw problems.notFound(API);

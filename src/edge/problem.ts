@@ -9,6 +9,8 @@ import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
 export interface ProblemExtras {
   validCategories?: string[];
   validAssets?: string[];
+  /** On a seller without a record (docs/methodology.md §13): the ids of those with one. */
+  validSellers?: string[];
   allow?: string[];
   /** On a bad archive range: the query parameter at fault. */
   parameter?: string;
@@ -65,6 +67,12 @@ export const PROBLEM_TYPES = {
     title: "Unknown asset",
     when: "The archive path names neither a published slug nor an id.",
     fix: "Use a value from validAssets (slugs; ids work too, in any letter case).",
+  },
+  "unknown-seller": {
+    status: 404,
+    title: "Unknown seller",
+    when: "The path /api/v1/sellers/{id}.json names no seller with a record: not in the registry, or it never quoted.",
+    fix: "Use an id from validSellers, or from /api/v1/sellers.json.",
   },
   "no-such-day": {
     status: 404,
@@ -219,6 +227,13 @@ export const problems = {
       `No asset is published as "${name.slice(0, 64)}". Use a slug or an id of: ${validAssets.join(", ")}.`,
       "unknown asset",
       { validAssets },
+    ),
+  unknownSeller: (id: string, validSellers: string[]) =>
+    new HttpProblem(
+      "unknown-seller",
+      `No seller has a record as "${id.slice(0, 64)}". Use an id of: ${validSellers.join(", ")}.`,
+      "unknown seller",
+      { validSellers },
     ),
   noSuchDay: (date: string, earlier: string | null, later: string | null) =>
     new HttpProblem(

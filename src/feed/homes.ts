@@ -20,7 +20,7 @@ export function homesOf(site: Site) {
         "The mirror serves the files only and does not read the query string. Put the mirror's base URL before each path. " +
         "?category=x with one value is the category file of x and ?asset=x the asset file of x (x a lower-case slug); " +
         "with several values, or an id, read the whole feed and keep the assets you want. ?from=/?to= of the archive are not read: " +
-        "the whole history is served. There are no rate limits, problems or /readyz there: a missing file is the host's own 404.",
+        "the whole history is served. A seller's record is its file, the id lower case as /api/v1/sellers.json lists it. There are no rate limits, problems or /readyz there: a missing file is the host's own 404.",
     },
   };
 }

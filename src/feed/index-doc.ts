@@ -12,6 +12,8 @@ import {
   INDEX_PATH,
   OPENAPI_PATH,
   READYZ_PATH,
+  SELLERS_PATH,
+  SELLERS_PREFIX,
   TERMS_PATH,
 } from "./paths.js";
 import { EVENTS_RETENTION_DAYS, LOOKBACK_DAYS, SERIES_WINDOW_DAYS } from "../core/methodology.js";
@@ -66,6 +68,19 @@ export function buildIndex(catalog: Catalog, site: Site): IndexDoc {
         parameters: [],
       },
       { method: "GET", path: DAYS_PATH, description: "The dates the archive has.", parameters: [] },
+      {
+        method: "GET",
+        path: SELLERS_PATH,
+        description: "Every registered seller that has quoted, with the assets it quotes and the path of its record.",
+        parameters: [],
+      },
+      {
+        method: "GET",
+        path: `${SELLERS_PREFIX}{id}.json`,
+        description:
+          "One seller's record, per asset: over the last 30 and 365 archive days, how often it quoted and was best on each side, how far from the best it usually was, its usual spread, when it last quoted; and today's row ({id}: as the list gives it, any letter case).",
+        parameters: [],
+      },
       {
         method: "GET",
         path: EVENTS_PATH,

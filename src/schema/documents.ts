@@ -32,6 +32,10 @@ export const Problem = z
       .array(z.string())
       .optional()
       .meta({ description: "On an unknown asset: the accepted slugs (ids are accepted too)." }),
+    validSellers: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "On a seller without a record: the ids of the sellers with one." }),
     allow: z.array(z.string()).optional().meta({ description: "On 405: the methods the API answers." }),
     parameter: z.string().optional().meta({
       description:

@@ -15,6 +15,7 @@ import type { Manifest, Problem } from "../../schema/documents.js";
 import { atomFeed } from "../atom.js";
 import { eventNames } from "../pages/events.js";
 import type { ArchiveExamples, EventsExamples, OpenApiExamples } from "./parts.js";
+import type { SellersExamples } from "./sellers.js";
 
 /** The body the handler sends for a problem, at the feed's path. */
 const bodyOf = (p: HttpProblem) => p.body(FEED_PATH) as Problem;
@@ -62,6 +63,10 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
       instance: `${API}/history/bitcoin.json`,
     },
     "no-such-day": noSuchDayExample(ctx),
+    "unknown-seller": {
+      ...bodyOf(problems.unknownSeller("no-such-bank", [...ctx.sellers.records.keys()].sort())),
+      instance: `${API}/sellers/no-such-bank.json`,
+    },
   };
   const ex: OpenApiExamples = {
     feed: { ...ctx.assetFeed(pick), _self: `${FEED_PATH}?asset=${pick.slug}` },
@@ -72,6 +77,7 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
     events: eventsExamples(ctx),
+    sellers: sellersExamples(ctx, pick.id),
   };
   // Header examples belong to the example asset, so the description changes only when it does.
   return {
@@ -106,6 +112,24 @@ function archiveExamples(ctx: RenderContext, slug: string): ArchiveExamples {
         .slice(0, 1),
     },
     days: { ...days, days: days.days.slice(-3) },
+  };
+}
+
+/** The sellers' list cut to its first three, and the record of one seller of the example asset, cut to that asset. */
+function sellersExamples(ctx: RenderContext, asset: string): SellersExamples {
+  const { list, records } = ctx.sellers;
+  const record = [...records.values()].find((r) => r.assets.some((a) => a.id === asset)) ?? [...records.values()][0];
+  return {
+    list: { ...list, sellers: list.sellers.slice(0, 3) },
+    record: record
+      ? {
+          ...record,
+          assets: record.assets
+            .filter((a) => a.id === asset)
+            .concat(record.assets)
+            .slice(0, 1),
+        }
+      : null,
   };
 }
 

@@ -41,6 +41,7 @@ import {
 import { anyCasePattern, headOf, headResponses, optionsOf } from "./forms.js";
 import { archiveParameters, archivePaths, archiveResponses } from "./archive.js";
 import { eventsPaths } from "./events.js";
+import { sellersParameters, sellersPaths, sellersResponses } from "./sellers.js";
 
 export const OPENAPI_VERSION = "1.0";
 
@@ -83,6 +84,7 @@ function parameterComponents(
 ): Record<string, Json> {
   return {
     ...archiveParameters(assets, ex.archive),
+    ...sellersParameters(ex.sellers),
     Category: {
       name: "category",
       in: "query",
@@ -177,7 +179,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
   const categories = ex.index.filters.category;
   const assets = ex.index.filters.asset;
   const exampleSlug = ex.feed.assets[0]?.slug;
-  const reusable = { ...responses(ex), ...archiveResponses(ex.problems) };
+  const reusable = { ...responses(ex), ...archiveResponses(ex.problems), ...sellersResponses(ex.problems) };
   const index = (operationId: string, summary: string) =>
     jsonDocument(
       operationId,
@@ -290,6 +292,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
     },
     ...archivePaths(ex.archive),
     ...eventsPaths(ex.events),
+    ...sellersPaths(ex.sellers),
   };
   // Every path answers HEAD as its GET does, without the body, and OPTIONS as a CORS preflight.
   const parameters = parameterComponents(assets, categories, ex, exampleSlug);
@@ -324,6 +327,7 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       { name: "API", description: "What the API says about itself." },
       { name: "Archive", description: "Every day the feed has seen, by asset and by day." },
       { name: "Events", description: "What changed from one hourly build to the next, as JSON and Atom." },
+      { name: "Sellers", description: "Who is usually best: each seller's record over the last 30 and 365 days." },
       { name: "Operations", description: "Checks for monitors." },
     ],
     paths,

@@ -5,6 +5,7 @@
  */
 import type { Day, Days, History } from "../../schema/archive.js";
 import type { Events } from "../../schema/events.js";
+import type { SellersExamples } from "./sellers.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../../edge/headers.js";
@@ -30,6 +31,8 @@ export interface OpenApiExamples {
   archive: ArchiveExamples;
   /** What changed, cut down from the build's events (src/render/openapi/events.ts); without it, no example. */
   events?: EventsExamples;
+  /** The sellers' records, cut down from the build's (src/render/openapi/sellers.ts); without it, no example. */
+  sellers?: SellersExamples;
 }
 
 /** What the archive's description quotes, cut down from the build's files (src/render/openapi/archive.ts). */

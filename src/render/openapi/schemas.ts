@@ -7,6 +7,7 @@ import * as documents from "../../schema/documents.js";
 import * as outputs from "../../schema/outputs.js";
 import * as archive from "../../schema/archive.js";
 import * as events from "../../schema/events.js";
+import * as sellers from "../../schema/sellers.js";
 import type { Json } from "./parts.js";
 import { precomputed } from "../precomputed.js";
 
@@ -41,6 +42,11 @@ export const PUBLIC_SCHEMAS = [
   "SourceState",
   "ProbationEvent",
   "ProbationStandingValue",
+  "Sellers",
+  "SellerListed",
+  "SellerRecord",
+  "SellerAssetRecord",
+  "RecordWindow",
   "Problem",
   "Index",
   "Changelog",
@@ -68,6 +74,7 @@ export function schemasFromZod(): Record<string, Json> {
   void outputs;
   void archive;
   void events;
+  void sellers;
   void documents;
   const all = z.toJSONSchema(z.globalRegistry, {
     target: "draft-2020-12",
