@@ -310,6 +310,25 @@ describe("the closed days' records and today's give the direct records", () => {
         .filter((d) => d.quotes.length > 0),
     );
 
+  test("over more days than the closed days keep (twice the long window): the oldest let go, the same records", () => {
+    // 800 days: A every day at 100 + (i mod 7) / 4, B on even days at 101, C only in the first 10 days.
+    const days: RecordDay[] = [];
+    for (let i = 0; i < 800; i++) {
+      const date = new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
+      const quotes: Array<[string, number | null, number | null]> = [["a", 100 + (i % 7) / 4, 99]];
+      if (i % 2 === 0) quotes.push(["b", 101, 99.5]);
+      if (i < 10) quotes.push(["c", 100, null]);
+      const best = quotes.reduce((x, y) => (y[1]! < x[1]! ? y : x));
+      days.push(day(date, quotes, { sell: best[0], buy: i % 2 === 0 ? "b" : "a" }));
+    }
+    for (const upTo of [799, 800]) {
+      const closed = new ClosedDays();
+      for (const d of days.slice(0, upTo)) closed.add(d);
+      const today = upTo === 799 ? days[799]! : null;
+      expect(recordsWithToday(closed.part(), today)).toEqual(assetRecords(days, days[799]!.date));
+    }
+  });
+
   test("with an entry today and without one, after a round trip through JSON", () => {
     fc.assert(
       fc.property(archive, fc.boolean(), (days, hasToday) => {

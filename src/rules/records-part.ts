@@ -94,20 +94,49 @@ const EMPTY: ClosedWindow = {
   spread: NONE,
 };
 
-/** One seller's closes, a day at a time: the day's index, its two sides (NaN for none) and whether it was best (1 sell, 2 buy). */
-interface Column {
-  day: number[];
-  sell: number[];
-  buy: number[];
-  best: number[];
+/**
+ * One seller's closes, a day at a time: the day's index, its two sides (NaN for none) and whether it
+ * was best (1 sell, 2 buy), in typed arrays grown by doubling: their bytes lie outside V8's heap, so
+ * the 3 million of a first build (200 assets × 40 sellers × 400 days) neither weigh on its
+ * collections nor raise its limits (docs/performance.md "Seller records").
+ */
+class Column {
+  n = 0;
+  day = new Int32Array(16);
+  sell = new Float64Array(16);
+  buy = new Float64Array(16);
+  best = new Uint8Array(16);
+
+  push(day: number, sell: number, buy: number, best: number): void {
+    if (this.n === this.day.length) {
+      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      [this.day, this.sell, this.buy, this.best] = [grow(this.day), grow(this.sell), grow(this.buy), grow(this.best)];
+    }
+    const k = this.n++;
+    [this.day[k], this.sell[k], this.buy[k], this.best[k]] = [day, sell, buy, best];
+  }
+
+  /** Drops the closes of the days before `day`. */
+  dropBefore(day: number): void {
+    let k = 0;
+    while (k < this.n && this.day[k]! < day) k++;
+    for (const a of [this.day, this.sell, this.buy, this.best]) a.copyWithin(0, k, this.n);
+    this.n -= k;
+  }
 }
 
 /**
  * An asset's closed days, taken in date order, and their records (part()). Each seller's closes are
- * kept as numbers, not as days: a first build of 200 assets × 40 sellers × 400 days holds 3 million.
+ * kept as numbers, not as days, and only those of the last RECORD_LONG_DAYS days a window can hold.
  */
 export class ClosedDays {
+  /** Every day's date, by index; the days before `first` are dropped. */
   private readonly dates: string[] = [];
+  private first = 0;
   private readonly sellLo: number[] = [];
   private readonly buyHi: number[] = [];
   private readonly columns = new Map<string, Column>();
@@ -120,15 +149,17 @@ export class ClosedDays {
     this.buyHi.push(day.buyHi ?? NaN);
     for (const q of day.quotes) {
       let c = this.columns.get(q.seller);
-      if (!c) this.columns.set(q.seller, (c = { day: [], sell: [], buy: [], best: [] }));
-      c.day.push(i);
-      c.sell.push(q.sell ?? NaN);
-      c.buy.push(q.buy ?? NaN);
-      c.best.push((day.bestSell === q.seller ? 1 : 0) | (day.bestBuy === q.seller ? 2 : 0));
+      if (!c) this.columns.set(q.seller, (c = new Column()));
+      c.push(i, q.sell ?? NaN, q.buy ?? NaN, (day.bestSell === q.seller ? 1 : 0) | (day.bestBuy === q.seller ? 2 : 0));
+    }
+    // No window reaches further back than the last RECORD_LONG_DAYS days: the closes before are let go.
+    if (i + 1 - this.first >= 2 * RECORD_WINDOWS.long) {
+      this.first = i + 1 - RECORD_WINDOWS.long;
+      for (const c of this.columns.values()) c.dropBefore(this.first);
     }
   }
 
-  /** The day `i` of a column, as sellerDay reads it. */
+  /** The day `k` of a column, as sellerDay reads it. */
   private sellerDay(c: Column, k: number): SellerDay {
     const i = c.day[k]!;
     const num = (v: number) => (Number.isNaN(v) ? null : v);
@@ -146,15 +177,15 @@ export class ClosedDays {
 
   /** A seller's closed days from day `start` on. */
   private window(c: Column, start: number): ClosedWindow {
-    let k = c.day.length;
+    let k = c.n;
     while (k > 0 && c.day[k - 1]! >= start) k--;
-    if (k === c.day.length) return EMPTY;
+    if (k === c.n) return EMPTY;
     const gs: number[] = [];
     const gb: number[] = [];
     const sp: number[] = [];
     let bestSell = 0;
     let bestBuy = 0;
-    for (let j = k; j < c.day.length; j++) {
+    for (let j = k; j < c.n; j++) {
       const d = this.sellerDay(c, j);
       if (d.bestSell) bestSell++;
       if (d.bestBuy) bestBuy++;
@@ -164,10 +195,10 @@ export class ClosedDays {
     }
     const mid = (v: number[]) => middleOf(Float64Array.from(v).sort());
     return {
-      quoted: c.day.length - k,
+      quoted: c.n - k,
       bestSell,
       bestBuy,
-      last: this.dates[c.day.at(-1)!]!,
+      last: this.dates[c.day[c.n - 1]!]!,
       gapSell: mid(gs),
       gapBuy: mid(gb),
       spread: mid(sp),
