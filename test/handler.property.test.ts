@@ -48,7 +48,7 @@ const header = fc.tuple(
 const method = fc.constantFrom("GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH");
 
 describe("random requests", () => {
-  test("never a 5xx; every 4xx is a valid problem+json", async () => {
+  test("never a 5xx; every 4xx is a valid problem+json, or a page's address's page that says it has none", async () => {
     await fc.assert(
       fc.asyncProperty(method, path, query, fc.array(header, { maxLength: 4 }), async (m, p, q, hs) => {
         let request: Request;
@@ -60,7 +60,13 @@ describe("random requests", () => {
         const res = await handle(request, depsFor(out));
         expect(res.status).toBeLessThan(500);
         expect(res.headers.get("access-control-allow-origin")).toBe("*");
-        if (res.status >= 400 && m !== "HEAD") {
+        // A page's address with no page: the page that says so (src/edge/pages.ts), never under /api/.
+        if (res.headers.get("content-type") === "text/html; charset=utf-8" && res.status >= 400) {
+          expect(new URL(request.url).pathname).not.toMatch(/^\/api(\/|$)|^\/readyz$/);
+          expect([400, 404]).toContain(res.status);
+          if (m !== "HEAD")
+            expect(await res.text()).toMatch(/<h1>(No page at this address|لا توجد صفحة بهذا العنوان)<\/h1>/);
+        } else if (res.status >= 400 && m !== "HEAD") {
           expect(res.headers.get("content-type")).toBe("application/problem+json");
           const body = Problem.parse(await res.json());
           expect(body.status).toBe(res.status);
