@@ -84,6 +84,12 @@ export interface ClosedRecords {
 }
 
 const NONE: Middle = { n: 0, lo: 0, values: [] };
+/** Where a window's percentages are gathered and sorted, one window at a time (at most 2 × RECORD_LONG_DAYS days are kept). */
+const [GS, GB, SP] = [0, 1, 2].map(() => new Float64Array(2 * RECORD_WINDOWS.long)) as [
+  Float64Array,
+  Float64Array,
+  Float64Array,
+];
 const EMPTY: ClosedWindow = {
   quoted: 0,
   bestSell: 0,
@@ -102,10 +108,20 @@ const EMPTY: ClosedWindow = {
  */
 class Column {
   n = 0;
-  day = new Int32Array(16);
-  sell = new Float64Array(16);
-  buy = new Float64Array(16);
-  best = new Uint8Array(16);
+  day: Int32Array;
+  sell: Float64Array;
+  buy: Float64Array;
+  best: Uint8Array;
+  /** `capacity`: the days it will likely take, so that it need not grow (a grown array's old one is garbage outside the heap). */
+  constructor(capacity: number) {
+    const n = Math.max(16, capacity);
+    [this.day, this.sell, this.buy, this.best] = [
+      new Int32Array(n),
+      new Float64Array(n),
+      new Float64Array(n),
+      new Uint8Array(n),
+    ];
+  }
 
   push(day: number, sell: number, buy: number, best: number): void {
     if (this.n === this.day.length) {
@@ -141,6 +157,9 @@ export class ClosedDays {
   private readonly buyHi: number[] = [];
   private readonly columns = new Map<string, Column>();
 
+  /** `days`: how many closed days will likely come (more or fewer may). */
+  constructor(private readonly days = 0) {}
+
   add(day: RecordDay): void {
     const i = this.dates.length;
     if (i > 0 && this.dates[i - 1]! >= day.date) throw new Error(`records: ${day.date} after ${this.dates[i - 1]}`);
@@ -149,7 +168,7 @@ export class ClosedDays {
     this.buyHi.push(day.buyHi ?? NaN);
     for (const q of day.quotes) {
       let c = this.columns.get(q.seller);
-      if (!c) this.columns.set(q.seller, (c = new Column()));
+      if (!c) this.columns.set(q.seller, (c = new Column(Math.min(this.days - i, 2 * RECORD_WINDOWS.long))));
       c.push(i, q.sell ?? NaN, q.buy ?? NaN, (day.bestSell === q.seller ? 1 : 0) | (day.bestBuy === q.seller ? 2 : 0));
     }
     // No window reaches further back than the last RECORD_LONG_DAYS days: the closes before are let go.
@@ -159,49 +178,33 @@ export class ClosedDays {
     }
   }
 
-  /** The day `k` of a column, as sellerDay reads it. */
-  private sellerDay(c: Column, k: number): SellerDay {
-    const i = c.day[k]!;
-    const num = (v: number) => (Number.isNaN(v) ? null : v);
-    const best = c.best[k]!;
-    const day: RecordDay = {
-      date: this.dates[i]!,
-      sellLo: num(this.sellLo[i]!),
-      buyHi: num(this.buyHi[i]!),
-      bestSell: best & 1 ? "s" : null,
-      bestBuy: best & 2 ? "s" : null,
-      quotes: [],
-    };
-    return sellerDay(day, { seller: "s", sell: num(c.sell[k]!), buy: num(c.buy[k]!) });
-  }
-
-  /** A seller's closed days from day `start` on. */
+  /**
+   * A seller's closed days from day `start` on. The percentages are sellerDay's (src/rules/records.ts),
+   * written out here with the same operations in the same order, so the same doubles: a first build
+   * takes 8 000 sellers' windows of up to 365 days, and an object per day was most of its cost.
+   */
   private window(c: Column, start: number): ClosedWindow {
     let k = c.n;
     while (k > 0 && c.day[k - 1]! >= start) k--;
     if (k === c.n) return EMPTY;
-    const gs: number[] = [];
-    const gb: number[] = [];
-    const sp: number[] = [];
-    let bestSell = 0;
-    let bestBuy = 0;
+    let [ns, nb, np, bestSell, bestBuy] = [0, 0, 0, 0, 0];
     for (let j = k; j < c.n; j++) {
-      const d = this.sellerDay(c, j);
-      if (d.bestSell) bestSell++;
-      if (d.bestBuy) bestBuy++;
-      if (!Number.isNaN(d.gapSell)) gs.push(d.gapSell);
-      if (!Number.isNaN(d.gapBuy)) gb.push(d.gapBuy);
-      if (!Number.isNaN(d.spread)) sp.push(d.spread);
+      const [i, sell, buy, best] = [c.day[j]!, c.sell[j]!, c.buy[j]!, c.best[j]!];
+      const [lo, hi] = [this.sellLo[i]!, this.buyHi[i]!];
+      if (best & 1) bestSell++;
+      if (best & 2) bestBuy++;
+      if (!Number.isNaN(sell) && !Number.isNaN(lo)) GS[ns++] = ((sell - lo) / lo) * 100;
+      if (!Number.isNaN(buy) && !Number.isNaN(hi)) GB[nb++] = ((hi - buy) / hi) * 100;
+      if (!Number.isNaN(sell) && !Number.isNaN(buy)) SP[np++] = ((sell - buy) / ((sell + buy) / 2)) * 100;
     }
-    const mid = (v: number[]) => middleOf(Float64Array.from(v).sort());
     return {
       quoted: c.n - k,
       bestSell,
       bestBuy,
       last: this.dates[c.day[c.n - 1]!]!,
-      gapSell: mid(gs),
-      gapBuy: mid(gb),
-      spread: mid(sp),
+      gapSell: middleOf(GS.subarray(0, ns).sort()),
+      gapBuy: middleOf(GB.subarray(0, nb).sort()),
+      spread: middleOf(SP.subarray(0, np).sort()),
     };
   }
 

@@ -92,7 +92,7 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   const plan = input.plan ? await input.plan.archive(closedInputs) : null;
   const whole = plan?.keep ?? null;
   // The seller records take each seller asset's days as they are written (docs/methodology.md §13).
-  const taken = new RecordsCollector(input.today, whole?.records ?? null);
+  const taken = new RecordsCollector(input.today, whole?.records ?? null, closedInputs.size);
   // The part's entries go to files as they are made (none is kept in the build), when there is a
   // plan to keep them; otherwise every entry is kept as the rest, with the same bytes and ETags.
   const sink = plan && !whole ? plan.partSink(historyHeads(ds)) : null;

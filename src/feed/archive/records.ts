@@ -61,9 +61,11 @@ export class RecordsCollector {
   /** The days from the build's date on: today's, at most, since no later day has an entry. */
   private readonly tail = new Map<string, RecordDay[]>();
 
+  /** `closedDates`: how many closed dates there are, of any asset (each asset's store is made for them at once). */
   constructor(
     private readonly today: string,
     private readonly kept: ReadonlyMap<string, ClosedRecords> | null,
+    private readonly closedDates = 0,
   ) {}
 
   add(asset: string, day: RecordDay): void {
@@ -75,7 +77,7 @@ export class RecordsCollector {
     }
     if (this.kept) throw new Error(`records: ${asset} ${day.date} is a closed day of a part kept whole`);
     let c = this.closed.get(asset);
-    if (!c) this.closed.set(asset, (c = new ClosedDays()));
+    if (!c) this.closed.set(asset, (c = new ClosedDays(this.closedDates)));
     c.add(day);
   }
 
