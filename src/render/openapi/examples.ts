@@ -14,8 +14,7 @@ import { historyCsv } from "../../feed/archive/csv.js";
 import type { Manifest, Problem } from "../../schema/documents.js";
 import { atomFeed } from "../atom.js";
 import { eventNames } from "../pages/events.js";
-import type { ArchiveExamples, EventsExamples, OpenApiExamples } from "./parts.js";
-import type { SellersExamples } from "./sellers.js";
+import type { ArchiveExamples, EventsExamples, OpenApiExamples, SellersExamples } from "./parts.js";
 
 /** The body the handler sends for a problem, at the feed's path. */
 const bodyOf = (p: HttpProblem) => p.body(FEED_PATH) as Problem;

@@ -5,7 +5,7 @@
  */
 import type { Day, Days, History } from "../../schema/archive.js";
 import type { Events } from "../../schema/events.js";
-import type { SellersExamples } from "./sellers.js";
+import type { SellerRecord, Sellers } from "../../schema/sellers.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../../edge/problem.js";
 import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../../edge/headers.js";
@@ -44,6 +44,12 @@ export interface ArchiveExamples {
   /** A day with one of its assets. */
   day: Day | null;
   days: Days;
+}
+
+/** What the sellers' description quotes (src/render/openapi/sellers.ts): the list cut to its first sellers, one record to one asset. */
+export interface SellersExamples {
+  list: Sellers;
+  record: SellerRecord | null;
 }
 
 /** What the events' description quotes: the events document cut to its newest, and the same as Atom. */

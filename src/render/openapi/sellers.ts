@@ -5,16 +5,17 @@
  * the build's own documents.
  */
 import { SELLERS_PATH, SELLERS_PREFIX } from "../../feed/paths.js";
-import type { SellerRecord, Sellers } from "../../schema/sellers.js";
-import { CONDITIONAL, jsonDocument, problemResponse, ref, type Json, type OpenApiExamples } from "./parts.js";
+import {
+  CONDITIONAL,
+  jsonDocument,
+  problemResponse,
+  ref,
+  type Json,
+  type OpenApiExamples,
+  type SellersExamples,
+} from "./parts.js";
 
 export const SELLER_PATH = `${SELLERS_PREFIX}{id}.json`;
-
-/** What the records' description quotes: the list cut to its first sellers, one record cut to one asset. */
-export interface SellersExamples {
-  list: Sellers;
-  record: SellerRecord | null;
-}
 
 /** The answer only a seller's path gives: an id without a record. */
 export function sellersResponses(p: OpenApiExamples["problems"]): Record<string, Json> {
