@@ -1,5 +1,6 @@
 /** `price-feed verify URL|DIR` and `price-feed keygen`: checking a signed build, and making its key. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import { parseNow } from "./options.js";
 
 export function verifyCommand(program: Command, exit: (status: number) => void): void {
   program
@@ -41,9 +42,15 @@ export function keygenCommand(program: Command): void {
     .description(
       "make an Ed25519 signing key: the private half printed once, for the PRICE_FEED_SIGNING_KEY secret (never written to disk); the public half as the entry to add to data/keys.json",
     )
-    .action(async () => {
+    .addOption(
+      new Option(
+        "--valid-from <iso>",
+        "the first build instant the key may sign, ISO 8601 with an offset (default: now); a later one lists the next key before it signs",
+      ).argParser(parseNow),
+    )
+    .action(async (o: { validFrom?: number }) => {
       const { newKeyPair } = await import("../io/signing-key.js");
-      const { privatePem, entry } = await newKeyPair(Date.now());
+      const { privatePem, entry } = await newKeyPair(o.validFrom ?? Date.now());
       console.log(
         [
           `# The private key: paste it whole as the repository secret PRICE_FEED_SIGNING_KEY, then forget it.`,

@@ -31,7 +31,6 @@ import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
 import type { Event, Events, EventsState } from "../schema/events.js";
 import { sellerDocs, type SellerDocs } from "./sellers-doc.js";
-import type { PublicKeys } from "../schema/signing.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -81,8 +80,6 @@ export interface SiteInput {
   events?: EventsState;
   /** Events the site being replaced published: their ids keep their content (events.ts nextEvents). */
   publishedEvents?: readonly Event[];
-  /** data/keys.json: the public keys that may sign a build, published at files.keys; absent when it lists none. */
-  keys?: PublicKeys;
   /** What the build's start has to say (a record recovered, a record started anew): report warnings. */
   notes?: readonly string[];
   /**
@@ -355,8 +352,6 @@ export async function composeSite(
     jsonFile(files.sources, sources),
     ...[...eventDocs].map(([path, doc]) => jsonFile(path, doc)),
   ]);
-  // The keys a client pins to check the signed statement (docs/deployment.md "Signed builds").
-  if (input.keys) await finish([jsonFile(files.keys, input.keys)]);
   /** An archive document as written: checked against its schema then (src/feed/validate.ts). */
   const readBack = <T>(path: string): T => JSON.parse(sink.text(path)) as T;
   const ctx: RenderContext = {

@@ -7,8 +7,9 @@ import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/si
 import { KeptPages } from "./kept-pages.js";
 import { CardImages, cardCacheDir } from "./card-images.js";
 import { MANIFEST_FILE, files } from "../feed/paths.js";
-import { JSON_TYPE } from "../feed/site.js";
-import { statementText, utf8 } from "../core/statement.js";
+import { JSON_TYPE, jsonFile } from "../feed/site.js";
+import { checkStatement, statementText, utf8 } from "../core/statement.js";
+import type { PublicKeys } from "../schema/signing.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Manifest } from "../schema/documents.js";
 import { assertListed, loadKeys, signingKeyFrom, type SigningKey } from "../io/signing-key.js";
@@ -141,7 +142,7 @@ async function buildUnlocked(
   // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
   const cards = new CardImages(cardCacheDir(o.outDir));
   // The past days' pages, kept from the site being replaced while what they are made of stands (kept-pages.ts).
-  const pages = new KeptPages(o.outDir);
+  const pages = new KeptPages(o.outDir, signer && keys ? await previousDigests(o.outDir, keys) : undefined);
   const sink: SiteSink = {
     put: (f) => folder.put(f),
     keep: (p, from, sha256) => folder.keep(p, from, sha256),
@@ -165,10 +166,10 @@ async function buildUnlocked(
         ...(events && { events }),
         publishedEvents: start.published,
         notes,
-        ...(keys && keys.keys.length > 0 && { keys }),
       },
       sink,
-      o.renderers ?? renderers,
+      // The keys a client pins to check the signed statement, when data/keys.json lists any (docs/deployment.md "Signed builds").
+      [...(o.renderers ?? renderers), ...(keys?.keys.length ? [() => [jsonFile(files.keys, keys)]] : [])],
       nodeHashing,
     );
     site.manifest = signer
@@ -236,4 +237,23 @@ async function signedManifest(
     };
   }
   return { ...manifest, files: { ...manifest.files, ...entries }, signed: true };
+}
+
+/**
+ * What the signed statement of the site being replaced says of each file, when its signature holds
+ * with a key of data/keys.json: the digests a kept page is known by, so that a signed hourly build
+ * does not read again the ~700 past days' pages it keeps (docs/performance.md "Signing"). Empty when
+ * that site is unsigned, or its statement does not check: then the kept files are hashed.
+ */
+async function previousDigests(outDir: string, keys: PublicKeys): Promise<Map<string, string>> {
+  try {
+    const [bytes, sig] = await Promise.all([
+      fs.readFile(path.join(outDir, files.statement)),
+      fs.readFile(path.join(outDir, files.statementSig), "utf8"),
+    ]);
+    const trusted = await checkStatement(new Uint8Array(bytes), sig, keys.keys);
+    return typeof trusted === "string" ? new Map() : new Map(Object.entries(trusted.statement.files));
+  } catch {
+    return new Map(); // no statement there: an unsigned site, or none
+  }
 }

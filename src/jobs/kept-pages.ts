@@ -22,7 +22,16 @@ export class KeptPages {
   /** How many pages were kept (for the tests and the report). */
   kept = 0;
 
-  constructor(private readonly outDir: string) {}
+  /**
+   * `digests`: each file's SHA-256 as the signed statement of the site being replaced lists it
+   * (src/jobs/build.ts previousDigests), for the statement of a signed build: a page kept is then
+   * not read again. Should its bytes have changed since, the new statement still names the bytes
+   * that build signed, and `price-feed verify` or a client finds the difference; it is never signed.
+   */
+  constructor(
+    private readonly outDir: string,
+    private readonly digests: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   published(p: string, etag: string): KeptFile | null {
     if (this.files === undefined) this.files = this.read();
@@ -36,7 +45,8 @@ export class KeptPages {
       return null;
     }
     this.kept++;
-    return { path: p, from, etag, contentType: had.contentType, bytes: had.bytes };
+    const sha256 = this.digests.get(p);
+    return { path: p, from, etag, contentType: had.contentType, bytes: had.bytes, ...(sha256 && { sha256 }) };
   }
 
   private read(): Manifest["files"] | null {
