@@ -19,13 +19,22 @@ import type { components } from "./openapi.js";
 import { MAX_BODY_BYTES, freshFor, readBody, retryAfterMs, sleep, systemTimers, type Timers } from "./http.js";
 import { FEED_PATH, filterFeed, variantPath, type FeedFilter } from "./mirror.js";
 import { SHAPES, mismatch, type DocumentShape, type Mismatch } from "./shape.js";
+import {
+  SIGNATURE_PATH,
+  STATEMENT_PATH,
+  checkStatement,
+  sha256Hex,
+  type Statement,
+  type TrustedKey,
+} from "./integrity.js";
 
 export type Feed = components["schemas"]["Feed"];
 export type Asset = components["schemas"]["Asset"];
 export type Index = components["schemas"]["Index"];
 export type History = components["schemas"]["History"];
 export type Problem = components["schemas"]["Problem"];
-export type { FeedFilter, Timers };
+export type { FeedFilter, Timers, TrustedKey, Statement };
+export { checkStatement } from "./integrity.js";
 export { UnknownFilterValue, filterFeed, variantPath } from "./mirror.js";
 export {
   MAX_BODY_BYTES,
@@ -78,6 +87,18 @@ export interface ClientOptions {
    * would turn each request to the mirror into a preflight that a static host need not answer.
    */
   conditional?: boolean;
+  /**
+   * The public keys the app trusts to sign the feed's builds (/.well-known/price-feed-keys.json, or
+   * its README): pinned in the app, not fetched from the homes it checks. Several may be given, so
+   * that a key can be rotated without an app update: the next key is listed before it signs.
+   */
+  keys?: readonly TrustedKey[];
+  /**
+   * Check every document against the signed statement of the build that served it; a file that does
+   * not match, or a home whose build is unsigned or wrongly signed, is refused and the other home
+   * asked (PriceFeedIntegrityError when none passes). Default: on when `keys` are given.
+   */
+  verify?: boolean;
   fetch?: typeof globalThis.fetch;
   timers?: Timers;
 }
@@ -111,6 +132,8 @@ export interface Answer<T> {
   staleAssets: string[];
   /** Slugs of the assets whose `freshness.state` is `delayed` (3 to 8 trading hours), at the build instant. */
   delayedAssets: string[];
+  /** True when the body was checked against the signed statement of its build (the `verify` option). */
+  verified: boolean;
 }
 
 /**
@@ -170,6 +193,35 @@ export class PriceFeedShapeError extends PriceFeedUnavailable {
   }
 }
 
+/** A document a home served that its build's signed statement does not vouch for, or a home whose statement failed. */
+export interface IntegrityMismatch {
+  home: Home;
+  /** The document's URL, or the statement's when the statement itself was refused. */
+  url: string;
+  /** What was wrong: the digest differs, the file is not listed, the build is unsigned, the signature fails… */
+  reason: string;
+}
+
+/**
+ * No home gave a document its signed statement vouches for (the `verify` option): a file that does
+ * not match the statement of its build, a build that is unsigned, or one signed with a key the client
+ * does not trust. `mismatches` lists what each home did. A PriceFeedUnavailable, so code that handles
+ * an outage handles this one too — but it may be an attack: log it.
+ */
+export class PriceFeedIntegrityError extends PriceFeedUnavailable {
+  readonly url: string;
+  constructor(
+    causes: string[],
+    retryAt: number,
+    readonly mismatches: IntegrityMismatch[],
+  ) {
+    super(causes, retryAt);
+    this.url = mismatches[0]!.url;
+    this.name = "PriceFeedIntegrityError";
+    this.message = `no home served a document its signed build vouches for: ${causes.join("; ")}`;
+  }
+}
+
 /** A body over the size limit: where it came from, and its Content-Length when it announced one. */
 export interface Oversized {
   home: Home;
@@ -211,9 +263,18 @@ interface Stored {
   body: unknown;
   etag: string | null;
   freshUntil: number;
+  /** The SHA-256 of its bytes, when the client verifies. */
+  sha: string | null;
+}
+
+/** A home's statement, checked: reused for its max-age, then revalidated (ETag, 304). */
+interface HomeStatement {
+  statement: Statement;
+  etag: string | null;
+  freshUntil: number;
 }
 /** What one home gave, before the answer is dated. */
-type Got = Pick<Answer<unknown>, "body" | "home" | "url" | "fromCache" | "etag">;
+type Got = Pick<Answer<unknown>, "body" | "home" | "url" | "fromCache" | "etag"> & { verified?: boolean };
 type Failure = {
   ok: false;
   reason: string;
@@ -226,6 +287,8 @@ type Failure = {
   shape: ShapeMismatch | null;
   /** A 200 whose body is longer than the limit. */
   oversized: Oversized | null;
+  /** A body (or a home's statement) the signed statement does not vouch for. */
+  integrity: IntegrityMismatch | null;
 };
 type Outcome = { ok: true; answer: Got } | Failure;
 
@@ -237,6 +300,7 @@ const fail = (reason: string, status: number | null, more: Partial<Failure> = {}
   refused: null,
   shape: null,
   oversized: null,
+  integrity: null,
   ...more,
 });
 
@@ -253,9 +317,20 @@ export class PriceFeedClient {
     mirror: { until: 0, told: false },
   };
 
+  /** Each home's statement, once checked; and the newest build instant trusted of each (a replayed older one is refused). */
+  private readonly statements: Record<Home, HomeStatement | null> = { primary: null, mirror: null };
+  private readonly newest: Record<Home, number> = { primary: -Infinity, mirror: -Infinity };
+
   constructor(private readonly options: ClientOptions) {
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.timers = options.timers ?? systemTimers;
+    if (this.verifying && !options.keys?.length)
+      throw new TypeError("verify: true needs the keys to trust (the `keys` option)");
+  }
+
+  /** Whether every document is checked against its build's signed statement. */
+  get verifying(): boolean {
+    return this.options.verify ?? (this.options.keys?.length ?? 0) > 0;
   }
 
   /** The feed, every asset or those the filter chooses (an intersection; slugs or ids, any case). */
@@ -264,21 +339,25 @@ export class PriceFeedClient {
     if (filter.category?.length) query.set("category", filter.category.join(","));
     if (filter.asset?.length) query.set("asset", filter.asset.join(","));
     const path = query.size ? `${FEED_PATH}?${query.toString().replaceAll("%2C", ",")}` : FEED_PATH;
-    return this.get<Feed>(path, SHAPES.feed, async () => {
+    const files = async (home: Home): Promise<Outcome> => {
       const variant = variantPath(filter);
       if (variant) {
-        const r = await this.ask("mirror", variant, SHAPES.feed);
+        const r = await this.ask(home, variant, SHAPES.feed);
         // No file by that name (an id, say): the whole feed, filtered here.
         if (r.ok || r.status !== 404) return r;
       }
-      const r = await this.ask("mirror", FEED_PATH, SHAPES.feed);
+      const r = await this.ask(home, FEED_PATH, SHAPES.feed);
       return r.ok ? { ok: true, answer: { ...r.answer, body: filterFeed(r.answer.body as Feed, filter) } } : r;
-    });
+    };
+    // Verifying, the primary too is asked for the build's files: an answer the edge composes for a
+    // query (its `_self` echoes it) is no file of the build, so no statement vouches for its bytes.
+    return this.get<Feed>(path, SHAPES.feed, () => files("mirror"), this.verifying ? () => files("primary") : null);
   }
 
   /** The index: endpoints, filter values, limits and the homes (on the mirror, its file /api/v1/index.json). */
   index(): Promise<Answer<Index>> {
-    return this.get<Index>("/api/v1", SHAPES.index, () => this.ask("mirror", "/api/v1/index.json", SHAPES.index));
+    const file = (home: Home) => () => this.ask(home, "/api/v1/index.json", SHAPES.index);
+    return this.get<Index>("/api/v1", SHAPES.index, file("mirror"), this.verifying ? file("primary") : null);
   }
 
   /** One asset's archive, every day since the data begins (on the mirror by its lower-case slug only). */
@@ -306,7 +385,12 @@ export class PriceFeedClient {
    * primary may be asked again: then the primary is asked first, and the mirror's copy (still within
    * its own max-age) answers only if the primary fails again.
    */
-  private async get<T>(path: string, shape: DocumentShape, onMirror: () => Promise<Outcome>): Promise<Answer<T>> {
+  private async get<T>(
+    path: string,
+    shape: DocumentShape,
+    onMirror: () => Promise<Outcome>,
+    onPrimary: (() => Promise<Outcome>) | null = null,
+  ): Promise<Answer<T>> {
     const last = this.last.get(path);
     const now = this.timers.now();
     if (last && last.freshUntil > now && (last.answer.home === "primary" || now < this.blocked.primary.until))
@@ -316,13 +400,15 @@ export class PriceFeedClient {
       const causes: string[] = [];
       const shapes: ShapeMismatch[] = [];
       const oversized: Oversized[] = [];
+      const forged: IntegrityMismatch[] = [];
       for (const home of homes) {
         const b = this.blocked[home];
         if (this.timers.now() < b.until) {
           causes.push(`${home}: not asked before ${new Date(b.until).toISOString()}`);
           continue;
         }
-        const r = home === "primary" ? await this.ask("primary", path, shape) : await onMirror();
+        const r =
+          home === "primary" ? await (onPrimary ? onPrimary() : this.ask("primary", path, shape)) : await onMirror();
         if (r.ok) {
           this.last.set(path, { answer: r.answer, freshUntil: this.stored.get(r.answer.url)?.freshUntil ?? 0 });
           return this.dated<T>(r.answer);
@@ -331,6 +417,7 @@ export class PriceFeedClient {
         causes.push(`${home}: ${r.reason}`);
         if (r.shape) shapes.push(r.shape);
         if (r.oversized) oversized.push(r.oversized);
+        if (r.integrity) forged.push(r.integrity);
         // A static host's 404 is about that one file (an unknown slug), not the host: the mirror stays asked.
         if (home === "mirror" && r.status === 404) continue;
         const backoff = r.retryAfter ?? this.options.failureBackoffMs ?? 60_000;
@@ -343,11 +430,13 @@ export class PriceFeedClient {
       const next = Math.max(this.timers.now(), Math.min(...blocked.map((b) => b.until)));
       const wait = Math.min(...told.map((b) => b.until)) - this.timers.now();
       if (waited || told.length === 0 || wait > (this.options.maxWaitMs ?? 60_000))
-        throw shapes.length
-          ? new PriceFeedShapeError(causes, next, shapes)
-          : oversized.length
-            ? new PriceFeedTooLargeError(causes, next, oversized, this.maxBodyBytes)
-            : new PriceFeedUnavailable(causes, next);
+        throw forged.length
+          ? new PriceFeedIntegrityError(causes, next, forged)
+          : shapes.length
+            ? new PriceFeedShapeError(causes, next, shapes)
+            : oversized.length
+              ? new PriceFeedTooLargeError(causes, next, oversized, this.maxBodyBytes)
+              : new PriceFeedUnavailable(causes, next);
       await sleep(this.timers, wait);
     }
   }
@@ -370,6 +459,7 @@ export class PriceFeedClient {
       stale: age !== null && (age < 0 || age > (this.options.staleAfterMs ?? STALE_AFTER_MS)),
       staleAssets: inState("stale"),
       delayedAssets: inState("delayed"),
+      verified: got.verified === true,
     };
   }
 
@@ -381,8 +471,7 @@ export class PriceFeedClient {
   private async ask(home: Home, path: string, shape: DocumentShape): Promise<Outcome> {
     const url = resolveLink(this.base(home), path);
     const stored = this.stored.get(url);
-    if (stored && stored.freshUntil > this.timers.now())
-      return { ok: true, answer: { body: stored.body, home, url, fromCache: true, etag: stored.etag } };
+    if (stored && stored.freshUntil > this.timers.now()) return this.vouched(home, url, path, stored, null);
     const headers: Record<string, string> = { Accept: "application/json" };
     if (stored?.etag && (this.options.conditional ?? !("document" in globalThis)))
       headers["If-None-Match"] = stored.etag;
@@ -398,7 +487,7 @@ export class PriceFeedClient {
       if (res.status === 304 && stored) {
         await res.body?.cancel();
         stored.freshUntil = now + fresh; // a 304 carries the Cache-Control of the representation
-        return { ok: true, answer: { body: stored.body, home, url, fromCache: true, etag: stored.etag } };
+        return this.vouched(home, url, path, stored, 304);
       }
       const type = mediaType(res.headers.get("Content-Type"));
       const status = `${res.status} ${res.statusText}`.trim();
@@ -424,8 +513,12 @@ export class PriceFeedClient {
           return fail(reason, res.status, { shape: { ...wrong, home, url, document: shape.name } });
         }
         const etag = res.headers.get("ETag");
-        this.stored.set(url, { body, etag, freshUntil: now + fresh });
-        return { ok: true, answer: { body, home, url, fromCache: false, etag } };
+        const sha = this.verifying ? await sha256Hex(read.text) : null;
+        const fresh200: Stored = { body, etag, freshUntil: now + fresh, sha };
+        const r = await this.vouched(home, url, path, fresh200, res.status);
+        // Kept only once vouched for: a refused body is never reused.
+        if (r.ok) this.stored.set(url, fresh200);
+        return r.ok ? { ok: true, answer: { ...r.answer, fromCache: false } } : r;
       }
       const retryAfter = retryAfterMs(res.headers.get("Retry-After"), now);
       if (res.status === 429 || res.status >= 500) return discard(res, fail(status, res.status, { retryAfter }));
@@ -449,9 +542,102 @@ export class PriceFeedClient {
       this.timers.clearTimeout(timer);
     }
   }
+
+  /**
+   * An answer, once the statement of its home's build vouches for its bytes (when verifying): the
+   * statement kept is used within its max-age; a file it does not list as such makes the client ask
+   * for the statement again (a new build may have been published meanwhile) before refusing it.
+   */
+  private async vouched(home: Home, url: string, path: string, s: Stored, status: number | null): Promise<Outcome> {
+    const answer: Got = { body: s.body, home, url, fromCache: true, etag: s.etag };
+    if (!this.verifying) return { ok: true, answer };
+    const file = fileOf(path);
+    for (const again of [false, true]) {
+      const st = await this.statementOf(home, again);
+      if (typeof st === "string")
+        return fail(st, status, { integrity: { home, url: this.statementUrl(home), reason: st } });
+      const want = Object.hasOwn(st.files, file) ? st.files[file] : undefined;
+      if (want !== undefined && want === s.sha) return { ok: true, answer: { ...answer, verified: true } };
+      if (!again) continue;
+      const reason =
+        want === undefined
+          ? `${url} is not a file of the signed build of ${st.generatedAt}`
+          : `${url} does not match the signed statement of the build of ${st.generatedAt} (SHA-256 ${s.sha}, signed ${want})`;
+      return fail(reason, status, { integrity: { home, url, reason } });
+    }
+    throw new Error("unreachable");
+  }
+
+  private statementUrl(home: Home): string {
+    return resolveLink(this.base(home), STATEMENT_PATH);
+  }
+
+  /** One GET of a statement or its signature, bounded in time and size; a string says why there is no answer. */
+  private async fetchText(
+    home: Home,
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; text: string } | string> {
+    this.requests[home]++;
+    const abort = new AbortController();
+    const timer = this.timers.setTimeout(() => abort.abort(), this.options.timeoutMs ?? 10_000);
+    try {
+      const res = await this.fetchFn(url, { headers, signal: abort.signal });
+      if (!res.ok) return discard(res, { status: res.status, headers: res.headers, text: "" });
+      const read = await readBody(res, this.maxBodyBytes);
+      return "text" in read
+        ? { status: res.status, headers: res.headers, text: read.text }
+        : `${url}: ${tooLong(read.announced, this.maxBodyBytes)}`;
+    } catch (e) {
+      return `${url}: ${abort.signal.aborted ? "no answer in time" : `network error: ${messageOf(e)}`}`;
+    } finally {
+      this.timers.clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A home's statement, checked: the one kept while within its max-age (unless `again`), else asked
+   * for with its ETag (a 304 keeps it: one download per build), its signature fetched and checked
+   * with the trusted keys. A statement of a build older than one this client already trusted from
+   * that home is refused: a home that replays an old, genuinely signed build is not believed.
+   */
+  private async statementOf(home: Home, again: boolean): Promise<Statement | string> {
+    const kept = this.statements[home];
+    if (kept && !again && kept.freshUntil > this.timers.now()) return kept.statement;
+    const url = this.statementUrl(home);
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (kept?.etag && (this.options.conditional ?? !("document" in globalThis))) headers["If-None-Match"] = kept.etag;
+    const got = await this.fetchText(home, url, headers);
+    if (typeof got === "string") return `the build's statement could not be read: ${got}`;
+    if (got.status === 304 && kept) {
+      kept.freshUntil = this.timers.now() + freshFor(got.headers.get("Cache-Control"));
+      return kept.statement;
+    }
+    if (got.status === 404) return `the build is not signed: ${url} answered 404`;
+    if (got.status !== 200) return `the build's statement could not be read: ${url} answered ${got.status}`;
+    const sigUrl = resolveLink(this.base(home), SIGNATURE_PATH);
+    const sig = await this.fetchText(home, sigUrl, { Accept: "application/json" });
+    if (typeof sig === "string" || sig.status !== 200)
+      return `the build's signature could not be read: ${typeof sig === "string" ? sig : `${sigUrl} answered ${sig.status}`}`;
+    const checked = await checkStatement(got.text, sig.text, this.options.keys ?? []);
+    if (typeof checked === "string") return `the build's statement at ${url} is refused: ${checked}`;
+    const at = Date.parse(checked.generatedAt);
+    if (at < this.newest[home])
+      return `the build's statement at ${url} is refused: it is of ${checked.generatedAt}, older than the build this client already trusted from the ${home} (${new Date(this.newest[home]).toISOString()})`;
+    this.newest[home] = at;
+    this.statements[home] = {
+      statement: checked,
+      etag: got.headers.get("ETag"),
+      freshUntil: this.timers.now() + freshFor(got.headers.get("Cache-Control")),
+    };
+    return checked;
+  }
 }
 
 const PROBLEM_TYPE = "application/problem+json";
+
+/** The statement's path of a file asked for: the URL path without its leading slash (no query is asked when verifying). */
+const fileOf = (path: string) => path.replace(/^\/+/, "").split("?")[0]!;
 
 /**
  * A build's age from `now - built`: 0 for a build up to CLOCK_SKEW_MS ahead (two honest clocks a
