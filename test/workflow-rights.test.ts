@@ -34,6 +34,7 @@ interface AnyWorkflow {
 /** The one step given the token that can push, and the one given the Netlify token. */
 const PUSH_STEP = "Commit data/";
 const DEPLOY_STEP = "Publish (Netlify deploy)";
+const BUILD_STEP = "Build and validate";
 
 /** `owner/repo` or `owner/repo/path`, at a full commit SHA. */
 const PINNED = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[0-9a-f]{40}$/;
@@ -93,6 +94,16 @@ function rightsProblems(text: string): string[] {
     if (s.name !== DEPLOY_STEP && mentions(s, /secrets\.NETLIFY_AUTH_TOKEN/))
       problems.push(`${label(job, s)} is given the Netlify token`);
   }
+  // The signing key: in the build step's env alone, nowhere else (docs/deployment.md "Signed builds").
+  const SIGNING_KEY = /PRICE_FEED_SIGNING_KEY/;
+  if (mentions(wf.env, SIGNING_KEY)) problems.push("the signing key in the workflow's env");
+  for (const [name, j] of jobs) if (mentions(j.env, SIGNING_KEY)) problems.push(`the signing key in job ${name}'s env`);
+  for (const { job, s } of steps)
+    if (s.name !== BUILD_STEP && mentions(s, /secrets\.PRICE_FEED_SIGNING_KEY/))
+      problems.push(`${label(job, s)} is given the signing key`);
+  const build = steps.find(({ s }) => s.name === BUILD_STEP)?.s;
+  if (build && build.env?.["PRICE_FEED_SIGNING_KEY"] !== "${{ secrets.PRICE_FEED_SIGNING_KEY }}")
+    problems.push("the build step does not sign (no PRICE_FEED_SIGNING_KEY secret in its env)");
   const deploy = steps.find(({ s }) => s.name === DEPLOY_STEP)?.s;
   if (deploy && !Object.keys(deploy.env ?? {}).includes("NETLIFY_AUTH_TOKEN"))
     problems.push("the deploy step has no NETLIFY_AUTH_TOKEN in its env");
@@ -200,6 +211,31 @@ describe("the hourly job holds only what it uses (issue 42, item 4)", () => {
         ),
       ),
     ).toEqual(["a token in job publish's env"]);
+  });
+
+  test("the signing key is in the build step's env alone (issue 45)", () => {
+    expect(
+      rightsProblems(
+        broken(
+          "      - name: Ingest\n",
+          "      - name: Ingest\n        env:\n          PRICE_FEED_SIGNING_KEY: ${{ secrets.PRICE_FEED_SIGNING_KEY }}\n",
+        ),
+      ),
+    ).toEqual(["publish: Ingest is given the signing key"]);
+    expect(
+      rightsProblems(
+        broken(
+          "    timeout-minutes: 20\n",
+          "    timeout-minutes: 20\n    env:\n      PRICE_FEED_SIGNING_KEY: ${{ secrets.PRICE_FEED_SIGNING_KEY }}\n",
+        ),
+      ),
+    ).toEqual(["the signing key in job publish's env"]);
+    // Taken away, the hourly build would publish unsigned, and every client that verifies would refuse it.
+    expect(
+      rightsProblems(
+        broken("        env:\n          PRICE_FEED_SIGNING_KEY: ${{ secrets.PRICE_FEED_SIGNING_KEY }}\n", ""),
+      ),
+    ).toEqual(["the build step does not sign (no PRICE_FEED_SIGNING_KEY secret in its env)"]);
   });
 
   test("netlify-cli is the lockfile's, run from node_modules: never npx --yes", async () => {
