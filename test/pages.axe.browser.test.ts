@@ -16,7 +16,7 @@ import { describe, expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import type { HumanPage } from "./helpers/pages.js";
 import { WIDTHS, pagesInBrowser } from "./helpers/browser.js";
-import { axeViolations } from "./helpers/axe.js";
+import { axeViolations, openAll as openEvery } from "./helpers/axe.js";
 
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -46,7 +46,10 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-/** One page of each kind, in both languages, for axe: the asset pages differ by data, not by markup. */
+/**
+ * One page of each kind, in both languages, for axe: the asset pages differ by data, not by markup.
+ * The sellers' pages are checked under the served policy below (sellerPages).
+ */
 function everyKindOfPage(): HumanPage[] {
   const { feed, pages } = site;
   const kinds = [
@@ -55,7 +58,9 @@ function everyKindOfPage(): HumanPage[] {
     feed.assets.find((a) => a.category !== feed.assets[0]!.category),
   ];
   const slugs = new Set(kinds.filter(Boolean).map((a) => a!.slug));
-  return pages.filter((p) => !p.path.includes("/assets/") || slugs.has(p.path.split("/").at(-2)!));
+  return pages.filter(
+    (p) => !p.path.includes("/sellers/") && (!p.path.includes("/assets/") || slugs.has(p.path.split("/").at(-2)!)),
+  );
 }
 
 /** Every <details> opened, as a reader who taps them all sees the page (the regions under "Every price"). */
@@ -133,6 +138,38 @@ describe("the page for an address with none (src/render/pages/not-found.ts), as 
         // Its way home, followed: today's prices in its language.
         await t.page.click("ul.way-home a");
         expect(new URL(t.page.url()).pathname, path).toBe(lang === "ar" ? "/ar/" : "/");
+      }
+      await t.close();
+      expect(found).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+/**
+ * The list of sellers, the first seller's page and the last's, in both languages (the simulated
+ * registry lists the banks first and the gold dealers last, whose licence words differ): the others
+ * differ by data, not by markup.
+ */
+function sellerPages(): string[] {
+  const en = site.pages.map((p) => p.path).filter((p) => p.startsWith("/sellers/"));
+  const picked = [...new Set([en[0], en[1], en.at(-1)])].filter((p): p is string => p !== undefined);
+  return [...picked, ...picked.map((p) => `/ar${p}`)];
+}
+
+describe("the sellers' pages (seller-page.ts), under the policy they are served with", () => {
+  test.each(WIDTHS.flatMap((w) => SCHEMES.map((s) => [w, s] as const)))(
+    "at %i px in the %s palette: axe-core finds no violation, in either language",
+    async (width, scheme) => {
+      const found: string[] = [];
+      const t = await site.tab(width, { colorScheme: scheme });
+      const paths = sellerPages();
+      expect(paths.length).toBeGreaterThanOrEqual(4);
+      for (const p of paths) {
+        found.push(...(await t.visit(p)));
+        expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
+        await openEvery(t.page);
+        found.push(...(await axeViolations(t.page)));
       }
       await t.close();
       expect(found).toEqual([]);

@@ -30,6 +30,7 @@ import { STYLE } from "../src/render/pages/style.js";
 import type { Feed } from "../src/schema/outputs.js";
 import type { ArchiveEntry, Day, Days, History } from "../src/schema/archive.js";
 import type { Manifest, BuildReport } from "../src/schema/documents.js";
+import type { Sellers } from "../src/schema/sellers.js";
 import { tempDir } from "./helpers/dataset.js";
 import { SAMPLE_NOW, sampleSite } from "./helpers/pages.js";
 
@@ -512,6 +513,8 @@ describe("Arabic, exactly (item 5)", () => {
       `days/${days.at(-2)}/index.html`, // the latest past day (the last is today)
       `days/${days[0]}/index.html`,
       ...sample.feed.assets.map((a) => `assets/${a.slug}/index.html`),
+      "sellers/index.html",
+      ...(await sample.json<Sellers>("api/v1/sellers.json")).sellers.map((s) => `sellers/${s.id}/index.html`),
     ].flatMap((f) => LANGS.map((lang) => at(lang, f)));
     for (const f of files) {
       const page = await sample.html(f);

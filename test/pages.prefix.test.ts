@@ -17,9 +17,11 @@ const PREFIX = "/some/prefix/";
 let server: Server;
 let origin: string;
 let feed: Feed;
+let sellers: string[];
 beforeAll(async () => {
   const site = await sampleSite();
   feed = site.feed;
+  sellers = site.sellers;
   // A plain static host, as the mirror is: a folder's index.html and nothing more, so a page must
   // link a file (/api/v1/index.json), not a path only the edge function answers (/api/v1).
   const files = sirv(site.out, { dev: true });
@@ -79,7 +81,7 @@ describe("the pages under a base path", () => {
     }
     expect(problems).toEqual([]);
     // The crawl reached every human page of the feed, the Arabic docs included.
-    expect(visitedPages.sort()).toEqual(expect.arrayContaining(humanPages(feed).map((p) => p.path)));
+    expect(visitedPages.sort()).toEqual(expect.arrayContaining(humanPages(feed, sellers).map((p) => p.path)));
     expect(visitedPages).toContain("/ar/docs/");
   }, 120_000);
 });

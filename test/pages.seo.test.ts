@@ -22,13 +22,15 @@ import type { Feed } from "../src/schema/outputs.js";
 import type { Manifest } from "../src/schema/documents.js";
 import { tempDir } from "./helpers/dataset.js";
 import { depsFor } from "./helpers/site.js";
-import { SAMPLE_NOW, humanPages, printed } from "./helpers/pages.js";
+import { SAMPLE_NOW, humanPages, printed, sellerIds } from "./helpers/pages.js";
 
 const BASE = "https://prices.example.org";
 
 interface Built {
   out: string;
   feed: Feed;
+  /** The ids of the sellers it lists, each with a page. */
+  sellers: string[];
   manifest: Manifest;
   read: (p: string) => Promise<string>;
   bytes: (p: string) => Promise<Buffer>;
@@ -41,6 +43,7 @@ async function built(out: string): Promise<Built> {
     read,
     bytes: (p) => fs.readFile(path.join(out, p)),
     feed: JSON.parse(await read("api/v1/feed.json")) as Feed,
+    sellers: await sellerIds(out),
     manifest: JSON.parse(await read("_manifest.json")) as Manifest,
   };
 }
@@ -73,7 +76,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const head = (html: string) => html.slice(0, html.indexOf("</head>"));
-const files = (b: Built) => humanPages(b.feed).map((p) => ({ ...p, file: `${p.path.slice(1)}index.html` }));
+const files = (b: Built) => humanPages(b.feed, b.sellers).map((p) => ({ ...p, file: `${p.path.slice(1)}index.html` }));
 
 describe("every page is found: Atom feeds, and with the base URL its canonical address and twins", () => {
   test("every page announces the Atom feed of every event; an asset page its own first, and both are built", async () => {
@@ -148,7 +151,10 @@ describe("every page is found: Atom feeds, and with the base URL its canonical a
     expect(deployed.manifest.files["sitemap.xml"]!.contentType).toBe("application/xml; charset=utf-8");
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(locs).toEqual(
-      [...humanPages(deployed.feed).map((p) => p.path), ...dayPaths(deployed).flatMap((p) => [p, `/ar${p}`])]
+      [
+        ...humanPages(deployed.feed, deployed.sellers).map((p) => p.path),
+        ...dayPaths(deployed).flatMap((p) => [p, `/ar${p}`]),
+      ]
         .map((p) => `${BASE}${p}`)
         .sort(byPage(deployed)),
     );
@@ -172,7 +178,7 @@ const dayPaths = (b: Built) => [
 /** The sitemap's order: each English page followed by its Arabic twin, the days after the other pages. */
 const byPage = (b: Built) => {
   const order = [
-    ...humanPages(b.feed)
+    ...humanPages(b.feed, b.sellers)
       .filter((p) => p.lang === "en")
       .map((p) => p.path),
     ...dayPaths(b),

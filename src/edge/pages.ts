@@ -12,6 +12,7 @@ import {
   DAYS_PAGE_PATH,
   DOCS_PATH,
   READYZ_PATH,
+  SELLERS_PAGE_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   files,
@@ -27,7 +28,7 @@ export const isPagePath = (pathname: string): boolean =>
   !(pathname === "/api" || pathname.startsWith("/api/") || pathname === READYZ_PATH);
 
 /** The English pages' sections: an address under one of them is an English page's. */
-const ENGLISH_SECTIONS = ["/assets/", DAYS_PAGE_PATH, SOURCES_PAGE_PATH, TERMS_PATH, DOCS_PATH];
+const ENGLISH_SECTIONS = ["/assets/", DAYS_PAGE_PATH, SELLERS_PAGE_PATH, SOURCES_PAGE_PATH, TERMS_PATH, DOCS_PATH];
 
 /**
  * The address of a past day's page whose date does not exist (`/days/2026-13-01/`, `/ar/days/x/`):

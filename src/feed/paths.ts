@@ -76,6 +76,9 @@ export const assetPagePath = (slug: string) => `/assets/${slug}/`;
 /** The list of every day of the archive, and the page of one past day: every asset's close that day. */
 export const DAYS_PAGE_PATH = "/days/";
 export const dayPagePath = (date: string) => `${DAYS_PAGE_PATH}${date}/`;
+/** The list of every seller with a record, and one seller's page: how often it was best, per asset. */
+export const SELLERS_PAGE_PATH = "/sellers/";
+export const sellerPagePath = (id: string) => `${SELLERS_PAGE_PATH}${id}/`;
 
 /** The public path of a page in a language: the English path, under AR_PREFIX for Arabic. */
 export function localized(path: string, lang: PageLang): string {

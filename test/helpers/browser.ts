@@ -56,7 +56,12 @@ export function pagesInBrowser(nowMs = SAMPLE_NOW): PagesInBrowser {
       { nowMs: nowMs + 60_000, limits: { window: 100_000, windowSeconds: 60, daily: 1_000_000 } },
       logs,
     );
-    state = { browser, server, feed: site.feed, pages: [...humanPages(site.feed), ...pastDayPages(site.feed)] };
+    state = {
+      browser,
+      server,
+      feed: site.feed,
+      pages: [...humanPages(site.feed, site.sellers), ...pastDayPages(site.feed)],
+    };
   }, 120_000);
   afterAll(async () => {
     await state?.browser.close();

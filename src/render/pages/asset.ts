@@ -19,6 +19,8 @@ import { amountScriptTag } from "./amount-script.js";
 import { periodCharts } from "./periods.js";
 import { goldNote, ounceReference } from "./gold.js";
 import { eventsSection } from "./events.js";
+import { bestSellerId, sellerIndex, sellerLink } from "./seller-links.js";
+import { usuallyBestSection } from "./usually-best.js";
 import {
   confidenceWords,
   freshnessWords,
@@ -35,12 +37,12 @@ import {
 
 type Side = "sell" | "buy";
 
-function sideBox(a: Asset, side: Side, lang: PageLang): SafeHtml {
+function sideBox(a: Asset, side: Side, lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
   const d: Direction = a.directions[side];
   const id = `side-${side}`;
   const ar = lang === "ar";
   const who = d.best?.seller
-    ? html`<p>${nameIn(lang, d.best.seller, d.best.sellerAr)} <span class="muted">— ${sideHint(side, lang)}</span></p>`
+    ? html`<p>${sellerLink(pages, bestSellerId(a, side), nameIn(lang, d.best.seller, d.best.sellerAr), lang)} <span class="muted">— ${sideHint(side, lang)}</span></p>`
     : "";
   const since = (p: NonNullable<Direction["previous"]>) =>
     ar
@@ -104,7 +106,12 @@ const REFUSAL_WORDS: Record<string, Record<PageLang, string>> = {
  * The quotes of sources still on probation (docs/methodology.md "New sources: probation"), apart and
  * in plain words: what each said, and whether our checks passed it. They are in nothing above.
  */
-function probationSection(a: Asset, lang: PageLang, sourceNames: ReadonlyMap<string, SafeHtml | "">): SafeHtml | "" {
+function probationSection(
+  a: Asset,
+  lang: PageLang,
+  sourceNames: ReadonlyMap<string, SafeHtml | "">,
+  sellerPages: ReadonlySet<string>,
+): SafeHtml | "" {
   const rows = a.probation ?? [];
   if (!rows.length) return "";
   const ar = lang === "ar";
@@ -115,7 +122,7 @@ function probationSection(a: Asset, lang: PageLang, sourceNames: ReadonlyMap<str
   };
   const body = rows.map(
     (r) =>
-      html`<tr><th scope="row">${nameIn(lang, r.seller, r.sellerAr ?? undefined)}</th><td data-label="${ar ? "المصدر" : "Source"}">${sourceNames.get(r.source) || r.source}</td><td data-label="${sideLabel("sell", lang)}">${price(r.sell, a.decimals, lang)}</td><td data-label="${sideLabel("buy", lang)}">${price(r.buy, a.decimals, lang)}</td><td data-label="${ar ? "النتيجة" : "Result"}">${verdict(r)}</td></tr>`,
+      html`<tr><th scope="row">${sellerLink(sellerPages, r.id, nameIn(lang, r.seller, r.sellerAr ?? undefined), lang)}</th><td data-label="${ar ? "المصدر" : "Source"}">${sourceNames.get(r.source) || r.source}</td><td data-label="${sideLabel("sell", lang)}">${price(r.sell, a.decimals, lang)}</td><td data-label="${sideLabel("buy", lang)}">${price(r.buy, a.decimals, lang)}</td><td data-label="${ar ? "النتيجة" : "Result"}">${verdict(r)}</td></tr>`,
   );
   return html`<section aria-labelledby="probation-h"><h2 id="probation-h">${ar ? "أسعار تحت الاختبار" : "Being checked"}</h2>
 <p class="muted">${
@@ -131,6 +138,7 @@ export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): s
   const { feed, input } = ctx;
   const ar = lang === "ar";
   const sourceNames = sourceNamesIn(input.dataset.sources.sources, lang);
+  const records = sellerIndex(ctx);
   const nameAr = westernDigits(a.nameAr);
   const title = ar ? nameAr : a.name;
   const twinName = ar ? english(a.name) : arabic(a.nameAr);
@@ -139,16 +147,17 @@ export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): s
     a.market === "reference"
       ? ""
       : html`<section aria-labelledby="sellers-h"><h2 id="sellers-h">${ar ? `كل الجهات المرخصة (${a.sellers.length})` : `Every licensed seller (${a.sellers.length})`}</h2>
-${a.sellers.length ? sellerTable(a, { lang, sourceNames }) : html`<p class="muted">${ar ? "لم تسعّره أي جهة في هذا اليوم." : "No seller quoted it on this day."}</p>`}</section>`;
+${a.sellers.length ? sellerTable(a, { lang, sourceNames, sellerPages: records.pages }) : html`<p class="muted">${ar ? "لم تسعّره أي جهة في هذا اليوم." : "No seller quoted it on this day."}</p>`}</section>`;
   const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${title}</p>
 <h1>${title} ${twinName}</h1>
 <p class="lead">${pricesOf(a, feed, lang)} · ${unitWords(a, lang)}${note ? ` · ${note}` : ""}</p>
 <p class="status"><strong>${freshnessWords(a, lang)}</strong> · ${lastUpdated(a, feed, lang)} · ${confidenceWords(a, lang)}</p>
 ${shareLink(a, lang, input.dataset.site.baseUrl)}
-<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang), sideBox(a, "buy", lang)]}${references(a, lang, a.kind === "metal" ? ounceReference(feed, input.dataset.sources.sources, lang) : null)}</div>
+<div class="sides">${a.market === "reference" ? referenceBox(a, lang) : [sideBox(a, "sell", lang, records.pages), sideBox(a, "buy", lang, records.pages)]}${references(a, lang, a.kind === "metal" ? ounceReference(feed, input.dataset.sources.sources, lang) : null)}</div>
 ${goldNote([a], lang, { selling: true })}
 ${sellers}
-${probationSection(a, lang, sourceNames)}
+${probationSection(a, lang, sourceNames, records.pages)}
+${usuallyBestSection(a, records, lang)}
 ${converter(a, lang)}
 ${eventsSection(ctx, lang, a.slug)}
 ${periodCharts(ctx, a, lang)}

@@ -14,11 +14,13 @@ import type { SiteFile } from "../../feed/site.js";
 import {
   DAYS_PAGE_PATH,
   DOCS_PATH,
+  SELLERS_PAGE_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   assetPagePath,
   dayPagePath,
   localized,
+  sellerPagePath,
 } from "../../feed/paths.js";
 import type { Feed } from "../../schema/outputs.js";
 import { html, join } from "./html.js";
@@ -31,14 +33,22 @@ export const XML_TYPE = "application/xml; charset=utf-8";
 /**
  * Every human page by its English path: its Arabic twin is at localized(path, "ar"). The past days
  * (`days`, oldest first) follow the list of days: each is a page of its own that a search for "the
- * dollar on 3 November" should find, and only the list and the day around it link there.
+ * dollar on 3 November" should find, and only the list and the day around it link there. The list
+ * of sellers and each seller's page (`sellers`, by id, in the list's order) come before them: "is
+ * this bank usually good for dollars" is a search too.
  */
-export const pagePaths = (feed: Pick<Feed, "assets">, days: readonly string[] = []) => [
+export const pagePaths = (
+  feed: Pick<Feed, "assets">,
+  days: readonly string[] = [],
+  sellers: readonly string[] = [],
+) => [
   "/",
   ...feed.assets.map((a) => assetPagePath(a.slug)),
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   DOCS_PATH,
+  SELLERS_PAGE_PATH,
+  ...sellers.map(sellerPagePath),
   DAYS_PAGE_PATH,
   ...days.map(dayPagePath),
 ];
@@ -60,7 +70,12 @@ export function robotsTxt(baseUrl: string | undefined): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function sitemapXml(feed: Pick<Feed, "assets">, baseUrl: string, days: readonly string[] = []): string {
+export function sitemapXml(
+  feed: Pick<Feed, "assets">,
+  baseUrl: string,
+  days: readonly string[] = [],
+  sellers: readonly string[] = [],
+): string {
   const base = baseUrl.replace(/\/+$/, "");
   const twins = (p: string) =>
     join(
@@ -71,7 +86,7 @@ export function sitemapXml(feed: Pick<Feed, "assets">, baseUrl: string, days: re
       ],
       "",
     );
-  const urls = pagePaths(feed, days).flatMap((p) =>
+  const urls = pagePaths(feed, days, sellers).flatMap((p) =>
     [p, localized(p, "ar")].map((loc) => html`<url><loc>${base}${loc}</loc>${twins(p)}</url>`),
   );
   return html`<?xml version="1.0" encoding="UTF-8"?>
@@ -81,12 +96,13 @@ ${join(urls, "\n")}
 `.text;
 }
 
-/** robots.txt always; sitemap.xml with the base URL only, with the past days' pages (`days`). */
+/** robots.txt always; sitemap.xml with the base URL only, with the past days' pages (`days`) and the sellers' (`sellers`). */
 export function* crawlFiles(
   feed: Pick<Feed, "assets">,
   baseUrl: string | undefined,
   days: readonly string[] = [],
+  sellers: readonly string[] = [],
 ): Generator<SiteFile> {
   yield file(ROBOTS_FILE, robotsTxt(baseUrl), TEXT_TYPE);
-  if (baseUrl) yield file(SITEMAP_FILE, sitemapXml(feed, baseUrl, days), XML_TYPE);
+  if (baseUrl) yield file(SITEMAP_FILE, sitemapXml(feed, baseUrl, days, sellers), XML_TYPE);
 }

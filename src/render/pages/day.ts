@@ -30,6 +30,7 @@ import { page } from "./page.js";
 import { cairoClock, cairoDay, count, longDate, longDateYear, monthOf, price, weekdayDate } from "./format.js";
 import { pageOrder } from "./lineup.js";
 import { buildDay, categoryTitle, sideLabel, simulatedBanner } from "./words.js";
+import { sellerIndex, sellerLink } from "./seller-links.js";
 
 type DayAsset = Day["assets"][number];
 type Side = "sell" | "buy";
@@ -39,12 +40,14 @@ const LANGS: readonly PageLang[] = ["en", "ar"];
 const dayTitle = (date: string, lang: PageLang) =>
   lang === "ar" ? `الأسعار يوم ${longDateYear(date, "ar")}` : `Prices on ${longDateYear(date, "en")}`;
 
-/** The best of a side that day, and who offered it. */
-function bestCell(a: DayAsset, side: Side, lang: PageLang): SafeHtml {
+/** The best of a side that day, and who offered it, linked to its page. */
+function bestCell(a: DayAsset, side: Side, lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
   const e = a.entry;
   const value = side === "sell" ? e.sellLo : e.buyHi;
   const by = side === "sell" ? e.bestSell : e.bestBuy;
-  const who = by ? html`<span class="who">${nameIn(lang, by.seller, by.sellerAr)}</span>` : "";
+  const who = by
+    ? html`<span class="who">${sellerLink(pages, by.id, nameIn(lang, by.seller, by.sellerAr), lang)}</span>`
+    : "";
   return html`<td class="n"><span class="v">${price(value, a.decimals, lang)}</span>${who}</td>`;
 }
 
@@ -63,14 +66,14 @@ function references(a: DayAsset, lang: PageLang): string {
   return parts.join(" · ");
 }
 
-function marketRow(a: DayAsset, lang: PageLang): SafeHtml {
+function marketRow(a: DayAsset, lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
   const ar = lang === "ar";
   const other = otherName(lang, a.name, a.nameAr);
   const refs = references(a, lang);
   const cells =
     a.market === "reference"
       ? html`<td class="n" colspan="2"><span class="v">${price(a.entry.global ?? a.entry.sellLo, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
-      : html`${bestCell(a, "sell", lang)}${bestCell(a, "buy", lang)}`;
+      : html`${bestCell(a, "sell", lang, pages)}${bestCell(a, "buy", lang, pages)}`;
   const sellers = a.sellers.length
     ? html`<span class="sub"><a href="#sellers-${a.slug}">${ar ? `كل الجهات (${count(a.sellers.length, "ar")})` : `Every seller (${count(a.sellers.length, "en")})`}</a></span>`
     : "";
@@ -81,9 +84,16 @@ function marketRow(a: DayAsset, lang: PageLang): SafeHtml {
  * Every seller's close of an asset that day, best first as the document has them; the best of each
  * side marked. A row is the seller's name in the page's language, its two prices and the time of
  * its last quote (the asset's page has the rest), its cells aligned by the table's style rather
- * than a class each: a large market's day is thousands of rows.
+ * than a class each: a large market's day is thousands of rows. A name links to the seller's page
+ * (`names`: each seller's name, linked or not, made once per page).
  */
-function sellerCloses(day: Day, a: DayAsset, lang: PageLang, dayOfQuote: (iso: string) => string): string {
+function sellerCloses(
+  day: Day,
+  a: DayAsset,
+  lang: PageLang,
+  dayOfQuote: (iso: string) => string,
+  names: (s: DayAsset["sellers"][number]) => SafeHtml | "",
+): string {
   const ar = lang === "ar";
   const e = a.entry;
   const mark = html`<span class="best-mark">${ar ? "★ الأفضل" : "★ Best"}</span>`;
@@ -95,7 +105,7 @@ function sellerCloses(day: Day, a: DayAsset, lang: PageLang, dayOfQuote: (iso: s
     // A close quoted on another day (before midnight in Cairo) says which.
     const at =
       dayOfQuote(s.observedAt) === day.date ? "" : html`<span class="since">${weekdayDate(s.observedAt, lang)}</span>`;
-    return html`<tr><th scope="row">${nameIn(lang, s.seller, s.sellerAr)}</th>${cell(s.sell, e.bestSell?.id === s.id && s.sell === e.sellLo)}${cell(s.buy, e.bestBuy?.id === s.id && s.buy === e.buyHi)}<td>${cairoClock(s.observedAt, lang)}${at}</td></tr>`
+    return html`<tr><th scope="row">${names(s)}</th>${cell(s.sell, e.bestSell?.id === s.id && s.sell === e.sellLo)}${cell(s.buy, e.bestBuy?.id === s.id && s.buy === e.buyHi)}<td>${cairoClock(s.observedAt, lang)}${at}</td></tr>`
       .text;
   });
   const name = nameIn(lang, a.name, a.nameAr);
@@ -133,6 +143,7 @@ function dayLinks(around: DayAround, lang: PageLang): SafeHtml {
 /** A past day's page from its archive document, with the dates of the past days before and after it. */
 export function renderDayPage(ctx: RenderContext, day: Day, around: DayAround, lang: PageLang): string {
   const ar = lang === "ar";
+  const pages = sellerIndex(ctx).pages;
   const assets = pageOrder(day.assets);
   const categories = [...new Set(assets.map((a) => a.category))];
   const market = categories.map((c) => {
@@ -141,7 +152,7 @@ export function renderDayPage(ctx: RenderContext, day: Day, around: DayAround, l
 <h2 id="${id}">${categoryTitle(c, lang)}</h2>
 <table class="market"><thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
 <tbody>${join(
-      assets.filter((a) => a.category === c).map((a) => marketRow(a, lang)),
+      assets.filter((a) => a.category === c).map((a) => marketRow(a, lang, pages)),
       "\n",
     )}</tbody></table>
 </section>`;
@@ -186,8 +197,17 @@ ${CLOSES}
   // relativeLinks): they have none, and they are most of a large market's page.
   const [before, after] = framed.split(CLOSES.text);
   if (after === undefined) return framed;
+  // The seller tables' links are made relative to the page here (sellerLink's `from`); a seller's
+  // name is the same in every table of the day, so each is made once.
+  const from = localized(dayPagePath(day.date), lang);
+  const named = new Map<string, SafeHtml | "">();
+  const names = (s: DayAsset["sellers"][number]) => {
+    let n = named.get(s.id);
+    if (n === undefined) named.set(s.id, (n = sellerLink(pages, s.id, nameIn(lang, s.seller, s.sellerAr), lang, from)));
+    return n;
+  };
   // Joined by the array, into one flat string: a rope of thousands of rows costs many times its text.
-  return `${before}${withSellers.map((a) => sellerCloses(day, a, lang, dayOfQuote)).join("\n")}${after}`;
+  return `${before}${withSellers.map((a) => sellerCloses(day, a, lang, dayOfQuote, names)).join("\n")}${after}`;
 }
 /** Where the seller tables go in a day's page (renderDayPage). */
 const CLOSES = html`<!--closes-->`;
@@ -246,7 +266,7 @@ export function otherDays(dates: readonly string[], before: string, lang: PageLa
 
 /**
  * What a day's page is made of besides the code: its document's ETag, its neighbours, whether it is
- * over, the site's settings and which assets have pages (the rows link to them).
+ * over, the site's settings and which assets and sellers have pages (the rows link to them).
  */
 function dayPageKey(ctx: RenderContext, frame: string, date: string, around: DayAround, lang: PageLang): string {
   return `day-page-v1\0${ctx.input.programKey}\0${frame}\0${lang}\0${date}\0${ctx.etag(files.day(date))}\0${around.prev ?? ""}\0${around.next ?? ""}\0${around.today ?? ""}`;
@@ -277,7 +297,11 @@ export function* dayPages(ctx: RenderContext): Generator<SiteFile> {
   const days = pastDays(ctx);
   const today = buildDay(ctx.feed);
   const keyed = ctx.input.programKey !== undefined;
-  const frame = JSON.stringify([ctx.input.dataset.site, ctx.feed.assets.map((a) => a.slug)]);
+  const frame = JSON.stringify([
+    ctx.input.dataset.site,
+    ctx.feed.assets.map((a) => a.slug),
+    [...sellerIndex(ctx).pages],
+  ]);
   let read: { date: string; day: Day } | null = null;
   const dayOf = (date: string) => {
     if (read?.date !== date) read = { date, day: ctx.archive.day(date) };

@@ -24,15 +24,19 @@ import {
 } from "./words.js";
 import { eventsSection } from "./events.js";
 import { CARD, HOME_CARD_PATH, homeCardAlt } from "./card-image.js";
+import { bestSellerId, sellerIndex, sellerLink } from "./seller-links.js";
 
 /**
  * One side of an asset, a cell: the best price and its move, who offers it, and the verdict only
  * when it says something (cheaper or dearer than usual; the asset's page has the rest), so that
- * the headline assets fit a phone's first two screens.
+ * the headline assets fit a phone's first two screens. Who offers it links to the seller's page.
  */
-function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang): SafeHtml {
+function sideCell(a: Asset, side: "sell" | "buy", lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
   const d: Direction = a.directions[side];
-  const who = d.best?.seller ? html`<span class="who">${nameIn(lang, d.best.seller, d.best.sellerAr)}</span>` : "";
+  const name = d.best?.seller
+    ? sellerLink(pages, bestSellerId(a, side), nameIn(lang, d.best.seller, d.best.sellerAr), lang)
+    : "";
+  const who = name ? html`<span class="who">${name}</span>` : "";
   const moved = d.previous ? changeMark(d.previous.change, a.decimals, lang, { side }) : "";
   const v = d.verdict;
   const tag =
@@ -80,12 +84,12 @@ export function tableWhen(assets: readonly Asset[], lang: PageLang): { caption: 
   };
 }
 
-function row(a: Asset, lang: PageLang, when: string): SafeHtml {
+function row(a: Asset, lang: PageLang, when: string, pages: ReadonlySet<string>): SafeHtml {
   const ar = lang === "ar";
   const cells =
     a.market === "reference"
       ? html`<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
-      : html`${sideCell(a, "sell", lang)}${sideCell(a, "buy", lang)}`;
+      : html`${sideCell(a, "sell", lang, pages)}${sideCell(a, "buy", lang, pages)}`;
   const other = otherName(lang, a.name, a.nameAr);
   return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}${when ? html`<span class="sub">${when}</span>` : ""}</th>${cells}</tr>`;
 }
@@ -94,13 +98,19 @@ function row(a: Asset, lang: PageLang, when: string): SafeHtml {
  * The assets by category, each category a section with its heading and one table. The rest under
  * "Every price" (`more`) names its sections apart, so that no two regions share a name.
  */
-function sections(assets: readonly Asset[], lang: PageLang, idPrefix: string, more = false): SafeHtml {
+function sections(
+  assets: readonly Asset[],
+  lang: PageLang,
+  idPrefix: string,
+  pages: ReadonlySet<string>,
+  more = false,
+): SafeHtml {
   const categories = [...new Set(assets.map((a) => a.category))];
   const section = (c: string) => {
     const id = `${idPrefix}${c}`;
     const listed = assets.filter((a) => a.category === c);
     const when = tableWhen(listed, lang);
-    const rows = listed.map((a) => row(a, lang, when.row(a)));
+    const rows = listed.map((a) => row(a, lang, when.row(a), pages));
     return html`<section class="market" aria-labelledby="${id}">
 <h2 id="${id}">${more ? otherCategoryTitle(c, lang) : categoryTitle(c, lang)}</h2>
 <table class="market">${when.caption ? html`<caption class="when">${when.caption}</caption>` : ""}<thead><tr><th scope="col">${categoryTitle(c, lang)}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th></tr></thead>
@@ -124,12 +134,13 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   const ar = lang === "ar";
   const ordered = pageOrder(feed.assets);
   const isHeadline = headlineOf(ordered);
+  const pages = sellerIndex(ctx).pages;
   const rest = ordered.filter((a) => !isHeadline(a));
   // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
   // <details> without script.
   const more = rest.length
     ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arOthers(rest.length)}` : `Every price: ${count(rest.length, "en")} more`}</summary>
-${sections(rest, lang, "more-", true)}
+${sections(rest, lang, "more-", pages, true)}
 </details>`
     : "";
   const intro = ar
@@ -138,7 +149,7 @@ ${sections(rest, lang, "more-", true)}
     : html`<h1>Currency and gold prices in Egypt</h1>
 <p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close. Parallel-market rates are not included.</p>`;
   const body = html`${intro}
-${sections(ordered.filter(isHeadline), lang, "cat-")}
+${sections(ordered.filter(isHeadline), lang, "cat-", pages)}
 ${more}
 ${moveKey(lang)}
 ${eventsSection(ctx, lang)}`;

@@ -1,17 +1,19 @@
 /**
  * The pages people read, in English and in Arabic (under /ar/): home, one page per asset, terms,
- * sources, the docs, one page per past day with the list of days, and the page for an address that
- * has none.
+ * sources, the docs, one page per seller with the list of sellers, one page per past day with the
+ * list of days, and the page for an address that has none.
  */
 import { HTML_TYPE, type Renderer, type SiteFile } from "../../feed/site.js";
 import { flat } from "../../core/flat.js";
 import {
   DOCS_PATH,
+  SELLERS_PAGE_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   assetPagePath,
   files,
   localized,
+  sellerPagePath,
   type PageLang,
 } from "../../feed/paths.js";
 import { renderDocs } from "./docs.js";
@@ -25,6 +27,7 @@ import { cardImages } from "./card-image.js";
 import { crawlFiles } from "./crawl.js";
 import { dayPages, pastDays } from "./day.js";
 import { renderNotFound } from "./not-found.js";
+import { renderSellerPage, renderSellersIndex } from "./seller-page.js";
 
 /** A page's file; its text is flattened (core/flat.ts): a page is rendered from many small pieces. */
 const page = (path: string, body: string, etagInput = () => body): SiteFile => ({
@@ -48,6 +51,11 @@ export const pageRenderer: Renderer = function* (ctx) {
     yield page(files.page(localized(TERMS_PATH, lang)), renderTerms(ctx, lang));
     yield page(files.page(localized(SOURCES_PAGE_PATH, lang)), renderSources(ctx, lang));
   }
+  // Every seller's record as a page (seller-page.ts), from the documents /api/v1/sellers*.json publish.
+  for (const lang of LANGS) yield page(files.page(localized(SELLERS_PAGE_PATH, lang)), renderSellersIndex(ctx, lang));
+  for (const [id, doc] of ctx.sellers.records)
+    for (const lang of LANGS)
+      yield page(files.page(localized(sellerPagePath(id), lang)), renderSellerPage(ctx, doc, lang));
   // The docs quote a real answer, generatedAt included: as for the feed, the build instant is not
   // part of the ETag, so an hourly rebuild of unchanged data keeps the page's ETag.
   const docs = renderDocs(ctx);
@@ -56,7 +64,7 @@ export const pageRenderer: Renderer = function* (ctx) {
   // The page for an address that has none, at the root where static hosts look for it (not-found.ts).
   for (const lang of LANGS) yield page(files.notFound(lang), renderNotFound(ctx, lang));
   // robots.txt, and sitemap.xml with the base URL (crawl.ts), the past days' pages in it.
-  yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl, pastDays(ctx));
+  yield* crawlFiles(ctx.feed, ctx.input.dataset.site.baseUrl, pastDays(ctx), [...ctx.sellers.records.keys()]);
   // Each asset's card as a picture for shared links (og:image): drawn here, made PNG by the sink.
   // The cards are what a shared link shows (og:image), which needs the base URL: without one no page
   // names them, and drawing them (tens of ms each) would be work for nobody.

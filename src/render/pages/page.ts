@@ -16,6 +16,7 @@ import {
   DOCS_PATH,
   EVENTS_ATOM_PATH,
   FEED_PATH,
+  SELLERS_PAGE_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
   localized,
@@ -95,12 +96,14 @@ export interface PageOptions {
 const NAV: Record<PageLang, Array<[string, string]>> = {
   en: [
     ["/", "Prices"],
+    [SELLERS_PAGE_PATH, "Sellers"],
     [SOURCES_PAGE_PATH, "Sources"],
     [DOCS_PATH, "Developers"],
     [TERMS_PATH, "Terms"],
   ],
   ar: [
     ["/", "الأسعار"],
+    [SELLERS_PAGE_PATH, "الجهات"],
     [SOURCES_PAGE_PATH, "المصادر"],
     [DOCS_PATH, "للمطورين"],
     [TERMS_PATH, "الشروط"],

@@ -8,6 +8,8 @@
  *
  * On a phone the table keeps four columns (seller, you buy at, you sell at, time) and fits 360 px:
  * the other-language name and how many sources saw the seller move to lines under its name.
+ *
+ * A seller's name links to its page (seller-page.ts) when it has one (`sellerPages`).
  */
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
@@ -15,6 +17,7 @@ import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
 import { AR_REPORTING_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
 import { changeMark, sellerChange } from "./change.js";
 import { sideLabel } from "./words.js";
+import { sellerLink } from "./seller-links.js";
 
 /** The members a row carries since seller rows name their quote's time and sources; read defensively. */
 type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources" | "previous">> &
@@ -24,6 +27,8 @@ export interface SellerTableOptions {
   lang: PageLang;
   /** Source id → its name as HTML in the page's language, in the order of the sources configuration. */
   sourceNames: ReadonlyMap<string, SafeHtml | "">;
+  /** The ids of the sellers with a page of their own: their names link there. */
+  sellerPages?: ReadonlySet<string>;
 }
 
 /** A source's rank in the configuration (unknown ones last), so the numbers follow the operator's order. */
@@ -75,7 +80,7 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
       ? html`<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_REPORTING_SOURCES, "nominative")}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
       : "";
     const id = r.id ? html` id="seller-${r.id}"` : "";
-    return html`<tr${id}><th scope="row">${nameIn(lang, r.seller, r.sellerAr)}${other ? html`<span class="sub">${other}</span>` : ""}${seenBy}</th><td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}${withSources ? html`<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`;
+    return html`<tr${id}><th scope="row">${sellerLink(o.sellerPages ?? new Set(), r.id, nameIn(lang, r.seller, r.sellerAr), lang)}${other ? html`<span class="sub">${other}</span>` : ""}${seenBy}</th><td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}${withSources ? html`<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`;
   });
   const head = [
     html`<th scope="col">${ar ? "الجهة" : "Seller"}</th>`,
