@@ -164,11 +164,11 @@ export function renderSellersIndex(ctx: RenderContext, lang: PageLang): string {
   const rows = [...ctx.sellers.records.values()].map((doc) => {
     const s = doc.seller;
     const other = otherName(lang, s.name, s.nameAr);
-    return html`<tr id="seller-${s.id}"><th scope="row"><a href="${localized(sellerPagePath(s.id), lang)}">${nameIn(lang, s.name, s.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}</th><td>${sellerWord(W.kind[s.kind], lang)}</td><td>${sellerSummary(doc, lang)}</td></tr>`;
+    return html`<tr id="seller-${s.id}"><th scope="row"><a href="${localized(sellerPagePath(s.id), lang)}">${nameIn(lang, s.name, s.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}<span class="sub kind">${sellerWord(W.kind[s.kind], lang)}</span></th><td>${sellerSummary(doc, lang)}</td></tr>`;
   });
   const title = sellerWord(W.index.title, lang);
   const table = rows.length
-    ? html`<table class="sellers-list"><thead><tr><th scope="col">${sellerWord(W.index.seller, lang)}</th><th scope="col">${sellerWord(W.index.kind, lang)}</th><th scope="col">${sellerWord(W.index.summary, lang)}</th></tr></thead>
+    ? html`<table class="sellers-list"><thead><tr><th scope="col">${sellerWord(W.index.seller, lang)}</th><th scope="col">${sellerWord(W.index.summary, lang)}</th></tr></thead>
 <tbody>${join(rows, "\n")}</tbody></table>`
     : html`<p class="muted">${sellerWord(W.index.none, lang)}</p>`;
   const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${title}</p>

@@ -24,7 +24,6 @@ export const SELLER_WORDS = {
       "كل البنوك وشركات الصرافة المرخصة وتجار الذهب المقيّدين في مصر ممن أسعارهم هنا، وكم مرة قدّمت كل جهة أفضل سعر.",
     ],
     seller: ["Seller", "الجهة"],
-    kind: ["Kind", "النوع"],
     summary: ["At a glance", "باختصار"],
     none: ["No seller has quoted yet.", "لم تسعّر أي جهة بعد."],
   },

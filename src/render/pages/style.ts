@@ -68,6 +68,8 @@ table.sellers{max-width:58rem}.sellers tbody th{font-weight:600}.sellers .sub{di
 @media (min-width:40rem){.sellers .col-wide{display:table-cell}.sellers .sub{display:none}td .chg,td .since{white-space:nowrap}}
 .sources-health .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}.sources-health td{overflow-wrap:anywhere}
 @media (max-width:40rem){.sources-health thead{display:none}.sources-health tr,.sources-health th,.sources-health td{display:block}.sources-health tr{border-bottom:1px solid var(--line,#ccc);padding:.4rem 0}.sources-health td::before{content:attr(data-label) ": ";font-weight:600}}
+/* The sellers' pages: the list (its kind under each name) and a seller's record per asset */
+table.sellers-list,table.record{max-width:48rem}.sellers-list tbody th{font-weight:600}.sellers-list .sub{display:block;font-size:.85rem;font-weight:400;color:var(--muted)}
 td.best{background:var(--best);font-weight:700}
 .best-mark{display:block;font-size:.75rem;font-weight:600;color:var(--ink)}
 /* Charts: a narrow drawing on phones, a wide one above, each with text large enough to read */
