@@ -262,10 +262,11 @@ describe("a sealed file", () => {
     expect(await ahead.of(big)).toEqual(want);
     expect(await ahead.of(missing)).toBeNull();
     expect(await ahead.of(small)).toEqual({ sha256: sha256Hex("[1,2]"), bytes: 5 }); // not given: hashed when asked
-    // A history file's part, then its own bytes.
+    // A history file's part, then its own bytes; and the whole file's digest, read once.
     expect(headSha256(big, 1 << 20)).toEqual({
       sha256: sha256Hex("x".repeat(1 << 20)),
       rest: Buffer.from("x".repeat(2 << 20)),
+      whole: sha256Hex(text),
     });
     expect(headSha256(small, 6)).toBeNull();
   });
