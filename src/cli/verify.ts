@@ -56,7 +56,7 @@ export function keygenCommand(program: Command): void {
           `# The private key: paste it whole as the repository secret PRICE_FEED_SIGNING_KEY, then forget it.`,
           `# It is printed this once and written nowhere (docs/operating.md "Signing keys").`,
           privatePem.trimEnd(),
-          `# The public key: add this entry to data/keys.json's "keys" and commit it before the next build signs.`,
+          `# The public key: add this entry to data/keys.json's "keys" (a new file is {"schemaVersion": 1, "keys": [this entry]}) and commit it before the next build signs.`,
           JSON.stringify(entry, null, 2),
         ].join("\n"),
       );
