@@ -14,6 +14,9 @@ import type { Manifest, SourceHealth } from "../src/schema/documents.js";
 import type { SellerRecord, Sellers } from "../src/schema/sellers.js";
 import type { Days } from "../src/schema/archive.js";
 import { pageLanguage } from "../src/edge/pages.js";
+import { html } from "../src/render/pages/html.js";
+import { sellerLink } from "../src/render/pages/seller-links.js";
+import { usuallyBest } from "../src/render/pages/usually-best.js";
 import { sampleSite } from "./helpers/pages.js";
 
 const LANGS = ["en", "ar"] as const;
@@ -283,4 +286,43 @@ describe("an asset page's Who is usually best", () => {
       expect(lists).toBeGreaterThan(feed.assets.length);
     },
   );
+});
+
+describe("the pieces, by hand", () => {
+  // A name links only to a seller with a page: a name a source on probation read that the list does
+  // not know stays text. From a page whose links are already relative (a day's closes), relative.
+  test.each([
+    ["known, a site path", "cairo-union", "en", undefined, '<a href="/sellers/cairo-union/">Cairo Union Bank</a>'],
+    ["known, Arabic", "cairo-union", "ar", undefined, '<a href="/ar/sellers/cairo-union/">Cairo Union Bank</a>'],
+    [
+      "known, from a day's page",
+      "cairo-union",
+      "ar",
+      "/ar/days/2026-11-18/",
+      '<a href="../../../ar/sellers/cairo-union/">Cairo Union Bank</a>',
+    ],
+    ["unknown", "nobody", "en", undefined, "Cairo Union Bank"],
+    ["no id", null, "en", undefined, "Cairo Union Bank"],
+  ] as const)("sellerLink: %s", (_, id, lang, from, want) => {
+    const name = html`Cairo Union Bank`;
+    expect(String(sellerLink(new Set(["cairo-union"]), id, name, lang, from))).toBe(want);
+  });
+
+  // Three sellers best as often as each other: the smaller usual gap first, then the list's order; a
+  // seller never best is not listed, and no more than three are.
+  const entry = (id: string, best: number, gap: number | null) =>
+    ({
+      seller: { id, name: id, nameAr: null, kind: "bank", licensedBy: "Central Bank of Egypt" },
+      record: { short: { daysBest: { sell: best, buy: 0 }, medianGapPct: { sell: gap, buy: null } } },
+    }) as unknown as Parameters<typeof usuallyBest>[0][number];
+  test.each([
+    ["most days first", [entry("a", 2, 0.1), entry("b", 9, 0.5), entry("c", 5, 0)], ["b", "c", "a"]],
+    ["a tie: the nearer the best first", [entry("a", 4, 0.3), entry("b", 4, 0.1)], ["b", "a"]],
+    ["a tie on both: the list's order", [entry("a", 4, 0.1), entry("b", 4, 0.1)], ["a", "b"]],
+    ["a gap of none counts last", [entry("a", 4, null), entry("b", 4, 0.9)], ["b", "a"]],
+    ["never best: left out", [entry("a", 0, 0.1), entry("b", 1, 0.2)], ["b"]],
+    ["three at most", [entry("a", 1, 0), entry("b", 2, 0), entry("c", 3, 0), entry("d", 4, 0)], ["d", "c", "b"]],
+  ] as const)("usuallyBest: %s", (_, entries, want) => {
+    expect(usuallyBest(entries, "sell").map((e) => e.seller.id)).toEqual(want);
+  });
 });
