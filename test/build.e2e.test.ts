@@ -287,6 +287,10 @@ describe("reproducibility, ETags and Last-Modified", () => {
         "api/v1/feed/asset/gold-24k.json",
         "api/v1/feed/category/metals.json",
         "api/v1/openapi.json",
+        // The dealer's record and its pages: its closes' figures and today's prices (docs/methodology.md §13).
+        "api/v1/sellers/sagha.json",
+        "sellers/sagha/index.html",
+        "ar/sellers/sagha/index.html",
         ...pages,
         "ar/index.html",
         "index.html",
