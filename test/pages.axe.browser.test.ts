@@ -6,45 +6,17 @@
  * elements (the phone charts), each in the light and the dark palette (prefers-color-scheme: dark)
  * for its contrast, with every <details> open, so that the regions under "Every price" are checked
  * too (axe's landmark-unique). The simulated-data banner is inside a landmark (axe's `region`).
- * The page for an address with none is checked as the handler serves it (404 and 400), under the
- * policy it is served with (helpers/axe.ts), as is the home page with a market closed
+ * Every page is checked as served, under its own policy (helpers/axe.ts runs axe without bypassing
+ * it); so are the page for an address with none (404 and 400) and the home page with a market closed
  * (pages.phone.browser.test.ts). The rest of the browser checks are pages.browser.test.ts and
  * pages.numbers.browser.test.ts.
  */
-import { createRequire } from "node:module";
 import { describe, expect, test } from "vitest";
-import type { Page } from "playwright-core";
 import type { HumanPage } from "./helpers/pages.js";
 import { WIDTHS, pagesInBrowser } from "./helpers/browser.js";
-import { axeViolations, openAll as openEvery } from "./helpers/axe.js";
-
-const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+import { axeViolations, openAll } from "./helpers/axe.js";
 
 const site = pagesInBrowser();
-
-/** axe-core is a script, which the pages' policy forbids: it runs in a context that bypasses CSP. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
-  const result = await page.evaluate(async () => {
-    type Axe = {
-      run: (
-        ctx: Document,
-        o: object,
-      ) => Promise<{
-        violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>;
-      }>;
-    };
-    return (globalThis as unknown as { axe: Axe }).axe.run(document, { resultTypes: ["violations"] });
-  });
-  const where = new URL(page.url()).pathname;
-  return result.violations.map(
-    (v) =>
-      `${where}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(" "))
-        .join(", ")}`,
-  );
-}
 
 /**
  * One page of each kind, in both languages, for axe: the asset pages differ by data, not by markup.
@@ -63,12 +35,6 @@ function everyKindOfPage(): HumanPage[] {
   );
 }
 
-/** Every <details> opened, as a reader who taps them all sees the page (the regions under "Every price"). */
-const openAll = (page: Page) =>
-  page.evaluate(() => {
-    for (const d of document.querySelectorAll("details")) d.open = true;
-  });
-
 const SCHEMES = ["light", "dark"] as const;
 const BACKGROUND = { light: "rgb(255, 255, 255)", dark: "rgb(20, 24, 28)" } as const;
 
@@ -77,12 +43,12 @@ describe("every kind of page, in English and Arabic, at desktop and phone widths
     "at %i px in the %s palette: axe-core finds no violation on any kind of page, in either language",
     async (width, scheme) => {
       const found: string[] = [];
-      const t = await site.tab(width, { bypassCSP: true, colorScheme: scheme });
+      const t = await site.tab(width, { colorScheme: scheme });
       for (const p of everyKindOfPage()) {
         await t.visit(p.path);
         expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
         await openAll(t.page);
-        found.push(...(await violations(t.page)));
+        found.push(...(await axeViolations(t.page)));
       }
       await t.close();
       expect(found).toEqual([]);
@@ -91,7 +57,7 @@ describe("every kind of page, in English and Arabic, at desktop and phone widths
   );
 
   test("the home page's regions have names of their own with everything open, in both languages", async () => {
-    const t = await site.tab(390, { bypassCSP: true });
+    const t = await site.tab(390);
     for (const path of ["/", "/ar/"]) {
       await t.visit(path);
       await openAll(t.page);
@@ -168,7 +134,7 @@ describe("the sellers' pages (seller-page.ts), under the policy they are served 
       for (const p of paths) {
         found.push(...(await t.visit(p)));
         expect(await t.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
-        await openEvery(t.page);
+        await openAll(t.page);
         found.push(...(await axeViolations(t.page)));
       }
       await t.close();

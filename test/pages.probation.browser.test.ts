@@ -3,22 +3,21 @@
  * the simulated market with one aggregator put back on probation, built and served on loopback.
  * The asset page lists its quotes under "Being checked" with the rules' verdict in plain words, the
  * sources page says where each source stands, and axe-core finds no violation on either, in English
- * and Arabic, at a desktop and a phone width, in the light and the dark palette.
+ * and Arabic, at a desktop and a phone width, in the light and the dark palette, under the served CSP.
  */
 import { existsSync, promises as fs } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { writeSample } from "../src/jobs/sample.js";
 import { runBuild } from "../src/jobs/build.js";
 import type { RunningServer } from "../src/server/serve.js";
 import { tempDir } from "./helpers/dataset.js";
 import { SAMPLE_NOW } from "./helpers/pages.js";
 import { testServer } from "./helpers/site.js";
+import { axeViolations } from "./helpers/axe.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 let browser: Browser;
 let server: RunningServer;
 
@@ -45,20 +44,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
-  const result = await page.evaluate(async () => {
-    type Axe = {
-      run: (
-        d: Document,
-        o: object,
-      ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
-    };
-    return (globalThis as unknown as { axe: Axe }).axe.run(document, { resultTypes: ["violations"] });
-  });
-  return result.violations.map((v) => `${page.url()}: ${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 const PAGES = ["/assets/us-dollar/", "/ar/assets/us-dollar/", "/sources/", "/ar/sources/"];
 
 describe("a source on probation, on the pages", () => {
@@ -83,12 +68,12 @@ describe("a source on probation, on the pages", () => {
   test.each([1280, 390].flatMap((w) => (["light", "dark"] as const).map((s) => [w, s] as const)))(
     "at %i px in the %s palette: axe-core finds no violation on the asset and sources pages, in either language",
     async (width, colorScheme) => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, colorScheme });
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
       const page = await context.newPage();
       const found: string[] = [];
       for (const p of PAGES) {
         await page.goto(server.url + p);
-        found.push(...(await violations(page)));
+        found.push(...(await axeViolations(page)));
       }
       await context.close();
       expect(found).toEqual([]);
