@@ -10,7 +10,7 @@ import { dailyRefs, refInForce, type DayRef, type RefIssue } from "../rules/refe
 import type { RejectedQuote } from "../core/dataset.js";
 import type { Side } from "../rules/acceptance.js";
 import { closeRawDay, dailyCloses, mapsOf, sourceOrder, type Disagreement, type Maps } from "../rules/days.js";
-import { bestOf, sellerTable } from "../rules/table.js";
+import { bestOf, sellerNames, sellerTable } from "../rules/table.js";
 import { referencePrices, referenceSeriesEntry } from "../rules/archive.js";
 import { dayBest, priorBests, seriesWindow } from "../rules/series.js";
 import { directionPrevious, previousEntry, sellerPrevious } from "../rules/previous.js";
@@ -194,11 +194,8 @@ function probationRows(
   const rows: NonNullable<Asset["probation"]> = [];
   for (const q of list ?? []) {
     if (q.asset !== asset) continue;
-    const s = maps.sellers.get(q.seller);
     rows.push({
-      id: q.seller,
-      seller: s?.name ?? q.seller,
-      sellerAr: s?.nameAr ?? null,
+      ...sellerNames(q.seller, maps.sellers),
       source: q.source,
       buy: q.buy,
       sell: q.sell,

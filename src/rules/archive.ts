@@ -8,7 +8,7 @@ import type { CatalogAsset, DayClose, RegistrySeller } from "../schema/inputs.js
 import type { SeriesEntry, SellerRow } from "../schema/outputs.js";
 import type { ArchiveEntry, ArchiveSeller } from "../schema/archive.js";
 import type { DayRef } from "./references.js";
-import { bestOf, sellerTable } from "./table.js";
+import { bestOf, sellerNames, sellerTable } from "./table.js";
 
 /**
  * What the archive keeps of one seller asset's day, besides the references: enough to make its
@@ -50,9 +50,7 @@ export interface DayRefs {
 }
 
 function seller(id: string | null, sellers: ReadonlyMap<string, RegistrySeller>): ArchiveSeller | null {
-  if (id === null) return null;
-  const s = sellers.get(id);
-  return { id, seller: s?.name ?? id, sellerAr: s?.nameAr ?? null };
+  return id === null ? null : sellerNames(id, sellers);
 }
 
 /** The series entry of the day with the archive's additions. `bench` is the official mid of that day, as in series. */

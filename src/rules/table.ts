@@ -18,6 +18,15 @@ export function betterFirst(side: Side) {
   };
 }
 
+/** A seller as every published row names it: its id, and the registry's names (its id when the registry does not know it). */
+export function sellerNames(
+  id: string,
+  sellers: ReadonlyMap<string, RegistrySeller>,
+): { id: string; seller: string; sellerAr: string | null } {
+  const s = sellers.get(id);
+  return { id, seller: s?.name ?? id, sellerAr: s?.nameAr ?? null };
+}
+
 export function sellerTable(
   closes: readonly SellerClose[],
   asset: CatalogAsset,
@@ -25,20 +34,15 @@ export function sellerTable(
   /** Each seller's close on the previous close's date (src/rules/previous.ts sellerPrevious). */
   previousOf: (seller: string) => SellerPrevious | null = () => null,
 ): SellerRow[] {
-  const rows = closes.map((c) => {
-    const s = sellers.get(c.seller);
-    return {
-      id: c.seller,
-      seller: s?.name ?? c.seller,
-      sellerAr: s?.nameAr ?? null,
-      buy: c.buy,
-      sell: c.sell,
-      observedAt: c.observedAt,
-      source: c.source,
-      sources: c.sources ?? [c.source],
-      previous: previousOf(c.seller),
-    };
-  });
+  const rows = closes.map((c) => ({
+    ...sellerNames(c.seller, sellers),
+    buy: c.buy,
+    sell: c.sell,
+    observedAt: c.observedAt,
+    source: c.source,
+    sources: c.sources ?? [c.source],
+    previous: previousOf(c.seller),
+  }));
   const better = betterFirst(asset.defaultSide);
   return rows.sort((a, b) => better(a, b) || byName(a, b));
 }
