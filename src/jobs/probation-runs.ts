@@ -15,7 +15,7 @@ import { afterRun, subjectSources } from "../rules/probation.js";
 import { GlobalRate, OfficialRate, type Quote } from "../schema/inputs.js";
 import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
 import type { ProbationState, StandingChange } from "../schema/probation.js";
-import { loadConfig } from "../io/config-files.js";
+import { loadConfig, type Config } from "../io/config-files.js";
 import { folderRows, quotesOf } from "../io/day-rows.js";
 import { readDayFile } from "../io/day-files.js";
 import { loadProbation, writeProbation } from "../io/probation-state.js";
@@ -52,6 +52,7 @@ const keyOf = (q: Quote) => JSON.stringify([q.source, q.seller, q.asset, q.obser
  */
 export async function refusalsOf(
   dataDir: string,
+  config: Config,
   nowMs: number,
   runs: readonly SourceRunQuotes[],
 ): Promise<Map<string, RejectionReason[]>> {
@@ -65,7 +66,6 @@ export async function refusalsOf(
       (wanted.get(date) ?? wanted.set(date, new Set()).get(date)!).add(keyOf(q));
     }
   if (wanted.size === 0) return out;
-  const config = await loadConfig(dataDir);
   const maps = mapsOf(config);
   const p = dataPaths(dataDir);
   const warnings: string[] = [];
@@ -124,7 +124,7 @@ export async function recordProbation(
   const subject = subjectSources(config.sources.sources);
   const mine = runs.filter((r) => subject.has(r.id));
   if (mine.length === 0) return [];
-  const refusals = await refusalsOf(dataDir, nowMs, mine);
+  const refusals = await refusalsOf(dataDir, config, nowMs, mine);
   const state: ProbationState = await loadProbation(dataDir);
   const at = instantString(nowMs);
   const moves: StandingMove[] = [];
