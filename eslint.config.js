@@ -15,7 +15,7 @@ export default tseslint.config(
       "netlify/edge-functions/",
       "examples/price-feed.d.ts",
       // The client package's compiled output, and its types as openapi-typescript writes them
-      // (regenerated, never edited: test/client-types.test.ts).
+      // (regenerated, never edited: test/client/types.test.ts).
       "client/dist/",
       "client/src/openapi.ts",
     ],

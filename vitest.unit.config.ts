@@ -31,10 +31,11 @@ function textWithHelpers(file: string, seen = new Set<string>()): string {
   return [text, ...imported.map((f) => textWithHelpers(f, seen))].join("\n");
 }
 
-export const unitFiles = readdirSync(TEST_DIR)
+export const unitFiles = readdirSync(TEST_DIR, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".test.ts"))
   .filter((f) => !NOT_UNIT.test(textWithHelpers(path.join(TEST_DIR, f))))
-  .map((f) => `test/${f}`);
+  .map((f) => `test/${f.split(path.sep).join("/")}`)
+  .sort();
 
 export default defineConfig({
   test: {

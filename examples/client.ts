@@ -9,7 +9,7 @@
  *
  * The third argument is the mirror: while the primary fails, the package reads the mirror's files.
  * (npm test type-checks this file with tsc under examples/tsconfig.json and runs it against the
- * local server: test/client.e2e.test.ts.) In an app, import from "@price-feed/client" instead.
+ * local server: test/e2e/client.test.ts.) In an app, import from "@price-feed/client" instead.
  */
 import { PriceFeedClient, PriceFeedProblem, type Answer, type Asset, type Feed } from "../client/src/index.js";
 

@@ -126,7 +126,7 @@ async function dirBytes(dir: string): Promise<number> {
 
 /**
  * docs/methodology.md §5.5 on a built site: every asset's last SERIES_WINDOW_DAYS history entries
- * are its feed series, value for value (test/rules-archive.test.ts checks the sample; this, every
+ * are its feed series, value for value (test/rules/archive.test.ts checks the sample; this, every
  * dataset the bench builds). Throws on the first asset that differs; else the number checked.
  */
 async function archiveMatchesSeries(out: string): Promise<number> {

@@ -5,7 +5,7 @@
  * with the catalog; and its `example` members (OpenAPI 3.1 §4.8.14, §4.8.21: whole documents of
  * the build, the changelog among them) are left out, as they would only copy data into comments.
  * So the file changes when the API's shapes or descriptions do, and regenerating gives the
- * committed file byte for byte (test/client-types.test.ts).
+ * committed file byte for byte (test/client/types.test.ts).
  *
  *   npx tsx scripts/client-types.ts           writes client/src/openapi.ts (npm run generate in client/)
  *   npx tsx scripts/client-types.ts --check   exits 1 when the committed file is not what it would write

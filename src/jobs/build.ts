@@ -40,7 +40,7 @@ import { loadSourceRuns } from "../io/source-runs.js";
  * SiteInput.programKey): the fingerprint of the sources and the lockfile, which the bundle carries
  * (precomputed.ts) and the modules, compiled (dist/) or not (src/), compute from the src/ beside
  * them, so that all three give a page the same ETag. Not the Node that runs it: every Node the
- * project supports builds the same bytes (test/node-versions.test.ts), so the ETags are the same
+ * project supports builds the same bytes (test/project/node-versions.test.ts), so the ETags are the same
  * too. Without src/ (an installed package run unbundled), the running code's own fingerprint.
  */
 export function programKey(): string {

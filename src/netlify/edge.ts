@@ -4,7 +4,7 @@
  * Built files are read from the CDN with a secret header that makes this function step aside
  * (`context.next()`), so that reading a file under /api does not call the function again.
  * It fails closed: without PRICE_FEED_INTERNAL_TOKEN it answers every request with a 503 problem
- * and never steps aside. test/netlify-deno.test.ts runs the bundle in Deno behind a stand-in of
+ * and never steps aside. test/netlify/deno.test.ts runs the bundle in Deno behind a stand-in of
  * Netlify (test/helpers/netlify-harness.ts).
  */
 import type { Context } from "@netlify/edge-functions";
@@ -25,7 +25,7 @@ declare const Netlify: { env: { get(name: string): string | undefined } };
 const INTERNAL = "x-price-feed-internal";
 /**
  * A variable of the deploy, trimmed; unset when empty. A runtime that refuses to let the function
- * read one (Deno without --allow-env for that name, as test/netlify-deno.test.ts runs the bundle)
+ * read one (Deno without --allow-env for that name, as test/netlify/deno.test.ts runs the bundle)
  * leaves it unset, as on a deploy that does not define it, instead of failing every request.
  */
 const env = (name: string): string | undefined => {

@@ -5,7 +5,7 @@
  * program (tsc's output, vitest) sees: nothing precomputed, so everything is computed as it is
  * needed. In the command line's bundle, scripts/bundle-cli.mjs puts in its place a module exporting
  * the values computed at compile time (as it does for compiled-outputs.ts). Either way the bytes are
- * the same (test/cli-bundle.test.ts builds both ways and compares).
+ * the same (test/cli/bundle.test.ts builds both ways and compares).
  */
 import type { Json } from "./openapi/parts.js";
 

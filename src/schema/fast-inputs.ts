@@ -1,6 +1,6 @@
 /**
  * Exact hand checks of the hot input rows (every line of quotes/, official/, global/, history/):
- * each accepts exactly what its zod schema of inputs.ts accepts (test/fast-inputs.test.ts checks
+ * each accepts exactly what its zod schema of inputs.ts accepts (test/schema/fast-inputs.test.ts checks
  * that on generated rows), at a fraction of the cost. A row they refuse goes through the schema's
  * own safeParse, for its message (src/io/ndjson.ts ndjsonRows). The keys each row may have are read
  * off the schemas themselves, so a field added to a schema is known here at once (and the value
@@ -132,7 +132,7 @@ export function isDayClose(v: unknown): boolean {
 
 /**
  * The checks that accept only flat objects, whose every value is a string, a number or null
- * (test/fast-inputs.test.ts holds them to it): the rows of quotes/, official/ and global/. Their
+ * (test/schema/fast-inputs.test.ts holds them to it): the rows of quotes/, official/ and global/. Their
  * lines can be parsed many at a time (src/io/ndjson.ts flatChunk).
  */
 export const FLAT_ROWS: ReadonlySet<(v: unknown) => boolean> = new Set([isQuote, isOfficialRate, isGlobalRate]);

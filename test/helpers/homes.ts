@@ -1,5 +1,5 @@
 /**
- * The homes the client package is tested against (test/client-package.test.ts): the real local
+ * The homes the client package is tested against (test/client/package.test.ts): the real local
  * server of a built site as the primary, a plain static server (sirv) of the same build under a
  * path prefix as the mirror, as GitHub Pages serves a project site, and loopback servers that
  * answer as a failing primary would. Each counts the requests it got, and the client runs on

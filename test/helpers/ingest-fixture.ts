@@ -1,6 +1,6 @@
 /**
- * For the fault tests that run `price-feed` as real processes (test/faults.disk.test.ts,
- * test/faults.race.test.ts): the compiled CLI run to its end, and a seller document of many quotes
+ * For the fault tests that run `price-feed` as real processes (test/faults/disk.test.ts,
+ * test/faults/race.test.ts): the compiled CLI run to its end, and a seller document of many quotes
  * served on loopback (closed after each test) with its sources entry, so an ingest appends lines
  * that can be counted.
  */

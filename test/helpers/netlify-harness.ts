@@ -1,6 +1,6 @@
 /**
  * Netlify's side of the edge function, for tests; run by Deno, the runtime Netlify runs edge
- * functions in (test/netlify-deno.test.ts starts it):
+ * functions in (test/netlify/deno.test.ts starts it):
  *
  *   deno run --allow-net=127.0.0.1 --allow-read=SITE,BUNDLE --allow-env=VARS \
  *     netlify-harness.ts BUNDLE SITE ROUTE...

@@ -1,5 +1,5 @@
 /**
- * What the tests of the hourly workflow share (test/publish-job.test.ts, test/publish-deploy.test.ts):
+ * What the tests of the hourly workflow share (test/project/publish-job.test.ts, test/project/publish-deploy.test.ts):
  * its file read and parsed, and scratch git repositories to run its steps in.
  */
 import { execFile } from "node:child_process";

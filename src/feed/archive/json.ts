@@ -2,7 +2,7 @@
  * The archive's JSON written by hand, in canonical form: the very bytes core/canonical.ts gives
  * (keys sorted, fast-json-stable-stringify's spelling of numbers and strings), without walking and
  * sorting every object: a large archive's entries and seller rows, serialized generically, were most
- * of a build's time and its garbage (docs/performance.md). test/archive-json.test.ts
+ * of a build's time and its garbage (docs/performance.md). test/feed/archive-json.test.ts
  * holds each writer to canonical() on random values and on every archive file of the sample.
  */
 import { canonical } from "../../core/canonical.js";

@@ -27,7 +27,7 @@ type Pt = [number, number];
 const DAY_MS = 86_400_000;
 /**
  * A coordinate rounded to a tenth, as text: the text of `Math.round(n * 10) / 10`, made from integers,
- * which V8 prints far faster than a fraction (docs/performance.md); test/pages-chart.test.ts holds it
+ * which V8 prints far faster than a fraction (docs/performance.md); test/render/chart.test.ts holds it
  * to the printed fraction.
  */
 export function r1(n: number): string {
