@@ -7,7 +7,14 @@
 import { describe, expect, test } from "vitest";
 import { evaluatePreconditions, strongMatch } from "../../src/edge/conditional.js";
 import { MemoryStore, busyIndex, hitFromReply, isBusy, scriptInputs } from "../../src/edge/counters.js";
-import { capsFor, holdsContact, identifies, parseBusyThreshold, policyHeader, windowFor } from "../../src/edge/policy.js";
+import {
+  capsFor,
+  holdsContact,
+  identifies,
+  parseBusyThreshold,
+  policyHeader,
+  windowFor,
+} from "../../src/edge/policy.js";
 import { localHint, readiness, readyInstant } from "../../src/edge/readyz.js";
 import { anonymousWindow } from "../../src/feed/index-doc.js";
 import { serveCommandLine, shellWord } from "../../src/cli/serve.js";
