@@ -7,7 +7,7 @@
  * initialised on first use.
  *
  * What the bundle computes at compile time goes in by one mechanism: two modules of src/ are
- * replaced in the bundle by generated ones (REPLACED). src/render/precomputed.ts becomes the values it
+ * replaced in the bundle by generated ones (REPLACED). src/core/precomputed.ts becomes the values it
  * lists, and src/schema/compiled-outputs.ts the output documents' checks compiled from their zod
  * schemas (scripts/output-checks.ts). The unbundled program keeps both modules as they are
  * (nothing precomputed, nothing compiled). The values are computed from the sources themselves, not
@@ -52,7 +52,7 @@ try {
   rmSync(TOOLS, { force: true });
 }
 
-// Computed once here rather than at every build's start (src/render/precomputed.ts says what and why).
+// Computed once here rather than at every build's start (src/core/precomputed.ts says what and why).
 const markdown = readFileSync("docs/methodology.md", "utf8");
 const precomputed = {
   methodology: { markdown, html: tools.renderMethodology(markdown) },
@@ -62,14 +62,14 @@ const precomputed = {
 
 /** The modules of src/ whose bundled text is generated here, by their path from the root. */
 const REPLACED = {
-  "src/render/precomputed.ts": `export const precomputed = ${JSON.stringify(precomputed)};\n`,
+  "src/core/precomputed.ts": `export const precomputed = ${JSON.stringify(precomputed)};\n`,
   "src/schema/compiled-outputs.ts": tools.outputChecksCode(),
 };
 const replaced = new Set();
 const compileTime = {
   name: "compile-time",
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/](render[\\/]precomputed|schema[\\/]compiled-outputs)\.ts$/ }, (args) => {
+    b.onLoad({ filter: /[\\/]src[\\/](core[\\/]precomputed|schema[\\/]compiled-outputs)\.ts$/ }, (args) => {
       const key = path.relative(ROOT, args.path).split(path.sep).join("/");
       const contents = REPLACED[key];
       if (contents === undefined) return undefined;

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { precomputed } from "../render/precomputed.js";
+import { precomputed } from "../core/precomputed.js";
 import { sha256Hex } from "../io/hash.js";
 
 /**

@@ -26,7 +26,7 @@ import { dataPaths } from "../core/data-layout.js";
 import { assertFolderOrAbsent } from "../io/atomic-write.js";
 import { nodeHashing } from "../io/hash.js";
 import { codeFingerprint, sourceFingerprint } from "../incremental/fingerprint.js";
-import { precomputed } from "../render/precomputed.js";
+import { precomputed } from "../core/precomputed.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
 import { loadEvents, loadPublishedEvents, writeEvents } from "../io/events-state.js";

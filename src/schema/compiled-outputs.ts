@@ -3,7 +3,7 @@
  * unbundled program (tsc's output, vitest) sees: no compiled checks, so src/feed/validate.ts runs
  * zod itself. In the command line's bundle, scripts/bundle-cli.mjs puts in its place the code that
  * scripts/output-checks.ts generates from the same zod schemas, which exports the checks here (as it
- * does for src/render/precomputed.ts).
+ * does for src/core/precomputed.ts).
  */
 import type { CheckedDocument } from "./documents.js";
 

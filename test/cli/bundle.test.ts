@@ -1,6 +1,6 @@
 /**
  * The bin turns on Node's compile cache and runs the command line's bundle (src/cli/bin.ts, made by
- * scripts/bundle-cli.mjs, with what src/render/precomputed.ts lists computed at compile time). It must
+ * scripts/bundle-cli.mjs, with what src/core/precomputed.ts lists computed at compile time). It must
  * make the same bytes as the modules themselves, with the cache or without it; the cache is Node's
  * (NODE_COMPILE_CACHE names its folder, NODE_DISABLE_COMPILE_CACHE turns it off) and never a
  * requirement; and a Node older than package.json's "engines" is refused in one line.

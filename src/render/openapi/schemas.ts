@@ -9,7 +9,7 @@ import * as archive from "../../schema/archive.js";
 import * as events from "../../schema/events.js";
 import * as sellers from "../../schema/sellers.js";
 import type { Json } from "./parts.js";
-import { precomputed } from "../precomputed.js";
+import { precomputed } from "../../core/precomputed.js";
 
 /** The public documents of the API, in the order they appear in `components.schemas`. */
 export const PUBLIC_SCHEMAS = [

@@ -7,14 +7,13 @@
  * the values computed at compile time (as it does for compiled-outputs.ts). Either way the bytes are
  * the same (test/cli/bundle.test.ts builds both ways and compares).
  */
-import type { Json } from "./openapi/parts.js";
 
 export interface Precomputed {
   /** docs/methodology.md as it was at compile time, and its HTML at the docs page's heading shift. */
   methodology: { markdown: string; html: string };
   /** componentSchemas() of src/render/openapi/schemas.ts: a function of the zod schemas alone. */
-  componentSchemas: Record<string, Json>;
-  /** src/io/closed-days.ts sourceFingerprint() of the sources the bundle was made from. */
+  componentSchemas: Record<string, Record<string, unknown>>;
+  /** src/incremental/fingerprint.ts sourceFingerprint() of the sources the bundle was made from. */
   codeSha256: string;
 }
 
