@@ -31,14 +31,14 @@ import { cairoClock, cairoDay, count, longDate, longDateYear, monthOf, price, we
 import { pageOrder } from "./lineup.js";
 import { buildDay, categoryTitle, sideLabel, simulatedBanner } from "./words.js";
 import { sellerIndex, sellerLink } from "./seller-links.js";
+import { DAY_WORDS } from "./day-words.js";
 
 type DayAsset = Day["assets"][number];
 type Side = "sell" | "buy";
 const LANGS: readonly PageLang[] = ["en", "ar"];
 
 /** "Prices on Thursday 19 November 2026". */
-const dayTitle = (date: string, lang: PageLang) =>
-  lang === "ar" ? `الأسعار يوم ${longDateYear(date, "ar")}` : `Prices on ${longDateYear(date, "en")}`;
+const dayTitle = (date: string, lang: PageLang) => DAY_WORDS[lang].title(longDateYear(date, lang));
 
 /** The best of a side that day, and who offered it, linked to its page. */
 function bestCell(a: DayAsset, side: Side, lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
@@ -53,29 +53,27 @@ function bestCell(a: DayAsset, side: Side, lang: PageLang, pages: ReadonlySet<st
 
 /** "Official: you buy at 47.97, you sell at 47.87 · Global: 47.89", what the entry has of them. */
 function references(a: DayAsset, lang: PageLang): string {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const p = (v: number | null) => price(v, a.decimals, lang);
-  const side = (s: Side) => (ar ? sideLabel(s, lang) : sideLabel(s, lang).toLowerCase());
+  // Lower case inside the sentence (Arabic has none: toLowerCase leaves it as it is).
+  const side = (s: Side) => sideLabel(s, lang).toLowerCase();
   const parts: string[] = [];
   const o = a.entry.official;
-  if (o)
-    parts.push(
-      `${ar ? "الرسمي" : "Official"}: ${side("sell")} ${p(o.sell)}${ar ? "، " : ", "}${side("buy")} ${p(o.buy)}`,
-    );
-  if (a.entry.global !== null) parts.push(`${ar ? "العالمي" : "Global"}: ${p(a.entry.global)}`);
+  if (o) parts.push(`${w.official}: ${side("sell")} ${p(o.sell)}${w.comma}${side("buy")} ${p(o.buy)}`);
+  if (a.entry.global !== null) parts.push(`${w.global}: ${p(a.entry.global)}`);
   return parts.join(" · ");
 }
 
 function marketRow(a: DayAsset, lang: PageLang, pages: ReadonlySet<string>): SafeHtml {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const other = otherName(lang, a.name, a.nameAr);
   const refs = references(a, lang);
   const cells =
     a.market === "reference"
-      ? html`<td class="n" colspan="2"><span class="v">${price(a.entry.global ?? a.entry.sellLo, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
+      ? html`<td class="n" colspan="2"><span class="v">${price(a.entry.global ?? a.entry.sellLo, a.decimals, lang)}</span><span class="who">${w.reference}</span></td>`
       : html`${bestCell(a, "sell", lang, pages)}${bestCell(a, "buy", lang, pages)}`;
   const sellers = a.sellers.length
-    ? html`<span class="sub"><a href="#sellers-${a.slug}">${ar ? `كل الجهات (${count(a.sellers.length, "ar")})` : `Every seller (${count(a.sellers.length, "en")})`}</a></span>`
+    ? html`<span class="sub"><a href="#sellers-${a.slug}">${w.everySeller(count(a.sellers.length, lang))}</a></span>`
     : "";
   return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}${refs ? html`<span class="sub">${refs}</span>` : ""}${sellers}</th>${cells}</tr>`;
 }
@@ -94,9 +92,9 @@ function sellerCloses(
   dayOfQuote: (iso: string) => string,
   names: (s: DayAsset["sellers"][number]) => SafeHtml | "",
 ): string {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const e = a.entry;
-  const mark = html`<span class="best-mark">${ar ? "★ الأفضل" : "★ Best"}</span>`;
+  const mark = html`<span class="best-mark">${w.best}</span>`;
   const cell = (v: number | null, best: boolean) =>
     best
       ? html`<td class="best">${price(v, a.decimals, lang)}${mark}</td>`
@@ -109,17 +107,11 @@ function sellerCloses(
       .text;
   });
   const name = nameIn(lang, a.name, a.nameAr);
-  return html`<details id="sellers-${a.slug}"><summary>${name}${ar ? `: إغلاق كل جهة (${count(a.sellers.length, "ar")})` : `: every seller's close (${count(a.sellers.length, "en")})`}</summary>
+  return html`<details id="sellers-${a.slug}"><summary>${name}${w.closesOf(count(a.sellers.length, lang))}</summary>
 <table class="sellers day-closes"><caption>${name}</caption>
-<thead><tr><th scope="col">${ar ? "الجهة" : "Seller"}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th><th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th></tr></thead>
+<thead><tr><th scope="col">${w.seller}</th><th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th><th scope="col" class="n">${w.quotedAt}</th></tr></thead>
 <tbody>${raw(rows.join("\n"))}</tbody></table></details>`.text;
 }
-
-/** The words of a day's links to the days around it. */
-const AROUND_WORDS: Record<PageLang, { before: string; after: string; every: string; today: string; label: string }> = {
-  en: { before: "The day before", after: "The day after", every: "Every day", today: "today", label: "Other days" },
-  ar: { before: "اليوم السابق", after: "اليوم التالي", every: "كل الأيام", today: "اليوم", label: "أيام أخرى" },
-};
 
 /**
  * The neighbours' links: the day before and the day after that the archive has, and every day. The
@@ -127,22 +119,22 @@ const AROUND_WORDS: Record<PageLang, { before: string; after: string; every: str
  * names the date, "(today)" after it, so that nobody reads yesterday's page as the latest.
  */
 function dayLinks(around: DayAround, lang: PageLang): SafeHtml {
-  const w = AROUND_WORDS[lang];
+  const w = DAY_WORDS[lang];
   const link = (href: string, rel: string, words: string, date: string, note = "") =>
     html`<a href="${href}" rel="${rel}">${words}: ${longDate(date, lang)}${note}</a>`;
   const { prev, next, today } = around;
   const items = [
     ...(prev ? [link(localized(dayPagePath(prev), lang), "prev", w.before, prev)] : []),
-    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${w.every}</a>`,
+    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${w.everyDay}</a>`,
     ...(next ? [link(localized(dayPagePath(next), lang), "next", w.after, next)] : []),
     ...(!next && today ? [link(localized("/", lang), "next", w.after, today, ` (${w.today})`)] : []),
   ];
-  return html`<nav class="days-nav" aria-label="${w.label}"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></nav>`;
+  return html`<nav class="days-nav" aria-label="${w.aroundLabel}"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></nav>`;
 }
 
 /** A past day's page from its archive document, with the dates of the past days before and after it. */
 export function renderDayPage(ctx: RenderContext, day: Day, around: DayAround, lang: PageLang): string {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const pages = sellerIndex(ctx).pages;
   const assets = pageOrder(day.assets);
   const categories = [...new Set(assets.map((a) => a.category))];
@@ -165,30 +157,25 @@ export function renderDayPage(ctx: RenderContext, day: Day, around: DayAround, l
     return d;
   };
   const title = dayTitle(day.date, lang);
-  const lead = ar
-    ? "إغلاق كل سعر في ذلك اليوم: أفضل سعر في كل جانب ولدى أي جهة، والسعر الرسمي والعالمي، وآخر سعر لكل جهة."
-    : "How each price closed that day: the best on each side and who offered it, the official and global rates, and each seller's last price.";
-  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › <a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "Every day"}</a> › ${longDate(day.date, lang)}</p>
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${w.prices}</a> › <a href="${localized(DAYS_PAGE_PATH, lang)}">${w.everyDay}</a> › ${longDate(day.date, lang)}</p>
 <h1>${title}</h1>
-<p class="lead">${lead}</p>
+<p class="lead">${w.lead}</p>
 ${dayLinks(around, lang)}
 ${join(market, "\n")}
 ${
   withSellers.length
-    ? html`<section aria-labelledby="sellers-h"><h2 id="sellers-h">${ar ? "إغلاق كل جهة" : "Every seller's close"}</h2>
-<p class="note">${ar ? "آخر سعر لكل جهة في ذلك اليوم، والأوقات بتوقيت القاهرة. ★ تميّز أفضل سعر في كل جانب." : "Each seller's last price that day, times in Cairo time. ★ marks the best price on each side."}</p>
+    ? html`<section aria-labelledby="sellers-h"><h2 id="sellers-h">${w.closes}</h2>
+<p class="note">${w.closesNote}</p>
 ${CLOSES}
 </section>`
     : ""
 }
-<p class="note">${ar ? "البيانات نفسها بصيغة JSON:" : "The same data as JSON:"} <a href="${urlOf(files.day(day.date))}" dir="ltr"><code>${urlOf(files.day(day.date))}</code></a></p>`;
+<p class="note">${w.json} <a href="${urlOf(files.day(day.date))}" dir="ltr"><code>${urlOf(files.day(day.date))}</code></a></p>`;
   const framed = page({
     lang,
     path: dayPagePath(day.date),
     title: `${title} · Price Feed`,
-    description: ar
-      ? `أسعار العملات والذهب لدى الجهات المرخصة في مصر يوم ${longDateYear(day.date, "ar")}: أفضل سعر وكل جهة.`
-      : `Currency and gold prices of Egypt's licensed sellers on ${longDateYear(day.date, "en")}: the best price and every seller's.`,
+    description: w.description(longDateYear(day.date, lang)),
     body,
     baseUrl: ctx.input.dataset.site.baseUrl,
     ...simulatedBanner(ctx.input.dataset.site, lang),
@@ -214,7 +201,7 @@ const CLOSES = html`<!--closes-->`;
 
 /** The list of every day of the archive, newest first, by month. */
 export function renderDaysIndex(ctx: RenderContext, lang: PageLang): string {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const dates = pastDays(ctx).reverse();
   const byMonth = new Map<string, string[]>();
   for (const d of dates) {
@@ -226,18 +213,16 @@ export function renderDaysIndex(ctx: RenderContext, lang: PageLang): string {
     return html`<section aria-labelledby="${id}"><h2 id="${id}">${monthOf(`${m}-01`, lang)}</h2>
 <ul class="days">${ds.map((d) => html`<li><a href="${localized(dayPagePath(d), lang)}">${weekdayDate(`${d}T12:00:00Z`, lang)}</a></li>`)}</ul></section>`;
   });
-  const title = ar ? "الأسعار في كل يوم مضى" : "Prices on every past day";
-  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${ar ? "كل الأيام" : "Every day"}</p>
+  const title = w.indexTitle;
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${w.prices}</a> › ${w.everyDay}</p>
 <h1>${title}</h1>
-<p class="lead">${ar ? "كل يوم منذ بداية البيانات حتى أمس: إغلاق كل سعر في ذلك اليوم ولدى كل جهة. أسعار اليوم في الصفحة الرئيسية." : "Every day since the data begins, up to yesterday: how each price closed that day, at every seller. Today's prices are on the home page."}</p>
-${months.length ? join(months, "\n") : html`<p class="muted">${ar ? "لا توجد أيام بعد." : "No days yet."}</p>`}`;
+<p class="lead">${w.indexLead}</p>
+${months.length ? join(months, "\n") : html`<p class="muted">${w.noDays}</p>`}`;
   return page({
     lang,
     path: DAYS_PAGE_PATH,
     title: `${title} · Price Feed`,
-    description: ar
-      ? "أسعار العملات والذهب لدى الجهات المرخصة في مصر في أي يوم مضى."
-      : "Currency and gold prices of Egypt's licensed sellers on any past day.",
+    description: w.indexDescription,
     body,
     baseUrl: ctx.input.dataset.site.baseUrl,
     ...simulatedBanner(ctx.input.dataset.site, lang),
@@ -249,7 +234,7 @@ ${months.length ? join(months, "\n") : html`<p class="muted">${ar ? "لا توج
  * `slug`), and the list of every day. "Prices on another day: Wed 18 Nov · Tue 17 Nov · every day".
  */
 export function otherDays(dates: readonly string[], before: string, lang: PageLang, slug?: string, n = 3): SafeHtml {
-  const ar = lang === "ar";
+  const w = DAY_WORDS[lang];
   const recent = dates
     .filter((d) => d < before)
     .slice(-n)
@@ -259,9 +244,9 @@ export function otherDays(dates: readonly string[], before: string, lang: PageLa
       (d) =>
         html`<a href="${localized(dayPagePath(d), lang)}${slug ? `#${slug}` : ""}">${weekdayDate(`${d}T12:00:00Z`, lang)}</a>`,
     ),
-    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${ar ? "كل الأيام" : "every day"}</a>`,
+    html`<a href="${localized(DAYS_PAGE_PATH, lang)}">${w.everyDayLink}</a>`,
   ];
-  return html`<p class="note">${ar ? "الأسعار في يوم آخر:" : "Prices on another day:"} ${join(links, " · ")}</p>`;
+  return html`<p class="note">${w.anotherDay} ${join(links, " · ")}</p>`;
 }
 
 /**
