@@ -1,4 +1,4 @@
-/** `price-feed demo`'s flags; the demo itself (demo.ts) is loaded only when it runs. */
+/** `price-feed demo`'s flags; the demo itself (src/jobs/demo/loop.ts) is loaded only when it runs. */
 import { Option, type Command } from "commander";
 import { parseNow, port } from "./options.js";
 

@@ -11,8 +11,9 @@ import type { DayRef } from "./references.js";
 import { bestOf, sellerNames, sellerTable } from "./table.js";
 
 /**
- * What the archive keeps of one seller asset's day, besides the references: enough to make its
- * entry again without the day's closes (src/io/archive-records.ts keeps it per closed day).
+ * What one seller asset's closes of a day give its archive entry, besides the references
+ * (sellerEntry). A closed day's entries, as written, are what later builds keep of it
+ * (src/incremental/archive-days.ts, data/state/archive/), not these facts.
  */
 export interface DayFacts {
   asset: string;
