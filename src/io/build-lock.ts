@@ -15,7 +15,6 @@ import { UsageError, errnoIs } from "../core/errors.js";
 import { instantString } from "../core/cairo.js";
 import { removeTree, shellWord } from "./atomic-write.js";
 import { acquireLockFile, type LockOwner } from "./lock-file.js";
-import { noteForReport } from "./site-writer.js";
 
 export const LOCK_WAIT_MS = 60_000;
 
@@ -123,7 +122,7 @@ async function toRestore(outDir: string): Promise<string | null> {
 
 /**
  * Under the lock, before anything is read, puts right what an interrupted build left beside the
- * output folder, each said in one line on stderr and in the build report's warnings
+ * output folder, each said in one line on stderr and returned, for the build report's warnings
  * (docs/operating.md "What can go wrong"):
  *
  * - no output folder but an `<out>.old-<pid>`: the swap was killed between its renames; the site
@@ -136,13 +135,13 @@ async function toRestore(outDir: string): Promise<string | null> {
  * - a cache beside the site (SITE_CACHES) that is not a folder — a file, a dangling link — is
  *   removed: the build makes the cache again (the first build after it takes longer).
  */
-export async function cleanPublishLeftovers(outDir: string): Promise<void> {
+export async function cleanPublishLeftovers(outDir: string): Promise<string[]> {
   const out = path.resolve(outDir);
+  const said: string[] = [];
   const say = (line: string) => {
     console.error(`price-feed: ${line}`);
-    noteForReport(out, line);
+    said.push(line);
   };
-  noteForReport(out, null);
   const restore = await toRestore(out);
   if (restore) {
     await fs.rename(restore, out).catch((e: unknown) => {
@@ -183,6 +182,7 @@ export async function cleanPublishLeftovers(outDir: string): Promise<void> {
       `removed ${cache}: a ${st.isSymbolicLink() ? "link" : "file"} where the cache folder goes; the cache is made again`,
     );
   }
+  return said;
 }
 
 /** What an error of the file system says, with the path it names when that is another. */

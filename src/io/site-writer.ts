@@ -371,31 +371,9 @@ function killPoint(step: (typeof KILL_POINTS)[number]): void {
   if (process.env["PRICE_FEED_TEST_KILL_AT"] === step) process.kill(process.pid, "SIGKILL");
 }
 
-/** Lines for the warnings of the next report of each output folder (noteForReport), by its absolute path. */
-const reportNotes = new Map<string, string[]>();
-
-/**
- * Keeps a line for the `warnings` of the build report of `outDir` that writeReport writes next: what
- * a build put right before it began (src/io/build-lock.ts cleanPublishLeftovers), which the
- * report, composed from the data, does not know. null forgets the lines kept so far (a build that
- * failed before its report leaves none to the next).
- */
-export function noteForReport(outDir: string, line: string | null): void {
-  const out = path.resolve(outDir);
-  if (line === null) reportNotes.delete(out);
-  else reportNotes.set(out, [...(reportNotes.get(out) ?? []), line]);
-}
-
-/** Writes the build report beside the site, with the lines noteForReport kept first in its warnings: where it is. */
+/** Writes the build report beside the site: where it is. */
 export async function writeReport(outDir: string, report: unknown): Promise<string> {
   const file = reportPath(outDir);
-  const notes = reportNotes.get(path.resolve(outDir)) ?? [];
-  reportNotes.delete(path.resolve(outDir));
-  const r = report as { warnings?: unknown } | null;
-  const withNotes =
-    notes.length && r && Array.isArray(r.warnings)
-      ? { ...r, warnings: [...notes, ...(r.warnings as string[])] }
-      : report;
-  await writeFileAtomic(file, `${JSON.stringify(withNotes, null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

@@ -81,8 +81,9 @@ export async function runBuild(
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, MANIFEST_FILE, o.nowMs);
-    await cleanPublishLeftovers(o.outDir);
-    return await buildUnlocked(o);
+    // What it put right comes first in the report's warnings: the report, made from the data, cannot know it.
+    const leftovers = await cleanPublishLeftovers(o.outDir);
+    return await buildUnlocked(o, leftovers);
   } finally {
     await release();
   }
@@ -96,6 +97,7 @@ const stateFolders = (dataDir: string) => {
 
 async function buildUnlocked(
   o: BuildOptions,
+  leftovers: readonly string[],
 ): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
   const saveState = o.saveState !== false;
   // A state folder that is a plain file would stop the build after it published, or not at all
@@ -130,6 +132,7 @@ async function buildUnlocked(
   );
   const events = start.record;
   const notes = [
+    ...leftovers,
     ...(recorded.problem
       ? [
           `${recorded.problem}: the record is not read; ${start.note ? "it goes on from the published site" : "a new one starts with this build (no event is derived from it), and replaces it"}`,
