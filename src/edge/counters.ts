@@ -195,6 +195,36 @@ export class FailOpen {
   }
 }
 
+/**
+ * A store that keeps its counters in a Redis and spends them with HIT_SCRIPT: the Redis store over
+ * TCP (src/server/redis-store.ts) and the Upstash one over its REST API (src/edge/upstash-store.ts)
+ * differ only in how the script reaches Redis, `evalScript`. A hit counts, a peek only looks (the
+ * script's last argument), and both go through one FailOpen, so a peek can be the probe of a store
+ * that is down.
+ */
+export abstract class ScriptStore implements CounterStore {
+  private readonly guard: FailOpen;
+  constructor(name: string, log: (line: string) => void, clock?: () => number) {
+    this.guard = new FailOpen(name, log, clock);
+  }
+
+  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, true));
+  }
+
+  /** The counts without spending (health, preflight). */
+  peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
+    return this.run(scriptInputs(client, nowMs, windowMs, caps, false));
+  }
+
+  /** Runs HIT_SCRIPT on the Redis with these keys and arguments: its reply, or a throw when it cannot. */
+  protected abstract evalScript(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+
+  private run({ keys, args }: ReturnType<typeof scriptInputs>): Promise<Hit | null> {
+    return this.guard.run(async () => hitFromReply(await this.evalScript(keys, args)));
+  }
+}
+
 /** Most clients the in-memory store tracks at once (about 200 bytes each). */
 export const MEMORY_STORE_MAX_KEYS = 100_000;
 /** The key every client beyond the bound shares (see MemoryStore). */

@@ -1,49 +1,29 @@
 /**
  * Rate-limit counters in Upstash Redis over its REST API, for the Netlify edge (no TCP there):
- * `POST <url>` with a JSON array command and a bearer token; the answer is `{"result": …}`.
+ * `POST <url>` with a JSON array command and a bearer token; the answer is `{"result": …}`. What it
+ * counts and how it fails open is ScriptStore's (counters.ts); this module only carries the script.
  */
-import {
-  FailOpen,
-  HIT_SCRIPT,
-  STORE_BUDGET_MS,
-  hitFromReply,
-  scriptInputs,
-  type Caps,
-  type CounterStore,
-  type Hit,
-} from "./counters.js";
+import { HIT_SCRIPT, STORE_BUDGET_MS, ScriptStore } from "./counters.js";
 
-export class UpstashStore implements CounterStore {
-  private readonly guard: FailOpen;
+export class UpstashStore extends ScriptStore {
   constructor(
     private readonly url: string,
     private readonly token: string,
     log: (line: string) => void = console.error,
     private readonly timeoutMs = STORE_BUDGET_MS,
   ) {
-    this.guard = new FailOpen("Upstash Redis", log);
+    super("Upstash Redis", log);
   }
 
-  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
-    return this.run(scriptInputs(client, nowMs, windowMs, caps, true));
-  }
-
-  /** The counts without spending (health, preflight); through the same guard, so it can be the probe. */
-  peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
-    return this.run(scriptInputs(client, nowMs, windowMs, caps, false));
-  }
-
-  private run({ keys, args }: ReturnType<typeof scriptInputs>): Promise<Hit | null> {
-    return this.guard.run(async () => {
-      const res = await fetch(this.url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
-        body: JSON.stringify(["EVAL", HIT_SCRIPT, String(keys.length), ...keys, ...args]),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      const body = (await res.json()) as { result?: unknown; error?: string };
-      if (!res.ok || body.error) throw new Error(body.error ?? `HTTP ${res.status}`);
-      return hitFromReply(body.result);
+  protected async evalScript(keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const res = await fetch(this.url, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(["EVAL", HIT_SCRIPT, String(keys.length), ...keys, ...args]),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
+    const body = (await res.json()) as { result?: unknown; error?: string };
+    if (!res.ok || body.error) throw new Error(body.error ?? `HTTP ${res.status}`);
+    return body.result;
   }
 }

@@ -1,29 +1,20 @@
 /**
  * Rate-limit counters in Redis over TCP (ioredis), shared by every server that points at it. One
- * Lua script advances both counters atomically. A slow Redis is waited for, up to STORE_BUDGET_MS
- * per request (a pause of a few hundred ms still counts every request); only one that does not
- * answer within it, or refuses the connection, is treated as down ⇒ fail open (counters.ts FailOpen).
+ * Lua script advances both counters atomically (src/edge/counters.ts ScriptStore: what it counts,
+ * and how it fails open). A slow Redis is waited for, up to STORE_BUDGET_MS per request (a pause of a
+ * few hundred ms still counts every request); only one that does not answer within it, or refuses
+ * the connection, is treated as down ⇒ fail open (src/edge/counters.ts FailOpen).
  */
 import { Redis } from "ioredis";
-import {
-  FailOpen,
-  HIT_SCRIPT,
-  STORE_BUDGET_MS,
-  hitFromReply,
-  scriptInputs,
-  type Caps,
-  type CounterStore,
-  type Hit,
-} from "../edge/counters.js";
+import { HIT_SCRIPT, STORE_BUDGET_MS, ScriptStore } from "../edge/counters.js";
 
-export class RedisStore implements CounterStore {
+export class RedisStore extends ScriptStore {
   private readonly redis: Redis;
-  private readonly guard: FailOpen;
   /** The first connection, awaited (at most a second) so that a fresh server does not start open. */
   private readonly firstReady: Promise<void>;
 
   constructor(url: string, log: (line: string) => void = console.error, budgetMs = STORE_BUDGET_MS) {
-    this.guard = new FailOpen(`Redis at ${new URL(url).host}`, log);
+    super(`Redis at ${new URL(url).host}`, log);
     this.redis = new Redis(url, {
       enableOfflineQueue: false, // while disconnected, fail at once instead of queueing
       maxRetriesPerRequest: 0,
@@ -41,20 +32,9 @@ export class RedisStore implements CounterStore {
     });
   }
 
-  hit(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
-    return this.run(scriptInputs(client, nowMs, windowMs, caps, true));
-  }
-
-  /** The counts without spending (health, preflight); through the same guard, so it can be the probe. */
-  peek(client: string, nowMs: number, windowMs: number, caps?: Caps): Promise<Hit | null> {
-    return this.run(scriptInputs(client, nowMs, windowMs, caps, false));
-  }
-
-  private run({ keys, args }: ReturnType<typeof scriptInputs>): Promise<Hit | null> {
-    return this.guard.run(async () => {
-      await this.firstReady;
-      return hitFromReply(await this.redis.eval(HIT_SCRIPT, keys.length, ...keys, ...args));
-    });
+  protected async evalScript(keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    await this.firstReady;
+    return this.redis.eval(HIT_SCRIPT, keys.length, ...keys, ...args);
   }
 
   async close(): Promise<void> {
