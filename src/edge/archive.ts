@@ -9,7 +9,7 @@ import { historyCsv } from "../feed/archive/csv.js";
 import type { History } from "../schema/archive.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";
-import { problems } from "./problem.js";
+import { problems } from "../core/http-problem.js";
 import { fileRepresentation, selfEtag, withSelf, type Representation } from "./representation.js";
 
 /** A calendar date written YYYY-MM-DD that exists (2026-02-30 does not). */

@@ -8,11 +8,12 @@
 import { API, FEED_PATH, READYZ_PATH } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
-import { evaluatePreconditions, httpDate } from "./conditional.js";
+import { evaluatePreconditions } from "./conditional.js";
+import { httpDate } from "../core/http-date.js";
 import { clientKey } from "./client.js";
 import { capsFor, identifies, windowFor } from "./policy.js";
-import { HttpProblem, problems } from "./problem.js";
-import { readiness } from "./readyz.js";
+import { HttpProblem, problems } from "../core/http-problem.js";
+import { readiness } from "../feed/readiness.js";
 import type { HandlerDeps } from "./deps.js";
 import { FeedCache } from "./feed-cache.js";
 import { ALLOW, PAGE_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";

@@ -1,14 +1,17 @@
 /**
  * The headers of every answer: CORS, the security headers, cache control, rate-limit state, and
  * problem+json answers (RFC 9457) with them. Set in code because Netlify applies no [[headers]]
- * rules to edge-function answers (docs/deployment.md "On Netlify").
+ * rules to edge-function answers (docs/deployment.md "On Netlify"). Which security and rate-limit
+ * headers there are is the contract's (src/core/http-contract.ts), which the OpenAPI description
+ * reads too.
  */
 import { nextCairoMidnight } from "../core/cairo.js";
 import { CACHE_MAX_AGE_SECONDS, MAX_URL_LENGTH } from "../core/limits.js";
 import type { Hit } from "./counters.js";
 import type { Limits } from "./deps.js";
 import { policyHeader, windowFor } from "./policy.js";
-import { ALLOWED_METHODS, type HttpProblem, PROBLEM_TYPE } from "./problem.js";
+import { ALLOWED_METHODS, PROBLEM_MEDIA_TYPE, RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../core/http-contract.js";
+import type { HttpProblem } from "../core/http-problem.js";
 
 export const FEED_CACHE = `public, max-age=${CACHE_MAX_AGE_SECONDS}`;
 export const ALLOW = ALLOWED_METHODS.join(", ");
@@ -18,32 +21,7 @@ export const ALLOW = ALLOWED_METHODS.join(", ");
  * where the CDN serves them (test/edge/handler.test.ts holds the two equal).
  */
 export { PAGE_CSP } from "../core/csp.js";
-/**
- * The API's own answers (JSON, problems, 304s, preflights) are data, never a document to render:
- * nothing may load from them or frame them. HTML pages served by the handler get PAGE_CSP instead.
- */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
-/**
- * Sent on every answer of the handler: no MIME sniffing of a body into something executable, no
- * Referer leaked from a page of ours, and an explicit consent to cross-origin reads (the API is meant
- * to be read from any origin, so Cross-Origin-Embedder-Policy pages may load it too).
- */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Resource-Policy": "cross-origin",
-  "Content-Security-Policy": API_CSP,
-};
-/** The rate-limit state every answer carries (the IETF RateLimit draft, and the Cairo-day allowance). */
-export const RATE_LIMIT_HEADERS = [
-  "RateLimit-Limit",
-  "RateLimit-Remaining",
-  "RateLimit-Reset",
-  "RateLimit-Policy",
-  "Daily-Limit",
-  "Daily-Used",
-  "Daily-Reset",
-] as const;
+/** What a page's script may read of an answer (CORS): the representation's headers and the rate-limit state. */
 export const EXPOSE = [
   "ETag",
   "Last-Modified",
@@ -80,7 +58,7 @@ export function rateHeaders(h: Headers, hit: Hit | null, limits: Limits, nowMs: 
 }
 
 export function problemResponse(p: HttpProblem, instance: string, headers: Headers, head: boolean): Response {
-  headers.set("Content-Type", PROBLEM_TYPE);
+  headers.set("Content-Type", PROBLEM_MEDIA_TYPE);
   headers.set("Cache-Control", "no-store");
   for (const [k, v] of Object.entries(p.headers)) headers.set(k, v);
   return new Response(head ? null : JSON.stringify(p.body(instance)), { status: p.status, headers });

@@ -10,8 +10,6 @@ import { anonymousWindow } from "../feed/index-doc.js";
 import type { Caps } from "./counters.js";
 import type { Limits } from "./deps.js";
 
-export { ANONYMOUS_BUSY_SHARE, anonymousWindow } from "../feed/index-doc.js";
-
 /** A URL of a named host (RFC 3986 authority with a dot: `https://app.example/about`), or an e-mail address (RFC 5322 addr-spec, its usual form; `mailto:` included). */
 const URL_RE = /\bhttps?:\/\/[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/i;
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/;

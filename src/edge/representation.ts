@@ -7,9 +7,9 @@ import { API, files as F } from "../feed/paths.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";
 import type { FeedCache } from "./feed-cache.js";
-import { selectAssets } from "./filters.js";
+import { selectAssets } from "../feed/filters.js";
 import { FEED_CACHE } from "./headers.js";
-import { problems } from "./problem.js";
+import { problems } from "../core/http-problem.js";
 
 /**
  * The ETag of a file's bytes with its `_self` replaced by the request's (withSelf): the file's own

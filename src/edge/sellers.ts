@@ -7,7 +7,7 @@
 import { SELLERS_PREFIX, files as F } from "../feed/paths.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";
-import { problems } from "./problem.js";
+import { problems } from "../core/http-problem.js";
 import { fileRepresentation, selfEtag, withSelf, type Representation } from "./representation.js";
 
 /** The ids of the sellers with a published record (`api/v1/sellers/<id>.json`), in code-point order. */

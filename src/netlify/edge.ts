@@ -14,7 +14,7 @@ import { handle } from "../edge/handler.js";
 import { refusal } from "../edge/headers.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { UpstashStore } from "../edge/upstash-store.js";
-import { HttpProblem } from "../edge/problem.js";
+import { HttpProblem } from "../core/http-problem.js";
 import { parseBusyThreshold } from "../edge/policy.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { MANIFEST_FILE } from "../feed/paths.js";

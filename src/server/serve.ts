@@ -14,7 +14,7 @@ import { FeedCache } from "../edge/feed-cache.js";
 import { handle } from "../edge/handler.js";
 import { bareProblem } from "../edge/headers.js";
 import { addressMatcher, clientAddress, type ProxyTrust } from "../edge/client.js";
-import { problems } from "../edge/problem.js";
+import { problems } from "../core/http-problem.js";
 import { MemoryStore, type CounterStore } from "../edge/counters.js";
 import { NotBuiltError, UsageError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";

@@ -15,7 +15,7 @@ import {
   policyHeader,
   windowFor,
 } from "../../src/edge/policy.js";
-import { localHint, readiness, readyInstant } from "../../src/edge/readyz.js";
+import { localHint, readiness, readyInstant } from "../../src/feed/readiness.js";
 import { anonymousWindow } from "../../src/feed/index-doc.js";
 import { serveCommandLine, shellWord } from "../../src/cli/serve.js";
 import type { Manifest } from "../../src/schema/documents.js";

@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
 import { program } from "../../src/cli/main.js";
-import { humanAge, readiness } from "../../src/edge/readyz.js";
+import { humanAge, readiness } from "../../src/feed/readiness.js";
 import { Readiness } from "../../src/schema/documents.js";
 import type { Manifest } from "../../src/schema/documents.js";
 import { calendar, tempDir } from "../helpers/dataset.js";

@@ -10,7 +10,7 @@ import { deref, describedBeforeAll, type Json } from "../helpers/openapi.js";
 import { redoclyLint } from "../helpers/redocly.js";
 import { handle } from "../../src/edge/handler.js";
 import { MemoryStore } from "../../src/edge/counters.js";
-import { PROBLEM_TYPES } from "../../src/edge/problem.js";
+import { PROBLEM_TYPES } from "../../src/core/http-contract.js";
 
 const site = describedBeforeAll();
 

@@ -5,9 +5,10 @@
  */
 import { manifestHead, type RenderContext } from "../../feed/site.js";
 import { API, FEED_PATH, files, urlOf } from "../../feed/paths.js";
-import { readiness } from "../../edge/readyz.js";
-import { selectAssets } from "../../edge/filters.js";
-import { ALLOWED_METHODS, HttpProblem, problems, type ProblemSlug } from "../../edge/problem.js";
+import { readiness } from "../../feed/readiness.js";
+import { selectAssets } from "../../feed/filters.js";
+import { ALLOWED_METHODS, type ProblemSlug } from "../../core/http-contract.js";
+import { HttpProblem, problems } from "../../core/http-problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { addDays } from "../../core/cairo.js";
 import { historyCsv } from "../../feed/archive/csv.js";

@@ -6,7 +6,7 @@ import { ref, type Json } from "./parts.js";
 
 /**
  * A JSON Schema pattern (ECMA-262, as OpenAPI 3.1 and ajv read it) matching any of `values` in any
- * letter case, with the white space around it that the server trims (src/edge/filters.ts): what the
+ * letter case, with the white space around it that the server trims (src/feed/filters.ts): what the
  * server accepts, so a validating proxy refuses nothing the server would serve.
  */
 export function anyCasePattern(values: readonly string[]): string {

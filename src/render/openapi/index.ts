@@ -7,7 +7,7 @@
 import { JSON_TYPE, type Renderer } from "../../feed/site.js";
 import { canonical } from "../../core/canonical.js";
 import { homesOf } from "../../feed/homes.js";
-import { httpDate } from "../../edge/conditional.js";
+import { httpDate } from "../../core/http-date.js";
 import { componentSchemas } from "./schemas.js";
 import { examples } from "./examples.js";
 import {

@@ -7,8 +7,17 @@ import type { Day, Days, History } from "../../schema/archive.js";
 import type { Events } from "../../schema/events.js";
 import type { SellerRecord, Sellers } from "../../schema/sellers.js";
 import { CACHE_MAX_AGE_SECONDS, DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
-import { ALLOWED_METHODS, PROBLEM_TYPES, problemTypeUri, type ProblemSlug } from "../../edge/problem.js";
-import { RATE_LIMIT_HEADERS, SECURITY_HEADERS } from "../../edge/headers.js";
+import {
+  ALLOWED_METHODS,
+  ALLOWED_REQUEST_HEADERS,
+  PREFLIGHT_MAX_AGE_SECONDS,
+  PROBLEM_MEDIA_TYPE,
+  PROBLEM_TYPES,
+  problemTypeUri,
+  RATE_LIMIT_HEADERS,
+  SECURITY_HEADERS,
+  type ProblemSlug,
+} from "../../core/http-contract.js";
 import type { Feed } from "../../schema/outputs.js";
 import type { Changelog, IndexDoc, Problem, Readiness, SourceHealth } from "../../schema/documents.js";
 
@@ -122,9 +131,9 @@ export function headers(about: About): Record<string, Json> {
     ),
     "Access-Control-Allow-Headers": str(
       "A preflight's answer: the request headers a page may send.",
-      "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact",
+      ALLOWED_REQUEST_HEADERS.join(", "),
     ),
-    "Access-Control-Max-Age": int("A preflight's answer: seconds a browser may keep it.", 86400),
+    "Access-Control-Max-Age": int("A preflight's answer: seconds a browser may keep it.", PREFLIGHT_MAX_AGE_SECONDS),
     Deprecation: str("Only on a deprecated version: when it was deprecated (RFC 9745 structured date).", "@1798761600"),
     Sunset: str(
       "Only on a deprecated version: the HTTP-date after which it may stop answering (RFC 8594).",
@@ -171,7 +180,7 @@ export function problemContent(slugs: ProblemSlug[], examples: OpenApiExamples["
     slugs.filter((s) => examples[s]).map((s) => [s, { summary: PROBLEM_TYPES[s].title, value: examples[s] }]),
   );
   return {
-    "application/problem+json": {
+    [PROBLEM_MEDIA_TYPE]: {
       schema: ref("schemas", "Problem"),
       ...(Object.keys(ex).length ? { examples: ex } : {}),
     },
@@ -243,7 +252,7 @@ export const ERRORS = {
   "429": ref("responses", "TooManyRequests"),
   "503": ref("responses", "Unavailable"),
 };
-/** The problem type of a false precondition (src/edge/problem.ts). */
+/** The problem type of a false precondition (src/core/http-contract.ts). */
 export const PRECONDITION_FAILED_TYPE = problemTypeUri("precondition-failed" as ProblemSlug);
 
 /** The request headers every document's GET (and HEAD) reads. */

@@ -28,8 +28,8 @@ import {
   TERMS_PATH,
   VARIANT_PATHS,
 } from "../../feed/paths.js";
-import { PROBLEM_TYPES, type ProblemSlug } from "../../edge/problem.js";
-import { anonymousWindow } from "../../edge/policy.js";
+import { PROBLEM_TYPES, type ProblemSlug } from "../../core/http-contract.js";
+import { anonymousWindow } from "../../feed/index-doc.js";
 import { PUBLIC_SCHEMAS, componentSchemas } from "../openapi/schemas.js";
 import type { Changelog } from "../../schema/documents.js";
 import { arabic, html, join, type SafeHtml } from "./html.js";

@@ -1,8 +1,11 @@
 /**
  * The feed's filters: `?category=` and `?asset=`, comma-separated, repeated parameters merged,
  * matched without regard to case, assets by slug or id; both ⇒ the intersection; catalog order.
+ * A selection from the catalog the manifest carries, so the handler filters the feed with it
+ * (src/edge/representation.ts) and the OpenAPI description's examples of a bad filter are its own
+ * problems (src/render/openapi/examples.ts).
  */
-import { HttpProblem } from "./problem.js";
+import { HttpProblem } from "../core/http-problem.js";
 
 export interface CatalogView {
   categories: readonly string[];
