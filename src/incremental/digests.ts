@@ -89,15 +89,16 @@ export function headSha256(file: string, head: number): { sha256: string; rest: 
     const size = fstatSync(fd).size;
     if (size < head) return null;
     const h = createHash("sha256");
-    for (let at = 0, n: number; at < head; at += n) {
-      n = readSync(fd, chunk, 0, Math.min(chunk.length, head - at), at);
-      if (n === 0) return null;
-      h.update(chunk.subarray(0, n));
-    }
     const rest = Buffer.allocUnsafe(size - head);
-    for (let at = 0, n: number; at < rest.length; at += n) {
-      n = readSync(fd, rest, at, rest.length - at, head + at);
+    // One pass over the file: the head through the shared chunk, hashed as it comes (it is not
+    // kept), the rest straight into the buffer handed back.
+    for (let at = 0, n: number; at < size; at += n) {
+      const inHead = at < head;
+      n = inHead
+        ? readSync(fd, chunk, 0, Math.min(chunk.length, head - at), at)
+        : readSync(fd, rest, at - head, size - at, at);
       if (n === 0) return null;
+      if (inHead) h.update(chunk.subarray(0, n));
     }
     const whole = h.copy().update(rest).digest("hex");
     return { sha256: h.digest("hex"), rest, whole };
