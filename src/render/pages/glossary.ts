@@ -6,61 +6,47 @@
 import type { PageLang } from "../../feed/paths.js";
 import type { Verdict } from "../../schema/outputs.js";
 import { html, join, type SafeHtml } from "./html.js";
-import { SIDE_WORDS, VERDICT_WORDS, shortVerdict } from "./words.js";
+import { shortVerdict, sideLabel, verdictLabel } from "./words.js";
+import { GLOSSARY_WORDS } from "./glossary-words.js";
 
 const VERDICTS: readonly Verdict[] = ["favorable", "ordinary", "weak", "mixed", "calibrating"];
 
 export function glossary(lang: PageLang): SafeHtml {
-  const ar = lang === "ar";
-  const i = ar ? 1 : 0;
+  const w = GLOSSARY_WORDS[lang];
   const code = (c: string) => html`<code>${c}</code>`;
   const rows: Array<[string, SafeHtml, string]> = [
     [
-      SIDE_WORDS.sell[i],
+      sideLabel("sell", lang),
       html`${code("directions.sell")}, ${code("sellers[].sell")}, ${code("series[].sellLo")}`,
-      ar
-        ? "ما تطلبه الجهة حين تشتري منها؛ الأقل أفضل لك. البنوك تسميه «سعر البيع»."
-        : "What a seller asks when you buy from it; lower is better for you. Banks head this column “selling price”.",
+      w.sell,
     ],
     [
-      SIDE_WORDS.buy[i],
+      sideLabel("buy", lang),
       html`${code("directions.buy")}, ${code("sellers[].buy")}, ${code("series[].buyHi")}`,
-      ar
-        ? "ما تدفعه لك الجهة حين تبيع لها؛ الأعلى أفضل لك. البنوك تسميه «سعر الشراء»."
-        : "What a seller pays when you sell to it; higher is better for you. Banks head this column “buying price”.",
+      w.buy,
     ],
     [
-      ar ? "▲▼ التغير" : "▲▼ the move",
+      w.move,
       html`${code("directions.*.previous.change")}, ${code("changePct")}, ${code("sellers[].previous")}`,
-      ar
-        ? "الفرق عن الإغلاق السابق، بالقروش تحت الجنيه وبالجنيه فوقه."
-        : "The difference from the previous close, in piastres under a pound, in pounds above.",
+      w.moveMeaning,
     ],
     ...(["sell", "buy"] as const).flatMap((side) =>
       VERDICTS.map((v): [string, SafeHtml, string] => [
         // The home page's few words for the two verdicts it shows, beside the full ones.
         v === "favorable" || v === "weak"
-          ? `${VERDICT_WORDS[side][v][i]} (${ar ? "في الرئيسية" : "home page"}: ${shortVerdict(v, side, lang)})`
-          : VERDICT_WORDS[side][v][i],
+          ? `${verdictLabel(v, side, lang)} (${w.homePage}: ${shortVerdict(v, side, lang)})`
+          : verdictLabel(v, side, lang),
         code(`directions.${side}.verdict = "${v}"`),
-        ar ? "وصف لليوم مقارنةً بالأيام السابقة، وليس توقعًا." : "Today against the days before; never a forecast.",
+        w.verdict,
       ]),
     ),
-    [
-      ar ? "السعر الرسمي" : "Official rate",
-      html`${code("benchmark")}, ${code("series[].bench")}`,
-      ar ? "سعر البنك المركزي المصري." : "The Central Bank of Egypt's rate.",
-    ],
-    [
-      ar ? "السعر العالمي" : "Global mid-market rate",
-      code("global"),
-      ar ? "سعر السوق العالمي، للمقارنة فقط." : "The world market's mid rate, for comparison only.",
-    ],
+    [w.official, html`${code("benchmark")}, ${code("series[].bench")}`, w.officialMeaning],
+    [w.global, code("global"), w.globalMeaning],
   ];
   const body = rows.map(
     ([label, field, meaning]) =>
       html`<tr><th scope="row">${label}</th><td dir="ltr">${field}</td><td>${meaning}</td></tr>`,
   );
-  return html`<div class="wrap"><table class="glossary"><thead><tr><th scope="col">${ar ? "على الصفحات" : "On the pages"}</th><th scope="col">${ar ? "في الواجهة البرمجية" : "In the API"}</th><th scope="col">${ar ? "المعنى" : "Meaning"}</th></tr></thead>
+  return html`<div class="wrap"><table class="glossary"><thead><tr><th scope="col">${w.onPages}</th><th scope="col">${w.inApi}</th><th scope="col">${w.meaning}</th></tr></thead>
 <tbody>${join(body, "\n")}</tbody></table></div>`;
 }
