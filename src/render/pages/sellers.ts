@@ -14,10 +14,11 @@
 import type { Asset, SellerRow } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
-import { AR_REPORTING_SOURCES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
+import { cairoClock, price, weekdayDate } from "./format.js";
 import { changeMark, sellerChange } from "./change.js";
 import { sideLabel } from "./words.js";
 import { sellerLink } from "./seller-links.js";
+import { SELLER_TABLE_WORDS } from "./seller-table-words.js";
 
 /** The members a row carries since seller rows name their quote's time and sources; read defensively. */
 type Row = Partial<Pick<SellerRow, "id" | "observedAt" | "source" | "sources" | "previous">> &
@@ -44,7 +45,7 @@ function isBest(asset: Asset, side: "sell" | "buy", r: Row): boolean {
 
 export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
   const { lang } = o;
-  const ar = lang === "ar";
+  const w = SELLER_TABLE_WORDS[lang];
   const rows = asset.sellers as Row[];
   const withTime = rows.some((r) => (r.observedAt ?? null) !== null);
   const ranks = [...o.sourceNames.keys()];
@@ -55,16 +56,15 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
     const others = (r.sources ?? []).filter((x) => x !== chosen).sort((a, b) => order(ranks, a) - order(ranks, b));
     const name = (id: string) => o.sourceNames.get(id) ?? id;
     return {
-      html: join([...(chosen ? [html`<b>${name(chosen)}</b>`] : []), ...others.map(name)], ar ? "، " : ", "),
+      html: join([...(chosen ? [html`<b>${name(chosen)}</b>`] : []), ...others.map(name)], w.comma),
       n: others.length + (chosen ? 1 : 0),
     };
   };
-  const mark = ar ? "★ الأفضل" : "★ Best";
   const cell = (r: Row, side: "sell" | "buy") => {
     const moved = sellerChange(r[side], r.previous?.[side], asset.decimals);
     const chg = moved === null ? "" : changeMark(moved, asset.decimals, lang, { side });
     return isBest(asset, side, r)
-      ? html`<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${mark}</span></td>`
+      ? html`<td class="n best">${price(r[side], asset.decimals, lang)}${chg}<span class="best-mark">${w.best}</span></td>`
       : html`<td class="n">${price(r[side], asset.decimals, lang)}${chg}</td>`;
   };
   // The day beside every time: a quote of the evening before reads as such.
@@ -76,28 +76,20 @@ export function sellerTable(asset: Asset, o: SellerTableOptions): SafeHtml {
   const body = rows.map((r) => {
     const other = otherName(lang, r.seller, r.sellerAr);
     const sources = withSources ? sourcesOf(r) : { html: "", n: 0 };
-    const seenBy = sources.n
-      ? html`<span class="sub">${ar ? `رصدها ${arCount(sources.n, AR_REPORTING_SOURCES, "nominative")}` : `Seen by ${count(sources.n, "en")} source${sources.n === 1 ? "" : "s"}`}</span>`
-      : "";
+    const seenBy = sources.n ? html`<span class="sub">${w.seenByCount(sources.n)}</span>` : "";
     const id = r.id ? html` id="seller-${r.id}"` : "";
     return html`<tr${id}><th scope="row">${sellerLink(o.sellerPages ?? new Set(), r.id, nameIn(lang, r.seller, r.sellerAr), lang)}${other ? html`<span class="sub">${other}</span>` : ""}${seenBy}</th><td class="col-wide">${other || "—"}</td>${cell(r, "sell")}${cell(r, "buy")}${withTime ? time(r) : ""}${withSources ? html`<td class="col-wide">${sources.html || "—"}</td>` : ""}</tr>`;
   });
   const head = [
-    html`<th scope="col">${ar ? "الجهة" : "Seller"}</th>`,
-    html`<th scope="col" class="col-wide">${ar ? "الاسم بالإنجليزية" : "Arabic name"}</th>`,
+    html`<th scope="col">${w.seller}</th>`,
+    html`<th scope="col" class="col-wide">${w.otherName}</th>`,
     html`<th scope="col" class="n">${sideLabel("sell", lang)}</th>`,
     html`<th scope="col" class="n">${sideLabel("buy", lang)}</th>`,
-    withTime ? html`<th scope="col" class="n">${ar ? "وقت السعر" : "Quoted at"}</th>` : "",
-    withSources ? html`<th scope="col" class="col-wide">${ar ? "رصدها" : "Seen by"}</th>` : "",
+    withTime ? html`<th scope="col" class="n">${w.quotedAt}</th>` : "",
+    withSources ? html`<th scope="col" class="col-wide">${w.seenBy}</th>` : "",
   ];
-  const caption = ar
-    ? `تشتري بـ: ما تطلبه الجهة حين تشتري منها (الأقل أفضل لك). تبيع بـ: ما تدفعه لك حين تبيع لها (الأعلى أفضل لك). ▲▼ التغير منذ إغلاقها السابق: بالأخضر إذا كان أفضل لك، وبالأحمر إذا كان أسوأ.${withTime ? " الأوقات بتوقيت القاهرة." : ""} ★ تميّز أفضل سعر في كل جانب.`
-    : `You buy at: what the seller asks when you buy from it (lower is better for you). You sell at: what it pays when you sell to it (higher is better for you). ▲▼ the move since its previous close: green when it is better for you, red when it is worse.${withTime ? " Times are Cairo time." : ""} ★ marks the best price on each side.`;
-  const note = withSources
-    ? ar
-      ? html`<p class="note">«رصدها»: المصادر التي نقلت سعر الجهة في هذا التاريخ؛ السعر المعروض من المصدر المكتوب بخط عريض.</p>`
-      : html`<p class="note">“Seen by”: the sources that reported the seller's price on this date; the price shown is from the one in bold.</p>`
-    : "";
+  const caption = w.caption(withTime ? w.cairoTimes : "");
+  const note = withSources ? w.sourcesNote : "";
   return html`<table class="sellers"><caption>${caption}</caption>
 <thead><tr>${head}</tr></thead>
 <tbody>${join(body, "\n")}</tbody></table>

@@ -48,12 +48,7 @@ export function usuallyBestSection(a: Asset, index: SellerIndex, lang: PageLang)
     );
     return html`<h3>${sideLabel(s, lang)}</h3>${list.length ? html`<ol>${items}</ol>` : html`<p class="muted">${sellerWord(W.usually.none, lang)}</p>`}`;
   };
-  const span =
-    w.from && w.to
-      ? lang === "ar"
-        ? ` (${longDate(w.from, "ar")} – ${longDate(w.to, "ar")})`
-        : ` (${longDate(w.from, "en")} – ${longDate(w.to, "en")})`
-      : "";
+  const span = w.from && w.to ? ` (${longDate(w.from, lang)} – ${longDate(w.to, lang)})` : "";
   return html`<section class="usually" aria-labelledby="usually-h"><h2 id="usually-h">${sellerWord(W.usually.title, lang)}</h2>
 <p>${windowName(w.days, w.windowDays, lang)}${span}</p>
 ${side("sell")}${side("buy")}
