@@ -35,7 +35,7 @@ export function shellWord(s: string): string {
 
 /**
  * The command that serves this site again as it is served now, without --now: what the stale-site
- * hint completes with `--now <an instant at which the build is ready>` (src/edge/readyz.ts localHint).
+ * hint completes with `--now <an instant at which the build is ready>` (src/feed/readiness.ts localHint).
  * Only what decides where and what is served is kept: the folder, the port and the host.
  */
 export function serveCommandLine(o: { dir: string; port: number; host: string }): string {
@@ -122,7 +122,7 @@ export function serveCommand(program: Command): void {
 
 /**
  * The start-up warning when the site is not ready at the server's clock: what, why, and what to do —
- * the last line a command that serves this build ready (src/edge/readyz.ts localHint), never the
+ * the last line a command that serves this build ready (src/feed/readiness.ts localHint), never the
  * clock that gave this warning.
  */
 export async function staleWarning(
@@ -132,7 +132,7 @@ export async function staleWarning(
   serveCommand = serveCommandLine({ dir, port: 8888, host: "127.0.0.1" }),
 ): Promise<string | null> {
   const [{ readiness, localHint }, { SiteReader }] = await Promise.all([
-    import("../edge/readyz.js"),
+    import("../feed/readiness.js"),
     import("../server/serve.js"),
   ]);
   const manifest = await new SiteReader(dir).manifest();

@@ -34,14 +34,14 @@ export interface ServeOptions {
   limiterClock?: () => number;
   /**
    * The server's own command line without --now (`npx price-feed serve --dir public`): /readyz's
-   * action then ends with the command that serves this build ready (src/edge/readyz.ts localHint).
+   * action then ends with the command that serves this build ready (src/feed/readiness.ts localHint).
    */
   serveCommand?: string;
   /** A clock shared with something else (the demo's builds); wins over nowMs. */
   clock?: () => number;
   limits: Limits;
   redisUrl?: string;
-  /** The socket's peer is a proxy: the client is the address it saw (client.ts clientAddress). */
+  /** The socket's peer is a proxy: the client is the address it saw (src/edge/client.ts clientAddress). */
   trustProxy: boolean;
   /** With trustProxy: further proxies in front (addresses or CIDR blocks) whose X-Forwarded-For hops are skipped. */
   trustedProxies?: string[];
