@@ -8,9 +8,9 @@ import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, files, localized, urlOf, type PageLang } from "../../feed/paths.js";
 import type { SourceConfig } from "../../schema/sources.js";
-import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
+import { html, join, nameIn, nameText, otherName, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
-import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
+import { cairoClock, cairoDay, longDate, price } from "./format.js";
 import { CARD, cardAlt, cardPath } from "./card-image.js";
 import { sellerTable } from "./sellers.js";
 import { changeMark } from "./change.js";
@@ -120,7 +120,7 @@ export function renderAssetPage(ctx: RenderContext, a: Asset, lang: PageLang): s
   const w = ASSET_WORDS[lang];
   const sourceNames = sourceNamesIn(input.dataset.sources.sources, lang);
   const records = sellerIndex(ctx);
-  const title = plainName(a, lang);
+  const title = nameText(lang, a.name, a.nameAr);
   const twinName = otherName(lang, a.name, a.nameAr);
   const note = marketNote(a, lang);
   const sellers =
@@ -167,7 +167,7 @@ ${periodCharts(ctx, a, lang)}
  */
 export function shareText(a: Asset, lang: PageLang, baseUrl: string | undefined): string {
   const w = ASSET_WORDS[lang];
-  const name = plainName(a, lang);
+  const name = nameText(lang, a.name, a.nameAr);
   const side = (s: Side) => `${sideLabel(s, lang)} ${price(a.directions[s].best?.value, a.decimals, lang)} ${w.egp}`;
   const prices =
     a.market === "reference"
@@ -189,6 +189,3 @@ function shareLink(a: Asset, lang: PageLang, baseUrl: string | undefined): SafeH
 function sourceNamesIn(sources: readonly SourceConfig[], lang: PageLang): Map<string, SafeHtml | ""> {
   return new Map(sources.map((s) => [s.id, nameIn(lang, s.name, s.nameAr)]));
 }
-
-/** The asset's name as text in the page's language (its Arabic name's digits western, as everywhere). */
-const plainName = (a: Asset, lang: PageLang) => (lang === "ar" ? westernDigits(a.nameAr) : a.name);

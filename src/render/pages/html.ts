@@ -69,6 +69,10 @@ export function nameIn(lang: PageLang, en: string, ar: string | null | undefined
   if (lang === "ar") return ar ? html`${westernDigits(ar)}` : english(en);
   return html`${en}`;
 }
+/** A name as text in the page's language: the Arabic one where there is one, else the English. */
+export function nameText(lang: PageLang, en: string, ar: string | null | undefined): string {
+  return lang === "ar" && ar ? westernDigits(ar) : en;
+}
 /** The name in the other language, for a second line. */
 export function otherName(lang: PageLang, en: string, ar: string | null | undefined): SafeHtml | "" {
   return lang === "ar" ? (ar ? english(en) : "") : arabic(ar);

@@ -19,9 +19,9 @@ import {
   urlOf,
   type PageLang,
 } from "../../feed/paths.js";
-import { english, html, join, nameIn, otherName, type SafeHtml } from "./html.js";
+import { html, join, nameIn, nameText, otherName, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
-import { fullDate, longDate, percent, price, westernDigits } from "./format.js";
+import { fullDate, longDate, percent, price } from "./format.js";
 import { sideLabel, simulatedBanner } from "./words.js";
 import {
   SELLER_WORDS as W,
@@ -51,16 +51,19 @@ function licence(ctx: RenderContext, s: Identity, lang: PageLang): SafeHtml {
   const check = v
     ? html`${sellerWord(W.licence.checked, lang)} <bdi dir="ltr">${v.where}</bdi> ${sellerWord(W.licence.on, lang)} ${fullDate(v.at, lang)}`
     : sellerWord(dealer ? W.licence.registrationNotVerified : W.licence.licenceNotVerified, lang);
-  return html`${sellerWord(W.kind[s.kind], lang)} · ${by} ${lang === "ar" ? english(s.licensedBy) : s.licensedBy} · ${check}`;
+  return html`${sellerWord(W.kind[s.kind], lang)} · ${by} ${nameIn(lang, s.licensedBy, null)} · ${check}`;
 }
 
 /** "You buy at: best price to buy from on 12 of the 30 days it quoted, usually 0.30% dearer than the best." */
 function glance(r: AssetRecord, side: Side, lang: PageLang): string {
   const w = r.short;
-  const sep = lang === "ar" ? "، " : ", ";
+  const sep = sellerWord(W.punctuation.comma, lang);
   const best = `${bestOn(side, lang)} ${bestDays(w.daysBest[side], w.daysQuoted, lang)}`;
-  return `${sideLabel(side, lang)}: ${lang === "ar" ? best : best.charAt(0).toLowerCase() + best.slice(1)}${sep}${usualGap(side, w.medianGapPct[side], lang)}.`;
+  return `${sideLabel(side, lang)}: ${lowerFirst(best)}${sep}${usualGap(side, w.medianGapPct[side], lang)}.`;
 }
+
+/** The words after a colon start in lower case (Arabic has no case: toLowerCase leaves it as it is). */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The measures of the windows, a row each; one column per window (one when both hold the same days). */
 function recordTable(r: AssetRecord, lang: PageLang): SafeHtml {
@@ -89,7 +92,7 @@ function latest(r: AssetRecord, asset: Asset | undefined, lang: PageLang): SafeH
     const b = asset?.directions[side].best;
     return !!b && b.value !== null && b.seller === t.seller && b.value === t[side];
   };
-  const mark = lang === "ar" ? "★ الأفضل" : "★ Best";
+  const mark = sellerWord(W.page.best, lang);
   const one = (side: Side) =>
     html`${sideLabel(side, lang)} <b>${price(t[side], r.decimals, lang)}</b>${best(side) ? html` <span class="tag">${mark}</span>` : ""}`;
   return html`<p>${sellerWord(W.page.today, lang)} (${day}): ${join(SIDES.map(one), " · ")}</p>`;
@@ -110,12 +113,11 @@ ${recordTable(r, lang)}</section>`;
 
 export function renderSellerPage(ctx: RenderContext, doc: SellerRecord, lang: PageLang): string {
   const s = doc.seller;
-  const ar = lang === "ar";
-  const name = ar && s.nameAr ? westernDigits(s.nameAr) : s.name;
+  const name = nameText(lang, s.name, s.nameAr);
   const other = otherName(lang, s.name, s.nameAr);
   const assets = new Map(ctx.feed.assets.map((a) => [a.id, a]));
   const json = urlOf(files.seller(s.id));
-  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › <a href="${localized(SELLERS_PAGE_PATH, lang)}">${sellerWord(W.page.crumb, lang)}</a> › ${name}</p>
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${sellerWord(W.page.prices, lang)}</a> › <a href="${localized(SELLERS_PAGE_PATH, lang)}">${sellerWord(W.page.crumb, lang)}</a> › ${name}</p>
 <h1>${name} ${other}</h1>
 <p class="status">${licence(ctx, s, lang)}</p>
 <p class="lead">${sellerWord(W.page.lead, lang)}</p>
@@ -128,10 +130,8 @@ ${join(
   return page({
     lang,
     path: sellerPagePath(s.id),
-    title: ar ? `${name}: كم مرة قدّمت أفضل سعر · Price Feed` : `${name}: how often it has the best price · Price Feed`,
-    description: ar
-      ? `${name}: كم مرة قدّمت أفضل سعر لكل عملة أو ذهب في آخر 30 و365 يوم تداول، وكم تبعد عادةً عن أفضل سعر.`
-      : `${name}: how often it had the best price for each currency or gold price over the last 30 and 365 trading days, and how far from the best it usually is.`,
+    title: sellerWord(W.page.title, lang)(name),
+    description: sellerWord(W.page.description, lang)(name),
     body,
     baseUrl: ctx.input.dataset.site.baseUrl,
     ...simulatedBanner(ctx.input.dataset.site, lang),
@@ -151,16 +151,15 @@ export function sellerSummary(doc: SellerRecord, lang: PageLang): string {
       const share = n / Math.max(1, r.short.daysQuoted);
       if (n > 0 && (!top || n > top.n || (n === top.n && share > top.share))) top = { r, side, n, share };
     }
-  const sep = lang === "ar" ? "؛ " : "; ";
+  const sep = sellerWord(W.punctuation.semicolon, lang);
   const head = quotesPrices(doc.assets.length, lang);
   if (!top) return `${head}${sep}${neverBest(lang)}.`;
-  const name = lang === "ar" ? westernDigits(top.r.nameAr) : top.r.name;
+  const name = nameText(lang, top.r.name, top.r.nameAr);
   const best = `${bestOn(top.side, lang)} ${bestDays(top.n, top.r.short.daysQuoted, lang)}`;
-  return `${head}${sep}${name}: ${lang === "ar" ? best : best.charAt(0).toLowerCase() + best.slice(1)}.`;
+  return `${head}${sep}${name}: ${lowerFirst(best)}.`;
 }
 
 export function renderSellersIndex(ctx: RenderContext, lang: PageLang): string {
-  const ar = lang === "ar";
   const rows = [...ctx.sellers.records.values()].map((doc) => {
     const s = doc.seller;
     const other = otherName(lang, s.name, s.nameAr);
@@ -171,7 +170,7 @@ export function renderSellersIndex(ctx: RenderContext, lang: PageLang): string {
     ? html`<table class="sellers-list"><thead><tr><th scope="col">${sellerWord(W.index.seller, lang)}</th><th scope="col">${sellerWord(W.index.summary, lang)}</th></tr></thead>
 <tbody>${join(rows, "\n")}</tbody></table>`
     : html`<p class="muted">${sellerWord(W.index.none, lang)}</p>`;
-  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${ar ? "الأسعار" : "Prices"}</a> › ${title}</p>
+  const body = html`<p class="crumbs"><a href="${localized("/", lang)}">${sellerWord(W.page.prices, lang)}</a> › ${title}</p>
 <h1>${title}</h1>
 <p class="lead">${sellerWord(W.index.lead, lang)}</p>
 ${table}

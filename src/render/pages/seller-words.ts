@@ -59,6 +59,23 @@ export const SELLER_WORDS = {
     never: ["none", "لا يوجد"],
     asset: ["Its page with every seller", "صفحته بكل الجهات"],
     json: ["The same data as JSON:", "البيانات نفسها بصيغة JSON:"],
+    prices: ["Prices", "الأسعار"],
+    best: ["★ Best", "★ الأفضل"],
+    title: [
+      (name: string) => `${name}: how often it has the best price · Price Feed`,
+      (name: string) => `${name}: كم مرة قدّمت أفضل سعر · Price Feed`,
+    ],
+    description: [
+      (name: string) =>
+        `${name}: how often it had the best price for each currency or gold price over the last 30 and 365 trading days, and how far from the best it usually is.`,
+      (name: string) =>
+        `${name}: كم مرة قدّمت أفضل سعر لكل عملة أو ذهب في آخر 30 و365 يوم تداول، وكم تبعد عادةً عن أفضل سعر.`,
+    ],
+  },
+  /** Between the parts of a sentence: "Quotes 6 prices; US Dollar: best price to buy from …". */
+  punctuation: {
+    comma: [", ", "، "],
+    semicolon: ["; ", "؛ "],
   },
   usually: {
     title: ["Who is usually best", "من يقدّم أفضل سعر عادةً"],
@@ -68,7 +85,7 @@ export const SELLER_WORDS = {
 } as const;
 
 /** One of SELLER_WORDS' pairs in the page's language. */
-export const sellerWord = (pair: readonly [string, string], lang: PageLang) => pair[lang === "ar" ? 1 : 0];
+export const sellerWord = <T>(pair: readonly [T, T], lang: PageLang): T => pair[lang === "ar" ? 1 : 0];
 
 /** "Best price to buy from" / "Best price to sell to": a side's best, from the customer's side. */
 export const bestOn = (side: Side, lang: PageLang) =>
