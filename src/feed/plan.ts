@@ -1,10 +1,12 @@
 /**
- * The seam between composing a site and what earlier builds left (src/incremental/ keeps it), in
- * astro's shape: before a thing is made, the plan says whether an earlier build's result stands for
- * its very inputs (keep) or the build makes it (make); what the build made is handed back in the
- * Site, and recorded once the site is published (src/jobs/build.ts). Every reuse is checked against
- * a digest of the bytes it stands for, and the bytes it keeps against a digest of theirs taken when
- * they were made. The rules never see the plan: they close what it does not keep.
+ * The seam between composing a site and what earlier builds left (src/incremental/planner.ts keeps
+ * it), in astro's shape: before a thing is made, the plan says whether an earlier build's result
+ * stands for its very inputs (keep) or the build makes it (make), and records why (the build report's
+ * `plan`, `build --explain`); what the build made is handed back in the Site, and recorded once the
+ * site is published (src/jobs/build.ts). Every reuse is checked against a digest of the bytes it
+ * stands for, and the bytes it keeps against a digest of theirs taken when they were made. The rules
+ * never see the plan: they close what it does not keep. Every keep-or-make of a build is asked here,
+ * and nowhere else.
  */
 import type { ClosedRawDay } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
@@ -28,9 +30,20 @@ export interface PlanInputs {
   rawDates: readonly string[];
 }
 
-/** What earlier builds left, as a build asks it: a plan, once the references are computed. */
+/**
+ * What earlier builds left, as a build asks it: a plan, once the references are computed. (Before,
+ * while the build loads, the same planner says which history days' summaries stand:
+ * src/io/history-summaries.ts SummaryPlan.)
+ */
 export interface Reuse {
   plan(inputs: PlanInputs): Plan;
+}
+
+/** Where a picture the plan did not keep is drawn: its cache file, named by its ETag (src/incremental/card-cache.ts). */
+export interface PictureTarget {
+  path: string;
+  at: string;
+  etag: string;
 }
 
 /** A build's plan: for each thing it would make, keep (an earlier build's) or make. */
@@ -41,11 +54,18 @@ export interface Plan extends ArchivePlanner {
    */
   closes(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null;
   /**
-   * A file the site being replaced has under this ETag and with the very bytes made now — a history
-   * file's part (as checked against its digest) then `body` — kept as it is, not written again; null:
-   * the file is written as made.
+   * A file just made, before it is written: the one the site being replaced has, kept as it is (a
+   * hard link), or null: written as made. Kept are a page whose ETag hashes what it is made of
+   * (`keepable`: a past day's pages) while that site has it under the ETag, and a history file that
+   * site has under this ETag with the very bytes made now (its part, as checked against its digest,
+   * then `body`). Any other file is made.
    */
-  unchanged(file: { path: string; body: string; prefix?: PartFile | undefined }, etag: string): KeptFile | null;
+  file(
+    file: { path: string; body: string; prefix?: PartFile | undefined; keepable?: boolean | undefined },
+    etag: string,
+  ): KeptFile | null;
+  /** A picture: the PNG drawn before of the very SVG (keep), or where to draw it (make). */
+  picture(f: { path: string; svg: string }): KeptFile | PictureTarget;
   /**
    * What the plan could not use of the raw days' closes (an unreadable entry, or one whose bytes do
    * not match the digest recorded when it was made), for the build report: it cost time, not the build.

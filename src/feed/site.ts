@@ -25,7 +25,7 @@ import { documentHeader } from "./header.js";
 import { archiveFiles } from "./archive/compose.js";
 import { catalogToday } from "./archive/retired.js";
 import type { ArchiveMade, KeptFile, PartFile } from "./archive/types.js";
-import type { Made, Reuse } from "./plan.js";
+import type { Made, PictureTarget, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
@@ -51,7 +51,7 @@ export interface SiteFile {
   prefix?: PartFile | undefined;
   /**
    * Its ETag hashes what it is made of (`etagInput`, the program included), not its bytes, so the
-   * site being replaced stands for it while it has the file under the same ETag (SiteSink.published):
+   * site being replaced stands for it while it has the file under the same ETag (the plan's file()):
    * then the file is kept as it is and `body`, a getter, is never read (a past day's pages,
    * src/render/pages/day.ts).
    */
@@ -83,7 +83,7 @@ export interface SiteInput {
   /** What the build's start has to say (a record recovered, a record started anew): report warnings. */
   notes?: readonly string[];
   /**
-   * The running program's fingerprint (src/jobs/build.ts programKey): with it, the pages that are
+   * The program's fingerprint (src/incremental/fingerprint.ts programFingerprint): with it, the pages that are
    * a function of what they are made of (SiteFile.keepable) are known by it, and kept from the site
    * being replaced while it stands; without it they are made, and hashed, every build.
    */
@@ -92,7 +92,7 @@ export interface SiteInput {
 
 /**
  * A picture the pages drew as SVG (an asset's card, src/render/pages/card-image.ts), published as
- * PNG: the sink makes the PNG, or keeps the one it made of the same SVG before (SiteSink.image).
+ * PNG: the plan keeps the one drawn before of the same SVG (Plan.picture), or the sink draws it (SiteSink.image).
  */
 export interface ImageFile {
   path: string;
@@ -150,17 +150,11 @@ export interface SiteSink {
   /** Begins a file written item by item (src/feed/site-items.ts); checks the document without its items. */
   openItems(path: string, head: string, tail: string): ItemsWriter;
   /**
-   * A picture as PNG, from its SVG: where its bytes are and their ETag, to be put as a kept file
-   * (the rasterizer and its cache are the build's: src/jobs/card-images.ts). Equal SVGs give equal
-   * bytes and ETags. A sink without it takes no picture.
+   * Draws a picture the plan did not keep as PNG, from its SVG, where the plan says (PictureTarget):
+   * where its bytes are and their ETag, to be put as a kept file (the rasterizer is the build's:
+   * src/jobs/card-images.ts). Equal SVGs give equal bytes and ETags. A sink without it takes no picture.
    */
-  image?(f: ImageFile): KeptFile | Promise<KeptFile>;
-  /**
-   * The file the site being replaced has at this path under this ETag, kept as it is; null when it
-   * has none (src/jobs/kept-pages.ts). For a file whose ETag hashes what it is made of
-   * (SiteFile.keepable), as a picture's does: without it, such a file is made every build.
-   */
-  published?(path: string, etag: string): KeptFile | null;
+  image?(f: ImageFile, to: PictureTarget): Promise<KeptFile>;
 }
 
 export interface Site {
@@ -269,10 +263,10 @@ export async function composeSite(
     record(k.path, k.etag, k.contentType, k.bytes);
     sink.keep(k.path, k.from, k.sha256);
   };
-  /** `unchanged`: a file the site being replaced has with the same bytes is kept, not written (the archive's history files). */
+  // What the builds before left (src/feed/plan.ts): a file made now may be the very one the site being replaced has.
+  const plan = result.plan;
   const finish = async (
     made: Iterable<SiteFile | ImageFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
-    unchanged?: (f: SiteFile, etag: string) => KeptFile | null,
   ) => {
     for await (const m of made) {
       if ("kept" in m) {
@@ -280,8 +274,9 @@ export async function composeSite(
         continue;
       }
       if ("svg" in m) {
-        if (!sink.image) throw new Error(`${m.path}: this site's sink takes no picture`);
-        keep(await sink.image(m));
+        const p = plan?.picture(m);
+        if (!p || !sink.image) throw new Error(`${m.path}: this site's sink takes no picture`);
+        keep("from" in p ? p : await sink.image(m, p));
         continue;
       }
       let f: SiteFile = m as SiteFile;
@@ -292,7 +287,7 @@ export async function composeSite(
         f = out; // made whole: the hashing takes no pieces
       }
       const etag = await hashing.etag(f.etagInput());
-      const same = f.keepable ? (sink.published?.(f.path, etag) ?? null) : unchanged?.(f, etag);
+      const same = plan?.file(f, etag) ?? null;
       if (same) {
         keep(same);
         continue;
@@ -325,7 +320,6 @@ export async function composeSite(
       }
       archive = next.value;
     })(),
-    result.plan ? (f, etag) => result.plan!.unchanged(f, etag) : undefined,
   );
   const sources = buildSourceHealth(
     ds.sources.sources,

@@ -23,7 +23,7 @@
  * is made again, as without it, and named in the build report.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, lstatSync, statSync } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import path from "node:path";
 import {
   archiveCacheDir,
@@ -63,15 +63,18 @@ import type { ClosedRecords } from "../rules/records-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { codeFingerprint } from "./fingerprint.js";
+import { cacheKey } from "./fingerprint.js";
 import { FileHashes, headSha256, notAsMade, seal, sealDigest } from "./digests.js";
+import type { Decisions, Reason } from "./decisions.js";
 import { dayFiles, readDayFile, type ReadBuffer } from "../io/day-files.js";
 import { historyCloses } from "../io/history-lines.js";
 import { sha256Hex } from "../io/hash.js";
 import { readJson } from "../io/json-file.js";
-import { insideCheck } from "../io/links.js";
+import { insideCheck, isPlainFile } from "../io/links.js";
 
 export interface ArchiveDaysOptions {
+  /** Where each decision of the plan is recorded, with its reason (decisions.ts). */
+  decisions: Decisions;
   /** Whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
   saveState: boolean;
   /** The build's read buffer (src/io/day-files.ts), which the history days are read into. */
@@ -104,7 +107,7 @@ export class ArchiveDays {
   private readonly keys = new Map<string, string>();
   /** What this build leaves beside the site it publishes. */
   private readonly next: ArchiveCache = noCache();
-  private readonly code = codeFingerprint();
+  private readonly code = cacheKey();
   /** Where the state entries made wait for save(). */
   private readonly spill: string;
 
@@ -231,6 +234,10 @@ export class ArchiveDays {
    * then and every file kept of it has the bytes it was made with.
    */
   private async whole(): Promise<CompactedPart | null> {
+    const made = (reason: Exclude<Reason, "kept">) => {
+      this.o.decisions.make("archive-part", "closed days", reason);
+      return null;
+    };
     let all = true;
     const h = createHash("sha256");
     const part = [...this.inputs].filter(([date]) => date < this.today);
@@ -243,14 +250,14 @@ export class ArchiveDays {
     this.next.partKey = partKey;
     // A day changed, or a file kept of the part not as it was made: the days are taken one by one
     // (take()), and the part is made again.
-    if (!all || partKey !== this.old.partKey) return null;
+    if (!all || partKey !== this.old.partKey) return made(this.old.partKey ? "day-changed" : "none");
     const days = new Map<string, { kept: KeptFile; count: number }>();
     for (const [date] of part) {
       const cached = this.old.days[date]!;
       if (cached.count === 0) continue;
       // The day's file, kept while the site being replaced has it under the same ETag, with its bytes.
       const kept = await this.keep(files.day(date), cached.etag);
-      if (!kept) return null;
+      if (!kept) return made("part-missing");
       days.set(date, { kept, count: cached.count });
     }
     // The part's files, as the build that made it wrote them: copied into the history files, never
@@ -258,24 +265,24 @@ export class ArchiveDays {
     const dir = archiveCacheDir(this.outDir);
     const digests = readDigests(path.join(dir, partKey), this.old.digestsSha256);
     if (digests === "mismatch") this.warnings.push(notAsMade(digestsFile(path.join(dir, partKey))));
-    if (digests === "mismatch" || digests === null) return null;
+    if (digests === "mismatch" || digests === null) return made(digests ? "edited" : "part-missing");
     // The seller records of the closed days, made with the part (docs/methodology.md §13).
     const records = readRecords(path.join(dir, partKey), this.old.recordsSha256);
     if (records === "mismatch") this.warnings.push(notAsMade(recordsFile(path.join(dir, partKey))));
-    if (records === "mismatch" || records === null) return null;
+    if (records === "mismatch" || records === null) return made(records ? "edited" : "part-missing");
     const assets = new Map<string, AssetPart>();
     for (const [asset, c] of Object.entries(this.old.part)) {
       const json = { file: partFile(dir, partKey, asset, "json"), bytes: c.jsonBytes };
       const csv = { file: partFile(dir, partKey, asset, "csv"), bytes: c.csvBytes };
       const d = digests.get(asset);
-      if (d === undefined) return null;
+      if (d === undefined) return made("part-missing");
       for (const [f, sha] of [
         [json, c.jsonSha256],
         [csv, c.csvSha256],
       ] as const) {
         const state = await asWritten(f, sha, this.hashes);
         if (state === "differs") this.warnings.push(notAsMade(f.file));
-        if (state !== "same") return null;
+        if (state !== "same") return made(state === "differs" ? "edited" : "part-missing");
         this.partSha.set(f.file, sha);
       }
       assets.set(asset, { json, csv, digests: d, first: c.first, last: c.last });
@@ -285,6 +292,7 @@ export class ArchiveDays {
     this.next.digestsSha256 = this.old.digestsSha256;
     this.next.recordsSha256 = this.old.recordsSha256;
     this.kept += [...days.keys()].filter((date) => this.files.has(date)).length;
+    this.o.decisions.keep("archive-part", "closed days");
     return { assets, days, records };
   }
 
@@ -295,16 +303,20 @@ export class ArchiveDays {
     const entryFile = dayFile(dataPaths(this.dataDir).archive, date, "json");
     const old = await readDayEntry(entryFile, date);
     let entry = old?.entry.key === key ? old.entry : null;
+    let reason: Exclude<Reason, "kept"> = old ? "made-of" : "none";
     // Its key stands, but its rows are used only as they were written.
     if (entry && old?.digest === null) {
       this.warnings.push(notAsMade(entryFile));
       entry = null;
+      reason = "edited";
     }
     const kept = entry && (await this.keep(files.day(date), entry.etag));
     if (entry && kept) {
       this.kept++;
+      this.o.decisions.keep("archive-day", date);
       return { rows: entry.rows, kept };
     }
+    this.o.decisions.make("archive-day", date, entry ? "not-published" : reason);
     this.pending.set(date, { key, digest: entry ? old!.digest : null });
     return {
       closes: historyCloses({ date, file }, bytes ?? (await this.readHistory(file, within))),
@@ -336,13 +348,7 @@ export class ArchiveDays {
     if (known !== undefined) return known;
     const from = path.join(this.outDir, p);
     let kept: KeptFile | null = null;
-    let isFile = false;
-    try {
-      isFile = lstatSync(from).isFile(); // a link is not kept: the site's files are its own
-    } catch {
-      // Not there: the day is made.
-    }
-    const now = isFile ? await this.hashes.of(from) : null;
+    const now = isPlainFile(from) ? await this.hashes.of(from) : null;
     if (now && now.bytes === had.bytes && `"${Buffer.from(now.sha256, "hex").toString("base64url")}"` === etag)
       kept = { path: p, from, etag, contentType: had.contentType, bytes: had.bytes, sha256: now.sha256 };
     else if (now) this.warnings.push(notAsMade(from));
@@ -359,21 +365,24 @@ export class ArchiveDays {
    */
   unchanged(f: { path: string; body: string; prefix?: PartFile | undefined }, etag: string): KeptFile | null {
     if (!f.prefix) return null;
+    const made = (reason: Exclude<Reason, "kept">) => {
+      this.o.decisions.make("history-file", f.path, reason);
+      return null;
+    };
     const sha = this.partSha.get(f.prefix.file) ?? this.partFiles?.digestOf(f.prefix.file);
     const had = this.published?.files[f.path];
     const body = Buffer.from(f.body);
-    if (sha === undefined || !had || had.etag !== etag || had.bytes !== f.prefix.bytes + body.length) return null;
+    if (sha === undefined || !had) return made("none");
+    if (had.etag !== etag || had.bytes !== f.prefix.bytes + body.length) return made("made-of");
     const from = path.join(this.outDir, f.path);
-    try {
-      if (!lstatSync(from).isFile()) return null;
-    } catch {
-      return null;
-    }
+    if (!isPlainFile(from)) return made("not-published");
     const now = headSha256(from, f.prefix.bytes);
-    if (now && now.sha256 === sha && now.rest.equals(body))
+    if (now && now.sha256 === sha && now.rest.equals(body)) {
+      this.o.decisions.keep("history-file", f.path);
       return { path: f.path, from, etag, contentType: had.contentType, bytes: had.bytes, sha256: now.whole };
+    }
     if (now) this.warnings.push(notAsMade(from));
-    return null;
+    return made(now ? "edited" : "not-published");
   }
 
   /** Writes the entries made, removes those of days no longer compacted (under the data lock). */

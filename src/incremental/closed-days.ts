@@ -41,8 +41,9 @@ import { messageOf } from "../core/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { sha256Hex } from "../io/hash.js";
 import { parseJsonText } from "../io/json-file.js";
-import { codeFingerprint } from "./fingerprint.js";
+import { cacheKey } from "./fingerprint.js";
 import { notAsMade, seal, sealOf } from "./digests.js";
+import type { Decisions } from "./decisions.js";
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -132,7 +133,7 @@ export class ClosedDays {
   };
   /** The raw days there are: the entry of any other day is removed by save(). */
   private rawDates: ReadonlySet<string> = new Set();
-  private readonly code = codeFingerprint();
+  private readonly code = cacheKey();
   private readonly today: string;
   /** An entry that could not be read or whose bytes were edited, for the build report (a stale one is no news: it is a miss). */
   readonly warnings: string[] = [];
@@ -142,13 +143,14 @@ export class ClosedDays {
   private constructor(
     private readonly folder: string,
     private readonly atMs: number,
+    private readonly decisions: Decisions,
   ) {
     this.today = cairoDate(atMs);
   }
 
   /** The entries of `dataDir`, for a build at `atMs`. */
-  static async open(dataDir: string, atMs: number): Promise<ClosedDays> {
-    const c = new ClosedDays(dataPaths(dataDir).closedDays, atMs);
+  static async open(dataDir: string, atMs: number, decisions: Decisions): Promise<ClosedDays> {
+    const c = new ClosedDays(dataPaths(dataDir).closedDays, atMs, decisions);
     try {
       const days = await dayFiles(dataDir, c.folder, "json");
       const within = await insideCheck(dataDir, c.folder);
@@ -173,12 +175,16 @@ export class ClosedDays {
    */
   take(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null {
     const { date, file } = day;
-    if (date >= this.today) return null;
+    const make = (reason: Parameters<Decisions["make"]>[2]) => {
+      this.decisions.make("closes", date, reason);
+      return null;
+    };
+    if (date >= this.today) return make("open");
     const quotesSha256 = sha256Hex(bytes);
     const inputs = this.inputsOf(date);
     this.seen.set(date, { quotesSha256, inputs });
     const listed = this.listed.get(date);
-    if (listed === undefined) return null;
+    if (listed === undefined) return make("none");
     let entry: ClosedDayEntry;
     let written: Buffer;
     try {
@@ -191,20 +197,18 @@ export class ClosedDays {
       if (bad >= 0) throw new Error(`closes[${bad}] is not a day's close`);
     } catch (e) {
       this.warnings.push(`${listed.file}: not usable (${messageOf(e)}); the day was closed from its quotes`);
-      return null;
+      return make("unreadable");
     }
-    if (
-      entry.codeSha256 !== this.code ||
-      entry.inputsSha256 !== inputs ||
-      (entry.latestObservedMs !== null && entry.latestObservedMs > this.atMs + CLOCK_SKEW_MS) ||
-      entry.quotesSha256 !== quotesSha256
-    )
-      return null;
+    if (entry.codeSha256 !== this.code) return make("program");
+    if (entry.inputsSha256 !== inputs) return make("inputs");
+    if (entry.latestObservedMs !== null && entry.latestObservedMs > this.atMs + CLOCK_SKEW_MS) return make("future");
+    if (entry.quotesSha256 !== quotesSha256) return make("bytes");
     // Its keys stand: its closes, rejections and counts are used only as they were written.
     if (sealOf(written) !== "sealed") {
       this.warnings.push(notAsMade(listed.file));
-      return null;
+      return make("edited");
     }
+    this.decisions.keep("closes", date);
     this.used++;
     return {
       closes: entry.closes as DayClose[],

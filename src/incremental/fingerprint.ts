@@ -1,31 +1,46 @@
 /**
  * The running program's fingerprint: every cache of src/incremental/ is keyed by it, so that a change
- * of code (or of the Node that runs it) never reuses what another code made.
+ * of code (or of the Node that runs it) never reuses what another code made; and the pages that a
+ * build keeps from the site it replaces are known by it.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { precomputed } from "../core/precomputed.js";
 import { sha256Hex } from "../io/hash.js";
 
 /**
- * The fingerprint of the running program. The bundle carries its code's, computed at compile time
- * from the sources it was made of (precomputed.ts); unbundled, it is computed here once a process
- * from the code root this module runs from (dist/ after tsc, src/ under tsx or vitest). The
- * packages' lockfile stands for their code; Node's version and its time-zone data are added at run
- * time, since the same code on another Node may date an instant differently.
+ * The program's one fingerprint: what a page whose ETag hashes what it is made of is known by
+ * (src/feed/site.ts SiteFile.keepable), and what every cache of this folder is keyed by (through
+ * cacheKey). The bundle carries the fingerprint of the sources it was made of, computed at compile
+ * time (src/core/precomputed.ts); unbundled, the modules — compiled (dist/) or not (src/, under tsx
+ * or vitest) — compute the same from the src/ beside them, so that all three give a page the same
+ * ETag. Without src/ (an installed package run unbundled), the running code's own. Computed once a
+ * process. (A dist/ older than the src/ beside it would take the sources' key: every npm script
+ * compiles first, scripts/compile.mjs, and the bin runs the bundle, which carries its own.)
  */
-export function codeFingerprint(): string {
-  if (fingerprint === undefined) {
-    const code = precomputed?.codeSha256 ?? sourceFingerprint(fileURLToPath(new URL("..", import.meta.url)));
-    fingerprint = sha256Hex(
-      `${code}\0${process.version}\0${process.versions["tz"] ?? ""}\0${process.versions["icu"] ?? ""}`,
-    );
-  }
-  return fingerprint;
+export function programFingerprint(): string {
+  return (program ??= precomputed?.codeSha256 ?? sourcesBeside());
 }
-let fingerprint: string | undefined;
+let program: string | undefined;
+function sourcesBeside(): string {
+  const src = fileURLToPath(new URL("../../src", import.meta.url));
+  return sourceFingerprint(existsSync(src) ? src : fileURLToPath(new URL("..", import.meta.url)));
+}
+
+/**
+ * What the caches are keyed by (closed days, the archive's days and part): the program's
+ * fingerprint and the Node that runs it, its time-zone data and ICU, since the same code on another
+ * Node may date an instant differently. Not a page's ETag: every Node the project supports builds
+ * the same bytes (test/project/node-versions.test.ts), so the published ETags are the same too.
+ */
+export function cacheKey(): string {
+  return (key ??= sha256Hex(
+    `${programFingerprint()}\0${process.version}\0${process.versions["tz"] ?? ""}\0${process.versions["icu"] ?? ""}`,
+  ));
+}
+let key: string | undefined;
 
 /**
  * The fingerprint of a code root (src/ or dist/) and the lockfile beside it, what the bundle step

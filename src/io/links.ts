@@ -3,7 +3,7 @@
  * symbolic link leaving the data folder is refused before anything of it is read, so no byte of the
  * target is ever echoed in an error.
  */
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DataError, errnoIs, messageOf } from "../core/errors.js";
 
@@ -78,4 +78,16 @@ export interface ListedFile {
 export async function insideCheck(root: string, folder: string): Promise<(d: ListedFile) => string | null> {
   const inside = await folderInside(root, folder);
   return (d) => (inside && !d.link ? null : root);
+}
+
+/**
+ * Whether a plain file is at `p`: not a folder, and not a symbolic link (a site's files are its own,
+ * never a link to elsewhere); false when nothing is there, or a folder on the way is a file.
+ */
+export function isPlainFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

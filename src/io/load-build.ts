@@ -6,7 +6,8 @@
  *    checked now, as every line of data/ is;
  *  - the official and global rows are read as they are iterated, and are not kept;
  *  - history is read newest first only until every seller asset has what a build uses
- *    (HistoryNeeds), from each day's summary where it stands for the day (src/io/history-summaries.ts).
+ *    (HistoryNeeds), from each day's summary where the build's plan says it stands for the day
+ *    (src/io/history-summaries.ts SummaryPlan; src/incremental/summaries.ts); without one, every day in full.
  * A malformed file stops the build with file, line and reason (DataError), as in src/io/load-full.ts.
  */
 import type { Dataset } from "../core/dataset.js";
@@ -19,7 +20,7 @@ import { loadConfig } from "./config-files.js";
 import { dataPaths } from "../core/data-layout.js";
 import { dayFiles, readBufferFor, readDayFile, readDayFileSync, type ReadBuffer } from "./day-files.js";
 import { folderRows, quotesOf, readHistoryDay } from "./day-rows.js";
-import { historySummaries } from "./history-summaries.js";
+import type { SummariesPlanner } from "./history-summaries.js";
 import { assertInside, insideCheck } from "./links.js";
 import { catalogOn } from "../core/retired.js";
 
@@ -71,8 +72,14 @@ const CLOSES_KEPT = 2;
 /**
  * The data folder as the build at `nowMs` reads it. `into`: the build's read buffer (src/io/day-files.ts
  * readBuffer), which every day file is read into, raw days included, as the rules ask for them.
+ * `reuse`: what the builds before left (src/incremental/planner.ts), asked which summaries stand.
  */
-export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer): Promise<Dataset> {
+export async function loadForBuild(
+  dir: string,
+  nowMs: number,
+  into: ReadBuffer,
+  reuse?: SummariesPlanner,
+): Promise<Dataset> {
   const p = dataPaths(dir);
   const upTo = cairoDate(nowMs);
   const config = await loadConfig(dir);
@@ -98,7 +105,7 @@ export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer)
 
   const historyFiles = await dayFiles(dir, p.history);
   const historyIn = await insideCheck(dir, p.history);
-  const summaries = await historySummaries(p.summaries, historyFiles, warnings, dir);
+  const summaries = await reuse?.summaries(historyFiles, warnings);
   // Days after the build date count for nothing in it (a build at an earlier --now), but are still
   // validated; then the days up to it newest first, until every seller asset is settled. The days
   // left unread keep the checks that need no read: their names (dayFiles) and that none is a symbolic
@@ -122,7 +129,7 @@ export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer)
     const bytes = await readDayFile(d.file, historyIn(d), { allowEmpty: true, into });
     // A day's ranges come from its summary while the file is the one it was made from; the closes
     // themselves are parsed only for a day that holds some asset's latest record up to the build date.
-    const records = await summaries.usable(d, bytes);
+    const records = (await summaries?.ranges(d, bytes)) ?? null;
     let day = records && { date: d.date, file: d.file, records };
     if (!day || (d.date <= upTo && day.records.some((r) => (seen.get(r.asset) ?? 0) < CLOSES_KEPT)))
       day = readHistoryDay(d, bytes);
@@ -141,7 +148,7 @@ export async function loadForBuild(dir: string, nowMs: number, into: ReadBuffer)
     historyDays.push(day);
   }
   historyDays.reverse();
-  summaries.report();
+  summaries?.done();
   return {
     ...config,
     quoteDays,

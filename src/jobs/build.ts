@@ -1,11 +1,10 @@
 /** The build as the CLI runs it: load `data/`, compose, validate, publish, record state and report. */
-import { existsSync, promises as fs } from "node:fs";
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonical } from "../core/canonical.js";
 import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/site.js";
-import { KeptPages } from "./kept-pages.js";
-import { CardImages, cardCacheDir } from "./card-images.js";
+import { drawCard, rasterizerId } from "./card-images.js";
 import { MANIFEST_FILE, files } from "../feed/paths.js";
 import { JSON_TYPE, jsonFile } from "../feed/site.js";
 import { checkStatement, statementText, utf8 } from "../core/statement.js";
@@ -18,15 +17,15 @@ import { renderers } from "../render/renderers.js";
 import { methodologyHtml as renderedMethodology } from "../render/pages/methodology-html.js";
 import { acquireBuildLock, assertNotOlder, cleanPublishLeftovers } from "../io/build-lock.js";
 import { loadChangelog } from "../io/changelog.js";
-import { Reuse } from "../incremental/reuse.js";
+import { Planner } from "../incremental/planner.js";
+import type { Decision } from "../incremental/decisions.js";
 import { withDataLock } from "../io/data-lock.js";
 import { readBuffer } from "../io/day-files.js";
 import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
 import { assertFolderOrAbsent } from "../io/atomic-write.js";
 import { nodeHashing } from "../io/hash.js";
-import { codeFingerprint, sourceFingerprint } from "../incremental/fingerprint.js";
-import { precomputed } from "../core/precomputed.js";
+import { programFingerprint } from "../incremental/fingerprint.js";
 import { loadForBuild } from "../io/load-build.js";
 import { loadState, writeState } from "../io/published-state.js";
 import { loadEvents, loadPublishedEvents, writeEvents } from "../io/events-state.js";
@@ -35,25 +34,17 @@ import { SiteFolder, writeReport } from "../io/site-writer.js";
 import { loadProbation } from "../io/probation-state.js";
 import { loadSourceRuns } from "../io/source-runs.js";
 
-/**
- * What the pages a build may keep from the site it replaces are known by (src/feed/site.ts
- * SiteInput.programKey): the fingerprint of the sources and the lockfile, which the bundle carries
- * (precomputed.ts) and the modules, compiled (dist/) or not (src/), compute from the src/ beside
- * them, so that all three give a page the same ETag. Not the Node that runs it: every Node the
- * project supports builds the same bytes (test/project/node-versions.test.ts), so the ETags are the same
- * too. Without src/ (an installed package run unbundled), the running code's own fingerprint.
- */
-export function programKey(): string {
-  return (program ??= precomputed?.codeSha256 ?? sourcesBeside());
-}
-let program: string | undefined;
-function sourcesBeside(): string {
-  const src = fileURLToPath(new URL("../../src", import.meta.url));
-  return existsSync(src) ? sourceFingerprint(src) : codeFingerprint();
-}
-
 /** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
 export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
+
+/** What a build did: the site, where its report is, and what its plan kept and made, and why. */
+export interface BuildResult {
+  site: Site;
+  reportFile: string;
+  closedDaysUsed: number;
+  archiveDaysKept: number;
+  decisions: readonly Decision[];
+}
 
 export interface BuildOptions {
   dataDir: string;
@@ -75,9 +66,7 @@ export interface BuildOptions {
  * folder run one after the other, the folder, the state and the report come from one build, and an
  * earlier --now never replaces a later one.
  */
-export async function runBuild(
-  o: BuildOptions,
-): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
+export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, MANIFEST_FILE, o.nowMs);
@@ -95,23 +84,29 @@ const stateFolders = (dataDir: string) => {
   return [path.dirname(p.state), p.closedDays, p.archive];
 };
 
-async function buildUnlocked(
-  o: BuildOptions,
-  leftovers: readonly string[],
-): Promise<{ site: Site; reportFile: string; closedDaysUsed: number; archiveDaysKept: number }> {
+async function buildUnlocked(o: BuildOptions, leftovers: readonly string[]): Promise<BuildResult> {
   const saveState = o.saveState !== false;
   // A state folder that is a plain file would stop the build after it published, or not at all
   // when nothing is written under it this hour: it stops here, before anything, saying what to do.
   if (saveState) for (const p of stateFolders(o.dataDir)) assertFolderOrAbsent(p);
   // One buffer that every day file of the build is read into (src/io/day-files.ts readBuffer).
   const into = readBuffer();
-  // Before the load: both list history/, and the first cleans what an interrupted write left there.
-  const reuse = await Reuse.open({ dataDir: o.dataDir, outDir: o.outDir, nowMs: o.nowMs, saveState, into });
   // A key is checked before anything is made: a build that cannot sign what it publishes fails now.
   const [signer, keys] = await Promise.all([signingKeyFrom(o.env ?? process.env), loadKeys(o.dataDir)]);
   if (signer) assertListed(keys, signer, o.nowMs, o.dataDir);
+  // Every keep-or-make of the build is asked of the planner (src/incremental/planner.ts). Before
+  // the load: both list history/, and the first cleans what an interrupted write left there.
+  const planner = await Planner.open({
+    dataDir: o.dataDir,
+    outDir: o.outDir,
+    nowMs: o.nowMs,
+    saveState,
+    into,
+    rasterizer: rasterizerId,
+    ...(signer && keys && { digests: await previousDigests(o.outDir, keys) }),
+  });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded, probation] = await Promise.all([
-    loadForBuild(o.dataDir, o.nowMs, into),
+    loadForBuild(o.dataDir, o.nowMs, into, planner),
     loadChangelog(),
     loadState(o.dataDir),
     fs.readFile(METHODOLOGY_FILE, "utf8").then(renderedMethodology),
@@ -142,17 +137,13 @@ async function buildUnlocked(
   ];
   // Every file's SHA-256 is kept only when the build signs (docs/performance.md "Signing").
   const folder = await SiteFolder.open(o.outDir, { file: validateFile, item: validateItem }, { digests: !!signer });
-  // The asset cards' PNGs, kept beside the site from one build to the next (card-images.ts).
-  const cards = new CardImages(cardCacheDir(o.outDir));
-  // The past days' pages, kept from the site being replaced while what they are made of stands (kept-pages.ts).
-  const pages = new KeptPages(o.outDir, signer && keys ? await previousDigests(o.outDir, keys) : undefined);
   const sink: SiteSink = {
     put: (f) => folder.put(f),
     keep: (p, from, sha256) => folder.keep(p, from, sha256),
     text: (p) => folder.text(p),
     openItems: (p, head, tail) => folder.openItems(p, head, tail),
-    image: (f) => cards.image(f),
-    published: (p, etag) => pages.published(p, etag),
+    // A card the plan did not keep is drawn into the cache it names (card-images.ts).
+    image: (f, to) => drawCard(f, to),
   };
   let site: Site;
   try {
@@ -164,8 +155,8 @@ async function buildUnlocked(
         previous,
         methodologyHtml,
         sourceRuns,
-        reuse,
-        programKey: programKey(),
+        reuse: planner,
+        programKey: programFingerprint(),
         ...(events && { events }),
         publishedEvents: start.published,
         notes,
@@ -183,9 +174,10 @@ async function buildUnlocked(
     await folder.abort();
     throw e;
   }
-  cards.prune();
   // What the build made, for the next (src/incremental/): beside the site, and in data/state/.
-  await reuse.record(site.made);
+  await planner.record(site.made);
+  // What the plan kept and made, and why, counted (`build --explain` lists each).
+  site.report = { ...site.report, plan: planner.decisions.counts() };
   if (saveState)
     // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
     // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").
@@ -196,7 +188,13 @@ async function buildUnlocked(
       await writeEvents(o.dataDir, site.events);
     });
   const reportFile = await writeReport(o.outDir, site.report);
-  return { site, reportFile, closedDaysUsed: reuse.closedDaysUsed, archiveDaysKept: reuse.archiveDaysKept };
+  return {
+    site,
+    reportFile,
+    closedDaysUsed: planner.closedDaysUsed,
+    archiveDaysKept: planner.archiveDaysKept,
+    decisions: planner.decisions.list,
+  };
 }
 
 /**

@@ -131,6 +131,16 @@ export const BuildReport = z.strictObject({
   warnings: z.array(z.string()),
   files: z.int(),
   changedFiles: z.array(z.string()),
+  /**
+   * What the build's plan kept of the builds before and what it made, per kind of thing, with the
+   * reasons counted (src/incremental/decisions.ts; `price-feed build --explain` lists each decision).
+   */
+  plan: z
+    .record(
+      z.string(),
+      z.strictObject({ keep: z.int().min(0), make: z.int().min(0), reasons: z.record(z.string(), z.int().min(0)) }),
+    )
+    .optional(),
 });
 export type BuildReport = z.infer<typeof BuildReport>;
 

@@ -25,14 +25,18 @@ async function sampleData(): Promise<string> {
   return dir;
 }
 
-/** A build into a fresh folder: its files, report and how many raw days it took from entries. */
+/**
+ * A build into a fresh folder: its files, report (without the plan's counts, which say what was
+ * kept), how many raw days it took from entries, and why the plan kept or closed each raw day.
+ */
 async function build(data: string, o: { nowMs?: number; saveState?: boolean } = {}) {
   const out = path.join(data, `out-${Math.random().toString(36).slice(2)}`);
   const r = await runBuild({ dataDir: data, outDir: out, nowMs: o.nowMs ?? NOW, saveState: o.saveState ?? false });
-  const report = { ...r.site.report, changedFiles: [] };
+  const { plan: _, ...report } = { ...r.site.report, changedFiles: [] };
   const files = await snapshot(out);
   await fs.rm(out, { recursive: true });
-  return { files, report, used: r.closedDaysUsed };
+  const closes = Object.fromEntries(r.decisions.filter((d) => d.output === "closes").map((d) => [d.subject, d.reason]));
+  return { files, report, used: r.closedDaysUsed, closes };
 }
 
 /** The same build with no entries at all (they are moved aside and back). */
@@ -77,7 +81,10 @@ describe("closed raw days kept in data/state/closed-days", () => {
     const { data, past } = await withEntries();
     const warm = await build(data);
     expect(warm.used).toBe(past.length);
+    // The plan says why: each past day kept, today's made (its file still grows); with no entries, none kept.
+    expect(warm.closes).toEqual({ ...Object.fromEntries(past.map((d) => [d, "kept"])), [TODAY]: "open" });
     const cold = await coldBuild(data);
+    expect(cold.closes).toEqual({ ...Object.fromEntries(past.map((d) => [d, "none"])), [TODAY]: "open" });
     expect(warm.files).toEqual(cold.files);
     expect(warm.report).toEqual(cold.report);
     expect(warm.report.warnings).toEqual([]);
@@ -90,6 +97,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
     const forged = await build(data);
     const cold = await coldBuild(data);
     expect(forged.used).toBe(past.length - 1);
+    expect(forged.closes[past.at(-1)!]).toBe("edited");
     expect(forged.report.warnings).toEqual([
       `${entryFile(data, past.at(-1)!)}: its bytes do not match the digest recorded when it was made: remade`,
     ]);
@@ -118,6 +126,8 @@ describe("closed raw days kept in data/state/closed-days", () => {
     /** How many past days may still be taken from entries afterwards (at most, unless `exact`). */
     stillUsed: (past: string[]) => number;
     exact?: boolean;
+    /** Why the plan closes a touched day again (src/incremental/decisions.ts REASONS). */
+    reason: string;
   }> = [
     {
       what: "a late quote appended to a past day's file",
@@ -128,6 +138,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
       },
       stillUsed: (past) => past.length - 1,
       exact: true,
+      reason: "bytes",
     },
     {
       what: "the catalog",
@@ -136,6 +147,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
           (v as Array<Record<string, unknown>>).map((a, i) => (i === 0 ? { ...a, name: `${String(a["name"])}!` } : a)),
         ),
       stillUsed: () => 0,
+      reason: "inputs",
     },
     {
       what: "the registry",
@@ -144,6 +156,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
           (v as Array<Record<string, unknown>>).map((s, i) => (i === 0 ? { ...s, name: `${String(s["name"])}!` } : s)),
         ),
       stillUsed: () => 0,
+      reason: "inputs",
     },
     {
       what: "the sources' order of trust",
@@ -153,6 +166,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
           return { ...o, sources: [...o.sources].reverse() };
         }),
       stillUsed: () => 0,
+      reason: "inputs",
     },
     {
       what: "the official rate in force on one day",
@@ -165,6 +179,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
       },
       // That day's rate stays in force on the following days until the next one: at least its own day misses.
       stillUsed: (past) => past.length - 1,
+      reason: "inputs",
     },
     {
       what: "the code (an entry made by other code)",
@@ -172,6 +187,7 @@ describe("closed raw days kept in data/state/closed-days", () => {
         for (const d of past) await writeEntry(data, { ...(await readEntry(data, d)), codeSha256: "0".repeat(64) });
       },
       stillUsed: () => 0,
+      reason: "program",
     },
   ];
 
@@ -181,6 +197,10 @@ describe("closed raw days kept in data/state/closed-days", () => {
     const after = await build(data);
     if (c.exact) expect(after.used).toBe(c.stillUsed(past));
     else expect(after.used).toBeLessThanOrEqual(c.stillUsed(past));
+    // Every past day not taken is closed again for this change's reason, and said so.
+    const remade = past.filter((d) => after.closes[d] !== "kept");
+    expect(remade.length).toBe(past.length - after.used);
+    for (const d of remade) expect(after.closes[d]).toBe(c.reason);
     const cold = await coldBuild(data);
     expect(after.files).toEqual(cold.files);
     expect(after.report).toEqual(cold.report);
@@ -194,6 +214,8 @@ describe("closed raw days kept in data/state/closed-days", () => {
     // Mid-day of yesterday, before its last quotes: a rebuild of that hour (--force over a later site).
     const earlier = e.latestObservedMs! - 3 * 3_600_000;
     const then = await build(data, { nowMs: earlier });
+    // At that instant yesterday is the build's own day: still open, closed from its quotes.
+    expect(then.closes[yesterday]).toBe("open");
     const cold = await coldBuild(data, earlier);
     expect(then.files).toEqual(cold.files);
     expect(then.report).toEqual(cold.report);

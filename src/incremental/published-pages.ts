@@ -1,26 +1,24 @@
 /**
- * The pages a build keeps from the site it replaces (src/feed/site.ts SiteSink.published): a page
- * whose ETag hashes what it is made of, not its bytes (SiteFile.keepable: a past day's pages,
- * src/render/pages/day.ts), is the file the site being replaced published under that very ETag, as
- * long as that site's manifest lists it so and the file is there at its size. It is then put into
- * the new site as a hard link (SiteSink.keep), never made again.
+ * The pages a build keeps from the site it replaces: a page whose ETag hashes what it is made of, the
+ * program included, not its bytes (SiteFile.keepable: a past day's pages, src/render/pages/day.ts),
+ * is the file the site being replaced published under that very ETag, as long as that site's
+ * manifest lists it so and the file is there at its size. It is then put into the new site as a
+ * hard link, never made again.
  *
- * As with the cards' pictures (card-images.ts), what is checked is the file's presence and size, not
- * its bytes: the ETag stands for the inputs and the program (SiteInput.programKey), and a page made
- * again from them is those very bytes. It lives with the build job, which alone wires it; its place
- * is with what a build reuses (src/incremental/) once that folder settles.
+ * As with the cards' pictures (card-cache.ts), what is checked is the file's presence and size, not
+ * its bytes: the ETag stands for the inputs and the program (fingerprint.ts programFingerprint), and
+ * a page made again from them is those very bytes.
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { KeptFile } from "../feed/archive/types.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import type { Manifest } from "../schema/documents.js";
+import type { Decisions } from "./decisions.js";
 
-export class KeptPages {
+export class PublishedPages {
   /** The manifest of the site being replaced, read when first asked; null when there is none to read. */
   private files: Manifest["files"] | null | undefined;
-  /** How many pages were kept (for the tests and the report). */
-  kept = 0;
 
   /**
    * `digests`: each file's SHA-256 as the signed statement of the site being replaced lists it
@@ -30,21 +28,31 @@ export class KeptPages {
    */
   constructor(
     private readonly outDir: string,
+    private readonly decisions: Decisions,
     private readonly digests: ReadonlyMap<string, string> = new Map(),
   ) {}
 
+  /** The page the site being replaced has at `p` under `etag` (keep), or null (make). */
   published(p: string, etag: string): KeptFile | null {
     if (this.files === undefined) this.files = this.read();
     const had = this.files?.[p];
-    if (!had || had.etag !== etag || typeof had.bytes !== "number" || typeof had.contentType !== "string") return null;
+    if (!had || typeof had.bytes !== "number" || typeof had.contentType !== "string") {
+      this.decisions.make("page", p, "none");
+      return null;
+    }
+    if (had.etag !== etag) {
+      this.decisions.make("page", p, "made-of");
+      return null;
+    }
     const from = path.join(this.outDir, p);
     try {
       const st = statSync(from);
-      if (!st.isFile() || st.size !== had.bytes) return null;
+      if (!st.isFile() || st.size !== had.bytes) throw new Error("not as published");
     } catch {
+      this.decisions.make("page", p, "not-published");
       return null;
     }
-    this.kept++;
+    this.decisions.keep("page", p);
     const sha256 = this.digests.get(p);
     return { path: p, from, etag, contentType: had.contentType, bytes: had.bytes, ...(sha256 && { sha256 }) };
   }
