@@ -10,6 +10,7 @@ import { nextCairoMidnight } from "../core/cairo.js";
 import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
 import { evaluatePreconditions } from "./conditional.js";
 import { httpDate } from "../core/http-date.js";
+import { ALLOWED_REQUEST_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from "../core/http-contract.js";
 import { clientKey } from "./client.js";
 import { capsFor, identifies, windowFor } from "./policy.js";
 import { HttpProblem, problems } from "../core/http-problem.js";
@@ -88,11 +89,8 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     }
     if (request.method === "OPTIONS") {
       headers.set("Access-Control-Allow-Methods", ALLOW);
-      headers.set(
-        "Access-Control-Allow-Headers",
-        "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, X-Contact",
-      );
-      headers.set("Access-Control-Max-Age", "86400");
+      headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS.join(", "));
+      headers.set("Access-Control-Max-Age", String(PREFLIGHT_MAX_AGE_SECONDS));
       headers.set("Allow", ALLOW);
       return new Response(null, { status: 204, headers });
     }

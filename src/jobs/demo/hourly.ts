@@ -13,7 +13,7 @@ import { promises as fs } from "node:fs";
 import { DateTime } from "luxon";
 import { CAIRO, isoUtc } from "../../core/cairo.js";
 import { DataError, UsageError } from "../../core/errors.js";
-import { readiness } from "../../edge/readyz.js";
+import { readiness } from "../../feed/readiness.js";
 import { Sources } from "../../schema/inputs.js";
 import type { Readiness } from "../../schema/documents.js";
 import type { FreshnessState } from "../../rules/freshness.js";
