@@ -12,8 +12,9 @@
 import type { Asset, SeriesEntry } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { html, join, type SafeHtml } from "./html.js";
-import { AR_TRADING_DAYS, AR_WEEKS, arCount, fullDate, price, shortDate } from "./format.js";
+import { fullDate, price, shortDate } from "./format.js";
 import { unitWords } from "./words.js";
+import { CHART_WORDS } from "./chart-words.js";
 import { addDays } from "../../core/cairo.js";
 
 const SIZES = {
@@ -217,72 +218,44 @@ ${join(parts, "\n")}
 </svg>`;
 }
 
-const LEGEND: Record<Layer, [string, string]> = {
-  sell: ["You buy at: from the lowest price asked (line) to the highest", "تشتري بـ: من أقل سعر (الخط) إلى أعلى سعر"],
-  buy: ["You sell at: from the lowest price paid to the highest (line)", "تبيع بـ: من أقل سعر إلى أعلى سعر (الخط)"],
-  ref: [
-    "Reference price (global mid-market): the day's low to high",
-    "السعر المرجعي (السعر العالمي): من أدنى إلى أعلى سعر في كل يوم",
-  ],
-  bench: ["Central bank's official rate (mid)", "السعر الرسمي للبنك المركزي (المتوسط)"],
-};
-
 /** The legend: exactly the layers drawn, each with a swatch that differs by more than colour. */
 export function chartLegend(asset: Asset, lang: PageLang): SafeHtml | "" {
   const items = drawnLayers(asset).map(
-    (l) => html`<li><span class="key ${l}" aria-hidden="true"></span>${LEGEND[l][lang === "ar" ? 1 : 0]}</li>`,
+    (l) => html`<li><span class="key ${l}" aria-hidden="true"></span>${CHART_WORDS[lang].legend[l]}</li>`,
   );
   return items.length ? html`<ul class="legend">${items}</ul>` : "";
 }
 
 function describe(asset: Asset, lang: PageLang, weekly: boolean): string {
+  const w = CHART_WORDS[lang];
   const s = asset.series;
   const last = s[s.length - 1]!;
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const [from, to] = [fullDate(s[0]!.date, lang), fullDate(last.date, lang)];
-  const span =
-    lang === "ar"
-      ? weekly
-        ? `${arCount(s.length, AR_WEEKS, "nominative", false)} (إغلاق كل أسبوع: آخر يوم تداول فيه)`
-        : arCount(s.length, AR_TRADING_DAYS, "nominative", false)
-      : `${s.length} ${weekly ? `week${s.length === 1 ? "" : "s"} (each week's close: its last trading day)` : `trading day${s.length === 1 ? "" : "s"}`}`;
-  const bench =
-    last.bench === null ? "" : lang === "ar" ? `، والسعر الرسمي ${p(last.bench)}` : `, official rate ${p(last.bench)}`;
-  if (lang === "ar")
-    return asset.market === "reference"
-      ? `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: السعر المرجعي من ${p(last.sellLo)} إلى ${p(last.sellHi)}${bench}.`
-      : `${span} من ${from} إلى ${to}، ${unitWords(asset, lang)}. آخر يوم: تشتري بـ ${p(last.sellLo)} على الأقل، وتبيع بـ ${p(last.buyHi)} على الأكثر${bench}.`;
+  const span = weekly ? w.weeks(s.length) : w.tradingDays(s.length);
+  const bench = last.bench === null ? "" : w.bench(p(last.bench));
+  const unit = unitWords(asset, lang);
   return asset.market === "reference"
-    ? `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: reference price ${p(last.sellLo)} to ${p(last.sellHi)}${bench}.`
-    : `${span} from ${from} to ${to}, ${unitWords(asset, lang)}. Latest day: you buy at ${p(last.sellLo)} at best, you sell at ${p(last.buyHi)} at best${bench}.`;
+    ? w.reference(span, from, to, unit, p(last.sellLo), p(last.sellHi), bench)
+    : w.sides(span, from, to, unit, p(last.sellLo), p(last.buyHi), bench);
 }
 
 /** The chart's numbers as a table, newest day first, folded away by default. */
 export function chartTable(asset: Asset, lang: PageLang, weekly = false): SafeHtml | "" {
   if (asset.series.length === 0) return "";
-  const ar = lang === "ar";
+  const w = CHART_WORDS[lang];
   const ref = asset.market === "reference";
   const p = (v: number | null) => price(v, asset.decimals, lang);
   const head = ref
-    ? ar
-      ? ["التاريخ", "أدنى سعر مرجعي", "أعلى سعر مرجعي", "السعر الرسمي"]
-      : ["Date", "Reference low", "Reference high", "Official (mid)"]
-    : ar
-      ? ["التاريخ", "تشتري بـ (أفضل سعر)", "تبيع بـ (أفضل سعر)", "السعر الرسمي (المتوسط)"]
-      : ["Date", "You buy at (best)", "You sell at (best)", "Official (mid)"];
+    ? [w.date, w.referenceLow, w.referenceHigh, w.referenceOfficial]
+    : [w.date, w.sellBest, w.buyBest, w.official];
   const rows = [...asset.series]
     .reverse()
     .map(
       (e) =>
         html`<tr><th scope="row">${shortDate(e.date, lang)}</th><td class="n">${p(e.sellLo)}</td><td class="n">${p(ref ? e.sellHi : e.buyHi)}</td><td class="n">${p(e.bench)}</td></tr>`,
     );
-  const what = weekly
-    ? ar
-      ? html`أرقام الرسم البياني في جدول، صف لكل أسبوع (إغلاقه: آخر يوم تداول فيه)`
-      : html`The chart's numbers as a table, a row a week (the week's close: its last trading day)`
-    : ar
-      ? html`أرقام الرسم البياني في جدول`
-      : html`The chart's numbers as a table`;
+  const what = weekly ? w.weeklyTable : w.table;
   const heads = head.map((x, i) => html`<th scope="col"${i ? html` class="n"` : ""}>${x}</th>`);
   return html`<details><summary>${what}</summary>
 <table><thead><tr>${heads}</tr></thead><tbody>${rows}</tbody></table></details>`;
