@@ -76,21 +76,24 @@ export interface IngestOptions {
   clock?: () => number;
 }
 
-/**
- * The contact `init` writes (examples/egypt/sources.json), and any other at a domain reserved for
- * examples (RFC 2606 §2 ".example", §3 "example.com", "example.net", "example.org"): nobody reads a
- * message sent there, so a bank that wants to reach the operator about our requests cannot.
- */
+/** The contact `init` writes (examples/egypt/sources.json), for the operator to replace. */
 export const PLACEHOLDER_CONTACT = "mailto:operator@your-domain.example";
-export function isPlaceholderContact(contact: string): boolean {
+
+/**
+ * Why a contact reaches nobody, as the words after `"contact"`, or null when it may: `init`'s
+ * placeholder, or an address at a domain reserved for examples (RFC 2606 §2 ".example", §3
+ * "example.com", "example.net", "example.org"). Nobody reads a message sent there, so a bank that
+ * wants to reach the operator about our requests cannot.
+ */
+export function unreachableContact(contact: string): string | null {
+  if (contact.trim() === PLACEHOLDER_CONTACT)
+    return `is still the placeholder ${JSON.stringify(contact)} that init writes`;
   const host = /@([^/?#>\s]+)|^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#]+)/i.exec(contact.trim());
   const name = (host?.[1] ?? host?.[2] ?? "").toLowerCase().replace(/\.$/, "");
-  return (
-    contact.trim() === PLACEHOLDER_CONTACT ||
-    name === "example" ||
-    name.endsWith(".example") ||
-    /(^|\.)example\.(com|net|org)$/.test(name)
-  );
+  const reserved = name === "example" || name.endsWith(".example") || /(^|\.)example\.(com|net|org)$/.test(name);
+  return reserved
+    ? `${JSON.stringify(contact)} is at ${name}, a domain reserved for examples (RFC 2606) where nobody reads it`
+    : null;
 }
 
 /**
@@ -121,17 +124,21 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
     );
   // Every request names the contact in its User-Agent (src/ingest/http.ts): `init`'s placeholder
   // would tell the banks to write to nobody. Sources that read no network (demo, a local path) run.
-  if (sources.contact && network.length && isPlaceholderContact(sources.contact))
+  const unreachable = sources.contact && network.length ? unreachableContact(sources.contact) : null;
+  if (unreachable) {
+    const named = `${network
+      .slice(0, 3)
+      .map((s) => s.id)
+      .join(", ")}${network.length > 3 ? ", …" : ""}`;
     throw new DataError(
       sourcesFile,
-      `"contact" is still the placeholder ${JSON.stringify(sources.contact)}, and ${network.length} enabled source(s) (${network
-        .slice(0, 3)
-        .map((s) => s.id)
-        .join(", ")}${network.length > 3 ? ", …" : ""}) would send it to real sites in the User-Agent`,
+      `"contact" ${unreachable}: ${network.length} enabled source${network.length === 1 ? "" : "s"} (${named}) ` +
+        `would send it to real sites in the User-Agent of every request, and a site could not reach you about them`,
       {
-        hint: `set "contact" in ${sourcesFile} to a URL or an e-mail address where the sites can reach you (docs/operating.md "Configuring sources")`,
+        hint: `set "contact" in ${sourcesFile} to a URL or an e-mail address of your own, where the sites can reach you, then run ingest again (docs/operating.md "Configuring sources")`,
       },
     );
+  }
   const http: HttpOptions = {
     userAgent: userAgent(sources.contact ?? "offline"),
     timeoutMs: o.timeoutMs ?? 20_000,
