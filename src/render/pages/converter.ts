@@ -8,8 +8,9 @@
 import type { Asset } from "../../schema/outputs.js";
 import type { PageLang } from "../../feed/paths.js";
 import { roundHalfAway } from "../../core/round.js";
-import { count, price, westernDigits } from "./format.js";
-import { html, type SafeHtml } from "./html.js";
+import { count, price } from "./format.js";
+import { html, nameText, type SafeHtml } from "./html.js";
+import { CONVERTER_WORDS } from "./converter-words.js";
 import { sideLabel } from "./words.js";
 
 /** Amounts people ask about, by the asset's unit: grams of gold, coins, or units of a currency. */
@@ -28,12 +29,9 @@ export function officialMid(a: Pick<Asset, "series" | "asOf">): number | null {
 /** "500 USD", "10 g", "2 coins" / "500 دولار أمريكي", "10 جرام", "2 قطعة". */
 function amountWords(a: Pick<Asset, "unit" | "nameAr">, n: number, lang: PageLang): string {
   const base = a.unit.split("/")[1] ?? a.unit;
-  if (lang === "ar") {
-    const ar: Record<string, string> = { g: "جرام", coin: "قطعة" };
-    return `${count(n, "ar")} ${ar[base] ?? westernDigits(a.nameAr)}`;
-  }
-  const en: Record<string, string> = { g: "g", coin: n === 1 ? "coin" : "coins" };
-  return `${count(n, "en")} ${en[base] ?? base}`;
+  const u = CONVERTER_WORDS[lang].amountUnits;
+  const unit = base === "g" ? u.g : base === "coin" ? (n === 1 ? u.coin : u.coins) : nameText(lang, base, a.nameAr);
+  return `${count(n, lang)} ${unit}`;
 }
 
 /** The total of an amount at a price, or null when there is no price. */
@@ -51,29 +49,26 @@ export function totalDecimals(n: number, decimals: number): number {
 }
 
 export function converter(a: Asset, lang: PageLang): SafeHtml | "" {
-  const ar = lang === "ar";
+  const w = CONVERTER_WORDS[lang];
   const official = officialMid(a);
   const reference = a.market === "reference";
   const columns: Array<[string, number | null | undefined]> = reference
-    ? [[ar ? "بالسعر المرجعي" : "At the reference price", a.global?.value ?? a.series.at(-1)?.bench]]
+    ? [[w.atReference, a.global?.value ?? a.series.at(-1)?.bench]]
     : [
         [sideLabel("sell", lang), a.directions.sell.best?.value],
         [sideLabel("buy", lang), a.directions.buy.best?.value],
       ];
-  if (!reference && official !== null) columns.push([ar ? "السعر الرسمي" : "Official rate", official]);
+  if (!reference && official !== null) columns.push([w.official, official]);
   if (columns.every(([, v]) => v === null || v === undefined)) return "";
-  const head = html`<tr><th scope="col">${ar ? "الكمية" : "Amount"}</th>${columns.map(([label, v]) => html`<th scope="col" class="n" data-price="${v ?? ""}">${label}</th>`)}</tr>`;
+  const head = html`<tr><th scope="col">${w.amount}</th>${columns.map(([label, v]) => html`<th scope="col" class="n" data-price="${v ?? ""}">${label}</th>`)}</tr>`;
   const total = (n: number, v: number | null | undefined) =>
     html`<td class="n">${price(totalOf(n, v, a.decimals), totalDecimals(n, a.decimals), lang)}</td>`;
   const rows = amountsOf(a).map(
     (n) => html`<tr><th scope="row">${amountWords(a, n, lang)}</th>${columns.map(([, v]) => total(n, v))}</tr>`,
   );
-  const gold = a.kind === "metal";
-  const caption = ar
-    ? `بالجنيه المصري، بأفضل سعر في كل جانب كما يظهر أعلاه${official === null ? "" : "، وبمتوسط السعر الرسمي"}. الرسوم والعمولات${gold ? " والمصنعية" : ""} غير محسوبة.`
-    : `In Egyptian pounds, at the best price on each side shown above${official === null ? "" : " and at the official mid rate"}. Fees and commissions${gold ? " and workmanship" : ""} are not included.`;
+  const caption = w.caption(official !== null, a.kind === "metal");
   return html`<section aria-labelledby="convert-h">
-<h2 id="convert-h">${ar ? "كم يساوي؟" : "What it comes to"}</h2>
+<h2 id="convert-h">${w.title}</h2>
 ${amountField(a, columns, lang)}
 <table class="convert" data-decimals="${a.decimals}"><caption>${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>
 </section>`;
@@ -82,8 +77,8 @@ ${amountField(a, columns, lang)}
 /** What the amount is counted in, for the field's label: "USD", "grams", "coins" / "دولار أمريكي", "جرام", "قطعة". */
 function unitOf(a: Pick<Asset, "unit" | "nameAr">, lang: PageLang): string {
   const base = a.unit.split("/")[1] ?? a.unit;
-  if (lang === "ar") return ({ g: "جرام", coin: "قطعة" } as Record<string, string>)[base] ?? westernDigits(a.nameAr);
-  return ({ g: "grams", coin: "coins" } as Record<string, string>)[base] ?? base;
+  const u = CONVERTER_WORDS[lang].fieldUnits;
+  return base === "g" ? u.g : base === "coin" ? u.coin : nameText(lang, base, a.nameAr);
 }
 
 /**
@@ -92,9 +87,8 @@ function unitOf(a: Pick<Asset, "unit" | "nameAr">, lang: PageLang): string {
  * out without script.
  */
 function amountField(a: Asset, columns: ReadonlyArray<[string, unknown]>, lang: PageLang): SafeHtml {
-  const ar = lang === "ar";
-  const egp = ar ? "جنيه" : "EGP";
-  return html`<template id="amount-tpl"><div class="amount"><label for="amount-in">${ar ? `أي كمية (${unitOf(a, lang)})` : `Any amount (${unitOf(a, lang)})`}</label>
+  const w = CONVERTER_WORDS[lang];
+  return html`<template id="amount-tpl"><div class="amount"><label for="amount-in">${w.anyAmount(unitOf(a, lang))}</label>
 <input id="amount-in" type="text" inputmode="decimal" autocomplete="off" spellcheck="false" dir="ltr" placeholder="${amountsOf(a)[0]!}" aria-describedby="amount-out">
-<ul id="amount-out" aria-live="polite">${columns.map(([label]) => html`<li>${label}: <output>—</output> ${egp}</li>`)}</ul></div></template>`;
+<ul id="amount-out" aria-live="polite">${columns.map(([label]) => html`<li>${label}: <output>—</output> ${w.egp}</li>`)}</ul></div></template>`;
 }
