@@ -27,7 +27,8 @@ import { ArchiveDays } from "./archive-days.js";
 import { CardCache, cardCacheDir } from "./card-cache.js";
 import { ClosedDays } from "./closed-days.js";
 import { Decisions } from "./decisions.js";
-import { PublishedPages } from "./published-pages.js";
+import { PublishedPages, signedDigests } from "./published-pages.js";
+import type { PublicKeys } from "../schema/signing.js";
 import { historySummaries } from "./summaries.js";
 
 export interface PlannerOptions {
@@ -41,8 +42,8 @@ export interface PlannerOptions {
   into: ReadBuffer;
   /** What a card's PNG depends on besides its SVG (src/jobs/card-images.ts rasterizerId). */
   rasterizer: () => string;
-  /** Each file's SHA-256 as the signed statement of the site being replaced lists it (published-pages.ts). */
-  digests?: ReadonlyMap<string, string>;
+  /** The keys a signed build checks the statement of the site being replaced with (published-pages.ts signedDigests). */
+  keys?: PublicKeys;
 }
 
 export class Planner implements Reuse, SummariesPlanner {
@@ -56,9 +57,10 @@ export class Planner implements Reuse, SummariesPlanner {
     decisions: Decisions,
     private readonly closed: ClosedDays,
     private readonly archive: ArchiveDays,
+    digests: ReadonlyMap<string, string>,
   ) {
     this.decisions = decisions;
-    this.pages = new PublishedPages(o.outDir, decisions, o.digests);
+    this.pages = new PublishedPages(o.outDir, decisions, digests);
     this.cards = new CardCache(cardCacheDir(o.outDir), decisions, o.rasterizer);
   }
 
@@ -72,7 +74,8 @@ export class Planner implements Reuse, SummariesPlanner {
       into: o.into,
       rawKey: (date) => closed.closedKey(date),
     });
-    return new Planner(o, decisions, closed, archive);
+    const digests = o.keys ? await signedDigests(o.outDir, o.keys) : new Map<string, string>();
+    return new Planner(o, decisions, closed, archive, digests);
   }
 
   summaries(historyFiles: ReadonlyArray<{ date: string; file: string }>, warnings: string[]): Promise<SummaryPlan> {

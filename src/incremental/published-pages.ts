@@ -9,11 +9,13 @@
  * its bytes: the ETag stands for the inputs and the program (fingerprint.ts programFingerprint), and
  * a page made again from them is those very bytes.
  */
-import { readFileSync, statSync } from "node:fs";
+import { promises as fs, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { checkStatement } from "../core/statement.js";
 import type { KeptFile } from "../feed/archive/types.js";
-import { MANIFEST_FILE } from "../feed/paths.js";
+import { files, MANIFEST_FILE } from "../feed/paths.js";
 import type { Manifest } from "../schema/documents.js";
+import type { PublicKeys } from "../schema/signing.js";
 import type { Decisions } from "./decisions.js";
 
 export class PublishedPages {
@@ -22,7 +24,7 @@ export class PublishedPages {
 
   /**
    * `digests`: each file's SHA-256 as the signed statement of the site being replaced lists it
-   * (src/jobs/build.ts previousDigests), for the statement of a signed build: a page kept is then
+   * (signedDigests), for the statement of a signed build: a page kept is then
    * not read again. Should its bytes have changed since, the new statement still names the bytes
    * that build signed, and `price-feed verify` or a client finds the difference; it is never signed.
    */
@@ -64,5 +66,24 @@ export class PublishedPages {
     } catch {
       return null; // no site there yet, or not one a build wrote: every page is made
     }
+  }
+}
+
+/**
+ * What the signed statement of the site being replaced says of each file, when its signature holds
+ * with a key of data/keys.json: the digests a kept page is known by, so that a signed hourly build
+ * does not read again the ~700 past days' pages it keeps (docs/performance.md "Signing"). Empty when
+ * that site is unsigned, or its statement does not check: then the kept files are hashed.
+ */
+export async function signedDigests(outDir: string, keys: PublicKeys): Promise<Map<string, string>> {
+  try {
+    const [bytes, sig] = await Promise.all([
+      fs.readFile(path.join(outDir, files.statement)),
+      fs.readFile(path.join(outDir, files.statementSig), "utf8"),
+    ]);
+    const trusted = await checkStatement(new Uint8Array(bytes), sig, keys.keys);
+    return typeof trusted === "string" ? new Map() : new Map(Object.entries(trusted.statement.files));
+  } catch {
+    return new Map(); // no statement there: an unsigned site, or none
   }
 }

@@ -7,8 +7,7 @@ import { composeSite, type Renderer, type Site, type SiteSink } from "../feed/si
 import { drawCard, rasterizerId } from "./card-images.js";
 import { MANIFEST_FILE, files } from "../feed/paths.js";
 import { JSON_TYPE, jsonFile } from "../feed/site.js";
-import { checkStatement, statementText, utf8 } from "../core/statement.js";
-import type { PublicKeys } from "../schema/signing.js";
+import { statementText, utf8 } from "../core/statement.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Manifest } from "../schema/documents.js";
 import { assertListed, loadKeys, signingKeyFrom, type SigningKey } from "../io/signing-key.js";
@@ -103,7 +102,8 @@ async function buildUnlocked(o: BuildOptions, leftovers: readonly string[]): Pro
     saveState,
     into,
     rasterizer: rasterizerId,
-    ...(signer && keys && { digests: await previousDigests(o.outDir, keys) }),
+    // A signed build trusts the digests the site being replaced signed, for the pages it keeps.
+    ...(signer && keys && { keys }),
   });
   const [dataset, changelog, previous, methodologyHtml, sourceRuns, recorded, probation] = await Promise.all([
     loadForBuild(o.dataDir, o.nowMs, into, planner),
@@ -238,23 +238,4 @@ async function signedManifest(
     };
   }
   return { ...manifest, files: { ...manifest.files, ...entries }, signed: true };
-}
-
-/**
- * What the signed statement of the site being replaced says of each file, when its signature holds
- * with a key of data/keys.json: the digests a kept page is known by, so that a signed hourly build
- * does not read again the ~700 past days' pages it keeps (docs/performance.md "Signing"). Empty when
- * that site is unsigned, or its statement does not check: then the kept files are hashed.
- */
-async function previousDigests(outDir: string, keys: PublicKeys): Promise<Map<string, string>> {
-  try {
-    const [bytes, sig] = await Promise.all([
-      fs.readFile(path.join(outDir, files.statement)),
-      fs.readFile(path.join(outDir, files.statementSig), "utf8"),
-    ]);
-    const trusted = await checkStatement(new Uint8Array(bytes), sig, keys.keys);
-    return typeof trusted === "string" ? new Map() : new Map(Object.entries(trusted.statement.files));
-  } catch {
-    return new Map(); // no statement there: an unsigned site, or none
-  }
 }

@@ -105,7 +105,7 @@ describe("one plan: every keep-or-make of a build, with its reason", () => {
     what: string;
     change: (data: string, out: string) => Promise<void>;
     output: Output;
-    subject?: (d: Decision[]) => string;
+    subject?: (d: readonly Decision[]) => string;
     reason: string;
   }> = [
     {
