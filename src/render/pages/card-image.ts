@@ -13,9 +13,10 @@ import type { Site } from "../../schema/inputs.js";
 import type { Asset } from "../../schema/outputs.js";
 import { changeAmount, directionOf } from "./change.js";
 import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
-import { html, join, type SafeHtml } from "./html.js";
+import { html, join, nameText, type SafeHtml } from "./html.js";
 import { headlineOf, pageOrder } from "./lineup.js";
-import { SIDE_WORDS } from "./words.js";
+import { SIDE_WORDS, sideLabel } from "./words.js";
+import { CARD_IMAGE_WORDS } from "./card-image-words.js";
 
 /** The size Open Graph readers show large (1.91:1; Facebook's and WhatsApp's advice is 1200 × 630). */
 export const CARD = { width: 1200, height: 630 } as const;
@@ -27,14 +28,11 @@ export const cardPath = (slug: string) => `${assetPagePath(slug)}card.png`;
 
 /** The card's words for the picture's text alternative (og:image:alt), in a page's language. */
 export function cardAlt(a: Asset, lang: PageLang): string {
-  const name = lang === "ar" ? westernDigits(a.nameAr) : a.name;
-  if (a.market === "reference")
-    return lang === "ar"
-      ? `${name}: سعر مرجعي ${price(a.global?.value, a.decimals, "ar")} جنيه`
-      : `${name}: reference price ${price(a.global?.value, a.decimals, "en")} EGP`;
-  const side = (s: "sell" | "buy") =>
-    `${SIDE_WORDS[s][lang === "ar" ? 1 : 0]} ${price(a.directions[s].best?.value, a.decimals, lang)}`;
-  return `${name}: ${side("sell")}, ${side("buy")} ${lang === "ar" ? "جنيه" : "EGP"}`;
+  const w = CARD_IMAGE_WORDS[lang];
+  const name = nameText(lang, a.name, a.nameAr);
+  if (a.market === "reference") return w.reference(name, price(a.global?.value, a.decimals, lang));
+  const side = (s: "sell" | "buy") => `${sideLabel(s, lang)} ${price(a.directions[s].best?.value, a.decimals, lang)}`;
+  return `${name}: ${side("sell")}, ${side("buy")} ${w.egp}`;
 }
 
 const INK = "#1b1f24";
@@ -171,9 +169,9 @@ const latestOf = (assets: readonly Asset[]) =>
 
 /** The home card's words for og:image:alt: each asset's best price on each side, in a page's language. */
 export function homeCardAlt(assets: readonly Asset[], lang: PageLang): string {
-  const ar = lang === "ar";
+  const w = CARD_IMAGE_WORDS[lang];
   const rows = homeCardAssets(assets).map((a) => cardAlt(a, lang));
-  return `${ar ? "أفضل أسعار الجهات المرخصة في مصر" : "Best licensed prices in Egypt"}. ${rows.join(ar ? "؛ " : "; ")}`;
+  return `${w.home}. ${rows.join(w.semicolon)}`;
 }
 
 /**
