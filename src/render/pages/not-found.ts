@@ -12,7 +12,7 @@
 import type { RenderContext } from "../../feed/site.js";
 import { DAYS_PAGE_PATH, dayPagePath, localized, type PageLang } from "../../feed/paths.js";
 import { html } from "./html.js";
-import { page } from "./page.js";
+import { OTHER_LANG, page } from "./page.js";
 import { simulatedBanner } from "./words.js";
 
 /** The page's path for page(): served at any address, it is at none. */
@@ -71,7 +71,7 @@ export function renderNotFound(ctx: RenderContext, lang: PageLang): string {
 <li><a href="${localized(DAYS_PAGE_PATH, lang)}">${w.days}</a></li>
 </ul>
 <p class="note">${w.dayPath[0]} <code dir="ltr">${localized(DAYS_PAGE_PATH, lang)}</code> ${w.dayPath[1]} <code dir="ltr">${localized(dayPagePath(EXAMPLE_DAY), lang)}</code> ${w.dayPath[2]}.</p>
-${OTHER[lang === "ar" ? "en" : "ar"]}`;
+${OTHER[OTHER_LANG[lang]]}`;
   return page({
     lang,
     path: NOT_FOUND_PATH,

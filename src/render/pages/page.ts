@@ -15,7 +15,6 @@
 import {
   DOCS_PATH,
   EVENTS_ATOM_PATH,
-  FEED_PATH,
   SELLERS_PAGE_PATH,
   SOURCES_PAGE_PATH,
   TERMS_PATH,
@@ -25,6 +24,7 @@ import {
 import { PAGE_CSP_META } from "../../core/csp.js";
 import { STYLE } from "./style.js";
 import { html, join, type SafeHtml } from "./html.js";
+import { PAGE_WORDS } from "./page-words.js";
 
 /**
  * A site path as seen from a page's path: `/api/v1/feed.json` from `/ar/assets/us-dollar/` is
@@ -93,49 +93,33 @@ export interface PageOptions {
   anywhere?: boolean;
 }
 
-const NAV: Record<PageLang, Array<[string, string]>> = {
-  en: [
-    ["/", "Prices"],
-    [SELLERS_PAGE_PATH, "Sellers"],
-    [SOURCES_PAGE_PATH, "Sources"],
-    [DOCS_PATH, "Developers"],
-    [TERMS_PATH, "Terms"],
-  ],
-  ar: [
-    ["/", "الأسعار"],
-    [SELLERS_PAGE_PATH, "الجهات"],
-    [SOURCES_PAGE_PATH, "المصادر"],
-    [DOCS_PATH, "للمطورين"],
-    [TERMS_PATH, "الشروط"],
-  ],
-};
+/** The navigation's links, in order: where each leads, and its words' key (PAGE_WORDS nav). */
+const NAV = [
+  ["/", "prices"],
+  [SELLERS_PAGE_PATH, "sellers"],
+  [SOURCES_PAGE_PATH, "sources"],
+  [DOCS_PATH, "docs"],
+  [TERMS_PATH, "terms"],
+] as const;
 
-const FOOTER: Record<PageLang, SafeHtml> = {
-  en: html`Indicative prices for information only, not financial advice. <a href="${TERMS_PATH}">Terms</a> · <a href="${DOCS_PATH}#methodology">How the numbers are made</a> · <a href="${FEED_PATH}">The data as JSON</a>`,
-  ar: html`أسعار استرشادية للعلم فقط، وليست نصيحة مالية. <a href="${localized(TERMS_PATH, "ar")}">الشروط</a> · <a href="${localized(DOCS_PATH, "ar")}#arabic-numbers">كيف تُحسب الأرقام</a> · <a href="${FEED_PATH}">البيانات بصيغة JSON</a>`,
-};
+/** The other language: the one the switch leads to. */
+export const OTHER_LANG: Record<PageLang, PageLang> = { en: "ar", ar: "en" };
 
 function navigation(o: PageOptions): SafeHtml {
-  const items = NAV[o.lang].map(
-    ([path, label]) =>
-      html`<li><a href="${localized(path, o.lang)}"${path === o.path ? html` aria-current="page"` : ""}>${label}</a></li>`,
+  const w = PAGE_WORDS[o.lang];
+  const items = NAV.map(
+    ([path, key]) =>
+      html`<li><a href="${localized(path, o.lang)}"${path === o.path ? html` aria-current="page"` : ""}>${w.nav[key]}</a></li>`,
   );
-  const other: PageLang = o.lang === "ar" ? "en" : "ar";
-  const label = other === "ar" ? "العربية" : "English";
+  const other = OTHER_LANG[o.lang];
   items.push(
-    html`<li class="lang"><a href="${localized(o.anywhere ? "/" : o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${label}</a></li>`,
+    html`<li class="lang"><a href="${localized(o.anywhere ? "/" : o.path, other)}" hreflang="${other}" lang="${other}" rel="alternate">${PAGE_WORDS[other].ownName}</a></li>`,
   );
-  return html`<nav aria-label="${o.lang === "ar" ? "الموقع" : "Site"}"><ul>${items}</ul></nav>`;
+  return html`<nav aria-label="${w.site}"><ul>${items}</ul></nav>`;
 }
 
 /** Absolute with the deployment's base URL when it has one; else a site path, made relative with the rest. */
 const absolute = (o: PageOptions, p: string) => `${o.baseUrl ? o.baseUrl.replace(/\/+$/, "") : ""}${p}`;
-
-/** What changed as Atom (src/render/atom.ts), for a feed reader given the page's address. */
-const EVERY_EVENT: Record<PageLang, string> = {
-  en: "What changed, every price (Atom)",
-  ar: "ما الذي تغيّر في كل الأسعار (Atom)",
-};
 
 /**
  * The page's other forms: with the base URL its canonical address and its twin's by hreflang
@@ -151,7 +135,7 @@ function alternates(o: PageOptions): SafeHtml {
       html`<link rel="alternate" hreflang="ar" href="${absolute(o, localized(o.path, "ar"))}">`,
       html`<link rel="alternate" hreflang="x-default" href="${absolute(o, o.path)}">`,
     );
-  const feeds = [...(o.feed ? [o.feed] : []), { path: EVENTS_ATOM_PATH, title: EVERY_EVENT[o.lang] }];
+  const feeds = [...(o.feed ? [o.feed] : []), { path: EVENTS_ATOM_PATH, title: PAGE_WORDS[o.lang].everyEvent }];
   for (const f of feeds)
     links.push(html`<link rel="alternate" type="application/atom+xml" title="${f.title}" href="${f.path}">`);
   return join(links, "\n");
@@ -168,8 +152,8 @@ function openGraph(o: PageOptions): SafeHtml {
     html`<meta property="og:site_name" content="Price Feed">`,
     html`<meta property="og:title" content="${o.title}">`,
     html`<meta property="og:description" content="${o.description}">`,
-    html`<meta property="og:locale" content="${o.lang === "ar" ? "ar_EG" : "en_GB"}">`,
-    html`<meta property="og:locale:alternate" content="${o.lang === "ar" ? "en_GB" : "ar_EG"}">`,
+    html`<meta property="og:locale" content="${PAGE_WORDS[o.lang].locale}">`,
+    html`<meta property="og:locale:alternate" content="${PAGE_WORDS[OTHER_LANG[o.lang]].locale}">`,
   ];
   if (o.baseUrl && !o.anywhere)
     tags.push(html`<meta property="og:url" content="${absolute(o, localized(o.path, o.lang))}">`);
@@ -187,12 +171,12 @@ function openGraph(o: PageOptions): SafeHtml {
 
 /** The page's document, its links relative to its own path. */
 export function page(o: PageOptions): string {
-  const ar = o.lang === "ar";
+  const w = PAGE_WORDS[o.lang];
   // The policy's meta element comes before anything it governs: a meta policy applies only to what
   // follows it in the document (CSP Level 3 §3.3), so it is the first element after the charset.
   // The banner sits in the header, a landmark, so that no content is outside one (WCAG 1.3.1).
   const doc = html`<!doctype html>
-<html lang="${o.lang}" dir="${ar ? "rtl" : "ltr"}">
+<html lang="${o.lang}" dir="${w.dir}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${PAGE_CSP_META}">
@@ -206,11 +190,11 @@ ${alternates(o)}
 <style>${STYLE}</style>
 </head>
 <body>
-<header><a class="skip" href="#main">${ar ? "انتقل إلى المحتوى" : "Skip to content"}</a>${navigation(o)}${o.banner ? html`<p class="banner" role="note">${o.banner}</p>` : ""}</header>
+<header><a class="skip" href="#main">${w.skip}</a>${navigation(o)}${o.banner ? html`<p class="banner" role="note">${o.banner}</p>` : ""}</header>
 <main id="main">
 ${o.body}
 </main>
-<footer><p>${FOOTER[o.lang]}</p></footer>
+<footer><p>${w.footer}</p></footer>
 </body>
 </html>
 `;
