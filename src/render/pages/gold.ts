@@ -7,8 +7,9 @@
 import type { PageLang } from "../../feed/paths.js";
 import type { Asset, Feed } from "../../schema/outputs.js";
 import type { SourceConfig } from "../../schema/sources.js";
-import { arabic, html, join, type SafeHtml } from "./html.js";
+import { html, join, type SafeHtml } from "./html.js";
 import { longDate, price } from "./format.js";
+import { GOLD_WORDS } from "./gold-words.js";
 
 const isGold = (a: Pick<Asset, "kind">) => a.kind === "metal";
 const isCoin = (a: Pick<Asset, "kind" | "unit">) => isGold(a) && a.unit.endsWith("/coin");
@@ -23,22 +24,10 @@ export function goldNote(
   o: { selling?: boolean } = {},
 ): SafeHtml | "" {
   if (!assets.some(isGold)) return "";
-  const ar = lang === "ar";
-  const lines: Array<SafeHtml | string> = [
-    ar
-      ? "سعر الجرام للذهب وحده: المصنعية والدمغة تُضافان عليه عند الشراء من المحل."
-      : html`Gold is priced per gram of metal: the shop's workmanship (${arabic("مصنعية")}) and the stamp come on top.`,
-  ];
-  if (o.selling)
-    lines.push(
-      ar
-        ? "وعند البيع لا تُسترد المصنعية: يدفع المحل ثمن الذهب بوزنه فقط."
-        : html`When you sell, the workmanship (${arabic("المصنعية")}) is not refunded: a shop pays for the gold by its weight alone.`,
-    );
-  if (assets.some(isCoin))
-    lines.push(
-      ar ? "الجنيه الذهب عملة وزنها 8 جرامات من عيار 21." : "A gold pound is a coin of 8 grams of 21 karat gold.",
-    );
+  const w = GOLD_WORDS[lang];
+  const lines: Array<SafeHtml | string> = [w.gram];
+  if (o.selling) lines.push(w.selling);
+  if (assets.some(isCoin)) lines.push(w.coin);
   return html`<p class="note gold-note">${join(lines, " ")}</p>`;
 }
 
@@ -86,26 +75,9 @@ export function ounceReference(
 ): { term: string; value: SafeHtml } | null {
   const o = globalOunce(feed, sources);
   if (!o) return null;
-  const ar = lang === "ar";
+  const w = GOLD_WORDS[lang];
   const amount = price(o.value, 0, lang);
   const day = longDate(o.date, lang);
-  if (o.currency === "USD")
-    return ar
-      ? {
-          term: "سعر أوقية الذهب عالميًا",
-          value: html`<b>${amount} دولار أمريكي</b> للأوقية (31.1 جرام من الذهب الخالص)، محسوبًا من سعر الجرام عيار 24 العالمي وسعر الدولار العالمي ليوم ${day}`,
-        }
-      : {
-          term: "Global price of a gold ounce",
-          value: html`<b>US$ ${amount}</b> a troy ounce (31.1 g of fine gold), worked out from the global 24 karat gram price and the global dollar rate of ${day}`,
-        };
-  return ar
-    ? {
-        term: "سعر أوقية الذهب عالميًا بالجنيه",
-        value: html`<b>${amount} جنيه</b> للأوقية (31.1 جرام من الذهب الخالص): سعر الجرام عيار 24 العالمي ليوم ${day}؛ لا يوجد سعر دولار عالمي لليوم نفسه لحسابها بالدولار`,
-      }
-    : {
-        term: "Global price of a gold ounce, in pounds",
-        value: html`<b>${amount} EGP</b> a troy ounce (31.1 g of fine gold): the global 24 karat gram price of ${day}; there is no global dollar rate of the same day to give it in dollars`,
-      };
+  if (o.currency === "USD") return { term: w.ounceUsd, value: w.ounceUsdValue(amount, day) };
+  return { term: w.ounceEgp, value: w.ounceEgpValue(amount, day) };
 }
