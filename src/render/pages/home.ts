@@ -10,7 +10,7 @@ import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, localized, type PageLang } from "../../feed/paths.js";
 import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
-import { AR_PRICES, arCount, cairoClock, count, price, weekdayDate } from "./format.js";
+import { cairoClock, price, weekdayDate } from "./format.js";
 import { goldNote } from "./gold.js";
 import { changeMark, moveKey } from "./change.js";
 import { headlineOf, pageOrder } from "./lineup.js";
@@ -23,6 +23,7 @@ import {
   sideLabel,
 } from "./words.js";
 import { eventsSection } from "./events.js";
+import { HOME_WORDS } from "./home-words.js";
 import { CARD, HOME_CARD_PATH, homeCardAlt } from "./card-image.js";
 import { bestSellerId, sellerIndex, sellerLink } from "./seller-links.js";
 
@@ -85,10 +86,9 @@ export function tableWhen(assets: readonly Asset[], lang: PageLang): { caption: 
 }
 
 function row(a: Asset, lang: PageLang, when: string, pages: ReadonlySet<string>): SafeHtml {
-  const ar = lang === "ar";
   const cells =
     a.market === "reference"
-      ? html`<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${ar ? "سعر مرجعي: لا تسعّره جهة مرخصة" : "Reference price: no licensed seller quotes it"}</span></td>`
+      ? html`<td class="n" colspan="2"><span class="v">${price(a.global?.value ?? a.series.at(-1)?.bench ?? null, a.decimals, lang)}</span><span class="who">${HOME_WORDS[lang].reference}</span></td>`
       : html`${sideCell(a, "sell", lang, pages)}${sideCell(a, "buy", lang, pages)}`;
   const other = otherName(lang, a.name, a.nameAr);
   return html`<tr id="${a.slug}"><th scope="row"><a href="${localized(assetPagePath(a.slug), lang)}">${nameIn(lang, a.name, a.nameAr)}</a>${other ? html`<span class="sub">${other}</span>` : ""}${when ? html`<span class="sub">${when}</span>` : ""}</th>${cells}</tr>`;
@@ -121,17 +121,9 @@ ${goldNote(listed, lang)}
   return join(categories.map(section), "\n");
 }
 
-/** "ثمانية أسعار أخرى", "سعران آخران", "12 سعرًا آخر": the count, and the adjective agreeing with its noun. */
-function arOthers(n: number): string {
-  if (n === 1) return "سعر آخر";
-  if (n === 2) return "سعران آخران";
-  const r = n % 100;
-  return `${arCount(n, AR_PRICES, "nominative")} ${r >= 3 && r <= 10 ? "أخرى" : "آخر"}`;
-}
-
 export function renderHome(ctx: RenderContext, lang: PageLang): string {
   const { feed, input } = ctx;
-  const ar = lang === "ar";
+  const w = HOME_WORDS[lang];
   const ordered = pageOrder(feed.assets);
   const isHeadline = headlineOf(ordered);
   const pages = sellerIndex(ctx).pages;
@@ -139,15 +131,12 @@ export function renderHome(ctx: RenderContext, lang: PageLang): string {
   // The headline assets fit a phone's first two screens; the others are one tap away, unfolded by
   // <details> without script.
   const more = rest.length
-    ? html`<details class="more"><summary>${ar ? `كل الأسعار: ${arOthers(rest.length)}` : `Every price: ${count(rest.length, "en")} more`}</summary>
+    ? html`<details class="more"><summary>${w.more(rest.length)}</summary>
 ${sections(rest, lang, "more-", pages, true)}
 </details>`
     : "";
-  const intro = ar
-    ? html`<h1>أسعار العملات والذهب في مصر</h1>
-<p class="lead home-lead">أفضل سعر لدى الجهات المرخصة بالجنيه (للجرام في الذهب)، و▲▼ التغير منذ الإغلاق السابق. لا تشمل أسعار السوق الموازية.</p>`
-    : html`<h1>Currency and gold prices in Egypt</h1>
-<p class="lead home-lead">The best licensed price in EGP (per gram for gold), and ▲▼ the move since the previous close. Parallel-market rates are not included.</p>`;
+  const intro = html`<h1>${w.heading}</h1>
+<p class="lead home-lead">${w.lead}</p>`;
   const body = html`${intro}
 ${sections(ordered.filter(isHeadline), lang, "cat-", pages)}
 ${more}
@@ -156,10 +145,8 @@ ${eventsSection(ctx, lang)}`;
   return page({
     lang,
     path: "/",
-    title: ar ? "أسعار العملات والذهب في مصر · Price Feed" : "Currency and gold prices in Egypt · Price Feed",
-    description: ar
-      ? "أفضل أسعار العملات والذهب لدى الجهات المرخصة في مصر، مع سعر كل بنك وصرافة وتاجر."
-      : "Best licensed prices for currencies and gold in Egypt, with every bank's, exchange house's and dealer's price.",
+    title: `${w.heading} · Price Feed`,
+    description: w.description,
     body,
     baseUrl: input.dataset.site.baseUrl,
     // The market at a glance, for a link shared in a chat (card-image.ts homeCardSvg).
