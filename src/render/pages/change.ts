@@ -8,30 +8,21 @@
  */
 import type { PageLang } from "../../feed/paths.js";
 import { roundHalfAway } from "../../core/round.js";
-import { AR_PIASTRES, AR_POUNDS, arForm, count, percent, price, type ArNoun } from "./format.js";
+import { count, percent, price } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
+import { CHANGE_WORDS } from "./change-words.js";
 
 /** Piastres in a pound. */
 const PIASTRES = 100;
-
-/**
- * An Arabic noun after a number written in digits: 3–10 take the plural, 11 and up the accusative
- * singular (a round hundred the genitive), and 1, 2 or a fraction the bare singular ("1 جنيه",
- * "1.25 جنيه"), as price tickers write it.
- */
-function arNoun(n: number, noun: ArNoun): string {
-  return Number.isInteger(n) && n >= 3 ? arForm(n, noun) : noun.bare;
-}
 
 /** The size of a move without its sign, as its figure and its unit: ["33", "piastres"], ["1.25", "EGP"], ["25", "جنيهًا"]. */
 function changeParts(change: number, decimals: number, lang: PageLang): [figure: string, unit: string] {
   const size = Math.abs(change);
   if (decimals >= 2 && size < 1) {
     const p = Math.round(size * PIASTRES);
-    return [count(p, lang), lang === "ar" ? arNoun(p, AR_PIASTRES) : `piastre${p === 1 ? "" : "s"}`];
+    return [count(p, lang), CHANGE_WORDS[lang].piastres(p)];
   }
-  const figure = price(size, decimals, lang);
-  return [figure, lang === "ar" ? arNoun(roundHalfAway(size, decimals), AR_POUNDS) : "EGP"];
+  return [price(size, decimals, lang), CHANGE_WORDS[lang].pounds(roundHalfAway(size, decimals))];
 }
 
 /** The size of a move without its sign: "33 piastres", "1.25 EGP", "25 جنيهًا". */
@@ -72,7 +63,7 @@ export function changeMark(change: number, decimals: number, lang: PageLang, o: 
   const good = goodForYou(change, o.side);
   const cls = good === null ? dir : `${dir} ${good ? "good" : "bad"}`;
   if (dir === "flat")
-    return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> ${lang === "ar" ? "دون تغيير" : "no change"}</span>`;
+    return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> ${CHANGE_WORDS[lang].noChange}</span>`;
   const [figure, unit] = changeParts(change, decimals, lang);
   const pct = o.pct === undefined ? "" : ` (${percent(o.pct, lang)})`;
   return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> <bdi dir="ltr">${dir === "up" ? "+" : "−"}${figure}</bdi> ${unit}${pct}</span>`;
@@ -83,9 +74,7 @@ export function changeMark(change: number, decimals: number, lang: PageLang, o: 
  * moves (the home page, the asset page's seller table, a past day's page).
  */
 export function moveKey(lang: PageLang): SafeHtml {
-  return lang === "ar"
-    ? html`<p class="note chg-key">▲▼ التغير منذ الإغلاق السابق: <span class="chg good">بالأخضر إذا كان أفضل لك</span> (شراء أرخص، أو بيع بسعر أعلى)، و<span class="chg bad">بالأحمر إذا كان أسوأ</span>.</p>`
-    : html`<p class="note chg-key">▲▼ The move since the previous close: <span class="chg good">green when it is better for you</span> (cheaper to buy, or more when you sell), <span class="chg bad">red when it is worse</span>.</p>`;
+  return CHANGE_WORDS[lang].key;
 }
 
 /** A seller's move on one side, from its previous close; null when either day has no price. */

@@ -13,7 +13,8 @@ import { chartLegend, chartTable, seriesChart } from "./chart.js";
 import { html, join, type SafeHtml } from "./html.js";
 import { assetEntries } from "./recent.js";
 import { otherDays } from "./day.js";
-import { AR_DAYS, arCount, count, fullDate } from "./format.js";
+import { fullDate } from "./format.js";
+import { PERIODS_WORDS } from "./periods-words.js";
 
 interface View {
   period: Period;
@@ -91,16 +92,13 @@ export function periodViews(ctx: RenderContext, a: Asset): Array<View> {
  * 2 August 2026 (110 days)", «سنة: منذ 2 أغسطس 2026 فقط (110 أيام)».
  */
 export function periodName(period: Period, since: string | null, asOf: string, lang: PageLang): string {
-  const name = lang === "ar" ? period.ar : period.en;
+  const name = period[lang];
   if (since === null) return name;
-  const days = daysBetween(since, asOf) + 1;
-  return lang === "ar"
-    ? `${name}: منذ ${fullDate(since, "ar")} فقط (${arCount(days, AR_DAYS, "genitive")})`
-    : `${name}: only since ${fullDate(since, "en")} (${count(days, "en")} day${days === 1 ? "" : "s"})`;
+  return PERIODS_WORDS[lang].since(name, fullDate(since, lang), daysBetween(since, asOf) + 1);
 }
 
 export function periodCharts(ctx: RenderContext, a: Asset, lang: PageLang): SafeHtml {
-  const ar = lang === "ar";
+  const w = PERIODS_WORDS[lang];
   const views = periodViews(ctx, a);
   const open = views.some((v) => v.period.id === OPEN) ? OPEN : views.at(-1)?.period.id;
   const charts = views.map(({ period, asset, table, since }) => {
@@ -111,14 +109,14 @@ ${seriesChart(asset, `${id}-h`, "wide", lang, asset === table)}${seriesChart(ass
   });
   const csv = urlOf(files.historyCsv(a.slug));
   return html`<section aria-labelledby="chart-h">
-<h2 id="chart-h">${ar ? "الأسعار على مدى أسبوع وشهر وسنة" : "Prices over a week, a month, a year"}</h2>
-${charts.length ? html`<div class="periods">${join(charts, "\n")}</div>` : html`<p class="muted">${ar ? "لا يوجد تاريخ بعد." : "No history yet."}</p>`}
+<h2 id="chart-h">${w.title}</h2>
+${charts.length ? html`<div class="periods">${join(charts, "\n")}</div>` : html`<p class="muted">${w.noHistory}</p>`}
 ${otherDays(
   assetEntries(ctx, a.slug).map((e) => e.date),
   a.asOf,
   lang,
   a.slug,
 )}
-<p class="note">${ar ? "نزّل التاريخ الكامل، كل يوم منذ بداية البيانات:" : "Download the full history, every day since the data begins:"} <a href="${csv}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a> · <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a></p>
+<p class="note">${w.download} <a href="${csv}" type="text/csv" download="${a.slug}.csv" dir="ltr">CSV</a> · <a href="${urlOf(files.history(a.slug))}" type="application/json" dir="ltr">JSON</a></p>
 </section>`;
 }
