@@ -48,7 +48,7 @@ export interface HandlerDeps {
   serveSite?: boolean;
   /**
    * The local server's own command line (`npx price-feed serve --dir public`, without --now), so that
-   * /readyz's action can end with the command that serves this build ready (readyz.ts localHint).
+   * /readyz's action can end with the command that serves this build ready (src/feed/readiness.ts localHint).
    */
   serveCommand?: string;
   /** Parsed documents reused across requests of one build. */
