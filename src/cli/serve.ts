@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../core/limits.js";
 import { nowOption, parseRate, port, positiveInt, type Rate } from "./options.js";
+import type { LocalCommands } from "../feed/readiness.js";
 
 interface ServeFlags {
   dir: string;
@@ -34,15 +35,18 @@ export function shellWord(s: string): string {
 }
 
 /**
- * The command that serves this site again as it is served now, without --now: what the stale-site
- * hint completes with `--now <an instant at which the build is ready>` (src/feed/readiness.ts localHint).
- * Only what decides where and what is served is kept: the folder, the port and the host.
+ * The commands that serve this site again as it is served now, and build into its folder, without
+ * --now: what the stale-site hint completes with `--now <an instant at which the build is ready>`
+ * (src/feed/readiness.ts localHint). Only what decides where and what is served is kept: the
+ * folder, the port and the host; the build is `npm run build`'s (`--no-state`, leaving data/ as it
+ * was), with `--force`, since the folder may hold a build made later.
  */
-export function serveCommandLine(o: { dir: string; port: number; host: string }): string {
-  const words = ["npx", "price-feed", "serve", "--dir", shellWord(o.dir)];
-  if (o.port !== 8888) words.push("--port", String(o.port));
-  if (o.host !== "127.0.0.1") words.push("--host", shellWord(o.host));
-  return words.join(" ");
+export function localCommands(o: { dir: string; port: number; host: string }): LocalCommands {
+  const serve = ["npx", "price-feed", "serve", "--dir", shellWord(o.dir)];
+  if (o.port !== 8888) serve.push("--port", String(o.port));
+  if (o.host !== "127.0.0.1") serve.push("--host", shellWord(o.host));
+  const build = ["npx", "price-feed", "build", "--no-state", "--force", "--out", shellWord(o.dir)];
+  return { serve: serve.join(" "), build: build.join(" ") };
 }
 
 export function serveCommand(program: Command): void {
@@ -89,12 +93,12 @@ export function serveCommand(program: Command): void {
     )
     .action(async (o: ServeFlags) => {
       const { startServer } = await import("../server/serve.js");
-      const serveCommand = serveCommandLine(o);
+      const local = localCommands(o);
       const server = await startServer({
         dir: o.dir,
         port: o.port,
         host: o.host,
-        serveCommand,
+        local,
         limits: { ...o.rateLimit, daily: o.dailyLimit, ...(o.busyThreshold ? { busy: o.busyThreshold } : {}) },
         trustProxy: o.trustProxy,
         ...(o.trustedProxies ? { trustedProxies: o.trustedProxies } : {}),
@@ -114,7 +118,7 @@ export function serveCommand(program: Command): void {
       console.log(
         `serving ${o.dir} on ${server.url} (feed: ${server.url}/api/v1/feed.json); counters: ${o.redisUrl ? "redis" : "memory"}`,
       );
-      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined, serveCommand);
+      const warning = await staleWarning(o.dir, o.now ?? Date.now(), o.now !== undefined, local);
       if (warning) console.log(warning);
       await stopped;
     });
@@ -122,14 +126,14 @@ export function serveCommand(program: Command): void {
 
 /**
  * The start-up warning when the site is not ready at the server's clock: what, why, and what to do —
- * the last line a command that serves this build ready (src/feed/readiness.ts localHint), never the
+ * the last line what shows this build's data ready (src/feed/readiness.ts localHint), never at the
  * clock that gave this warning.
  */
 export async function staleWarning(
   dir: string,
   nowMs: number,
   pinned: boolean,
-  serveCommand = serveCommandLine({ dir, port: 8888, host: "127.0.0.1" }),
+  local = localCommands({ dir, port: 8888, host: "127.0.0.1" }),
 ): Promise<string | null> {
   const [{ readiness, localHint }, { SiteReader }] = await Promise.all([
     import("../feed/readiness.js"),
@@ -142,6 +146,6 @@ export async function staleWarning(
   return (
     `warning: serving data that is not fresh at ${pinned ? "--now" : "the real clock"} ${new Date(nowMs).toISOString()}: /readyz answers 503 ` +
     `(${stale ? `${stale} of ${Object.keys(r.body.assets).length} assets stale` : "no asset stale"}; build made at ${r.body.generatedAt}).\n  ${r.body.action}\n` +
-    `  ${localHint(manifest, serveCommand)}`
+    `  ${localHint(manifest, local)}`
   );
 }

@@ -1,5 +1,6 @@
 /** What the handler is given by its adapter (the Netlify function, the local server): files, clock, counters, limits. */
 import type { Manifest } from "../schema/documents.js";
+import type { LocalCommands } from "../feed/readiness.js";
 import type { CounterStore } from "./counters.js";
 import type { FeedCache } from "./feed-cache.js";
 
@@ -47,10 +48,11 @@ export interface HandlerDeps {
   /** The local server also serves the pages; on Netlify the CDN does. */
   serveSite?: boolean;
   /**
-   * The local server's own command line (`npx price-feed serve --dir public`, without --now), so that
-   * /readyz's action can end with the command that serves this build ready (src/feed/readiness.ts localHint).
+   * The local server's own command lines (`npx price-feed serve --dir public` and the build into that
+   * folder, without --now), so that /readyz's action can end with what shows this build's data ready
+   * (src/feed/readiness.ts localHint).
    */
-  serveCommand?: string;
+  local?: LocalCommands;
   /** Parsed documents reused across requests of one build. */
   cache?: FeedCache;
 }

@@ -99,7 +99,7 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
 
     const manifest = await deps.manifest();
     if (url.pathname === READYZ_PATH) {
-      const r = readiness(manifest, nowMs, hit ? "enforced" : "fail-open", deps.serveCommand);
+      const r = readiness(manifest, nowMs, hit ? "enforced" : "fail-open", deps.local);
       headers.set("Content-Type", "application/json; charset=utf-8");
       headers.set("Cache-Control", "no-store");
       return new Response(head ? null : JSON.stringify(r.body), { status: r.status, headers });

@@ -12,16 +12,25 @@ import type { Manifest, Readiness } from "../schema/documents.js";
 import type { CategoryCalendar } from "../schema/inputs.js";
 
 /**
+ * The local server's command lines, without --now: the one that serves its folder, and the one that
+ * builds into it (src/cli/serve.ts localCommands). The hint of a 503 completes them with --now.
+ */
+export interface LocalCommands {
+  serve: string;
+  build: string;
+}
+
+/**
  * `rateLimiting` is what the request found: "fail-open" when the counter store could not be reached
  * (docs/operating.md "What can go wrong"); it is reported, and does not by itself make the feed unready.
- * `serveCommand` is the local server's command line (HandlerDeps.serveCommand): when given, a 503's
- * action ends with the command that serves this very build ready (localHint).
+ * `local` are the local server's command lines (HandlerDeps.local): when given, a 503's action ends
+ * with what shows this very build's data ready (localHint).
  */
 export function readiness(
   manifest: Manifest,
   nowMs: number,
   rateLimiting: Readiness["rateLimiting"] = "enforced",
-  serveCommand?: string,
+  local?: LocalCommands,
 ): { status: 200 | 503; body: Readiness } {
   const builtMs = Date.parse(manifest.generatedAt);
   const buildAgeSeconds = Math.max(0, Math.round((nowMs - builtMs) / 1000));
@@ -53,7 +62,7 @@ export function readiness(
             buildAgeSeconds,
             buildTooOld,
             assets.filter((a) => a.state === "stale"),
-          ) + (serveCommand === undefined ? "" : ` ${localHint(manifest, serveCommand)}`),
+          ) + (local === undefined ? "" : ` ${localHint(manifest, local)}`),
     },
   };
 }
@@ -115,20 +124,26 @@ export function readyInstant(manifest: Manifest): number | null {
 }
 
 /**
- * What the operator of a local server does to see this build ready, as one command to copy:
- * `serveCommand` (the server's own command line without --now) with --now at readyInstant. The
- * instant is never the clock that gave the 503 (issue 26: the hint used to suggest the real clock,
- * which gave the same 503 and the same hint). With no such instant, what brings fresh data instead.
+ * What the operator of a local server does to see this build's data ready, as commands to copy, at
+ * readyInstant. The instant is never the clock that gave the 503 (issue 26: the hint used to suggest
+ * the real clock, which gave the same 503 and the same hint). A build made while its data was fresh
+ * is served at its own instant. One made when its data was already stale says so in its documents at
+ * any clock: served at an earlier instant, /readyz answered 200 beside a feed of stale assets (issue
+ * 44), so its data is built at that instant first, then served there (README "Quick start"). With no
+ * such instant, what brings fresh data instead.
  */
-export function localHint(manifest: Manifest, serveCommand: string): string {
+export function localHint(manifest: Manifest, local: LocalCommands): string {
   const live = "for a live feed of the simulated market, run `npm start`";
   const t = readyInstant(manifest);
   if (t === null)
     return `No instant makes this build ready (an asset was never observed, or its assets were never fresh together): run the hourly job (ingest, compact, build) for fresh data, or ${live}.`;
   const at = new Date(t).toISOString();
-  const when =
-    t === Date.parse(manifest.generatedAt)
-      ? "as it was when it was built"
-      : `as it was at its newest observation (it was built at ${manifest.generatedAt}, when its data was already stale)`;
-  return `To look at this build ${when}, serve it with --now ${at}: \`${serveCommand} --now ${at}\`; ${live}.`;
+  const serve = `\`${local.serve} --now ${at}\``;
+  if (t === Date.parse(manifest.generatedAt))
+    return `To look at this build as it was when it was built, serve it with --now ${at}: ${serve}; ${live}.`;
+  return (
+    `This build was made at ${manifest.generatedAt}, when its data was already stale, and its documents say so at any clock. ` +
+    `To look at its data as it was at its newest observation, build it at that instant, then serve it there: ` +
+    `\`${local.build} --now ${at}\` (with the --data it was built from), then ${serve}; ${live}.`
+  );
 }

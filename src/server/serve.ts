@@ -20,6 +20,7 @@ import { NotBuiltError, UsageError } from "../core/errors.js";
 import { MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { RedisStore } from "./redis-store.js";
+import type { LocalCommands } from "../feed/readiness.js";
 
 export interface ServeOptions {
   dir: string;
@@ -33,10 +34,10 @@ export interface ServeOptions {
   /** The rate limiter's clock: the wall clock unless a test gives its own (HandlerDeps.limiterNow). */
   limiterClock?: () => number;
   /**
-   * The server's own command line without --now (`npx price-feed serve --dir public`): /readyz's
-   * action then ends with the command that serves this build ready (src/feed/readiness.ts localHint).
+   * The server's own command lines without --now (src/cli/serve.ts localCommands): /readyz's action
+   * then ends with what shows this build's data ready (src/feed/readiness.ts localHint).
    */
-  serveCommand?: string;
+  local?: LocalCommands;
   /** A clock shared with something else (the demo's builds); wins over nowMs. */
   clock?: () => number;
   limits: Limits;
@@ -180,7 +181,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ...(o.deprecations ? { deprecations: o.deprecations } : {}),
       serveSite: true,
       cache,
-      ...(o.serveCommand ? { serveCommand: o.serveCommand } : {}),
+      ...(o.local ? { local: o.local } : {}),
     });
     const contact = request.headers.get("x-contact");
     const { pathname, search } = new URL(request.url);

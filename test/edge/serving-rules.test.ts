@@ -17,7 +17,7 @@ import {
 } from "../../src/edge/policy.js";
 import { localHint, readiness, readyInstant } from "../../src/feed/readiness.js";
 import { anonymousWindow } from "../../src/feed/index-doc.js";
-import { serveCommandLine, shellWord } from "../../src/cli/serve.js";
+import { localCommands, shellWord } from "../../src/cli/serve.js";
 import type { Manifest } from "../../src/schema/documents.js";
 import { calendar } from "../helpers/dataset.js";
 
@@ -260,14 +260,24 @@ describe("the stale-site hint", () => {
     const t = readyInstant(m);
     expect(t === null ? null : new Date(t).toISOString()).toBe(at);
     if (t !== null) expect(readiness(m, t).status).toBe(200);
-    const hint = localHint(m, "npx price-feed serve --dir public");
+    const hint = localHint(m, {
+      serve: "npx price-feed serve --dir public",
+      build: "npx price-feed build --out public",
+    });
     if (at) expect(hint).toContain(`\`npx price-feed serve --dir public --now ${at}\``);
     else expect(hint).toMatch(/^No instant makes this build ready.*npm start/);
+    // A build made after its data went stale is built again at that instant first: served at an
+    // earlier clock, its documents would still say every asset is stale.
+    if (at && at !== m.generatedAt) expect(hint).toContain(`\`npx price-feed build --out public --now ${at}\``);
+    else expect(hint).not.toContain("build --out");
   });
 
   test("the hint never suggests the clock that gave the 503", () => {
     const m = manifest("2026-11-23T21:00:00.000Z", "2026-11-19T14:00:00.000Z", "2026-11-19T19:00:00.000Z");
-    const r = readiness(m, Date.parse("2026-11-23T21:00:00Z"), "enforced", "npx price-feed serve");
+    const r = readiness(m, Date.parse("2026-11-23T21:00:00Z"), "enforced", {
+      serve: "npx price-feed serve",
+      build: "npx price-feed build",
+    });
     expect(r.status).toBe(503);
     expect(r.body.action).not.toContain("--now 2026-11-23T21:00:00.000Z");
     expect(r.body.action).toContain("`npx price-feed serve --now 2026-11-19T19:00:00.000Z`");
@@ -276,11 +286,19 @@ describe("the stale-site hint", () => {
   });
 
   test.each([
-    [{ dir: "public", port: 8888, host: "127.0.0.1" }, "npx price-feed serve --dir public"],
-    [{ dir: "/tmp/a b", port: 0, host: "127.0.0.1" }, "npx price-feed serve --dir '/tmp/a b' --port 0"],
-    [{ dir: "out", port: 9000, host: "0.0.0.0" }, "npx price-feed serve --dir out --port 9000 --host 0.0.0.0"],
-  ])("serveCommandLine(%j)", (o, line) => {
-    expect(serveCommandLine(o)).toBe(line);
+    [{ dir: "public", port: 8888, host: "127.0.0.1" }, "npx price-feed serve --dir public", "--out public"],
+    [
+      { dir: "/tmp/a b", port: 0, host: "127.0.0.1" },
+      "npx price-feed serve --dir '/tmp/a b' --port 0",
+      "--out '/tmp/a b'",
+    ],
+    [
+      { dir: "out", port: 9000, host: "0.0.0.0" },
+      "npx price-feed serve --dir out --port 9000 --host 0.0.0.0",
+      "--out out",
+    ],
+  ])("localCommands(%j)", (o, serve, out) => {
+    expect(localCommands(o)).toEqual({ serve, build: `npx price-feed build --no-state --force ${out}` });
   });
 
   test("shellWord quotes what a shell would split or expand", () => {

@@ -314,31 +314,50 @@ describe("health and preflight cost nothing; a refusal is not counted as used", 
   }, 60_000);
 });
 
-describe("the stale-site hint leads to a 200", () => {
-  /** Runs the backquoted command of the hint's last line exactly as printed, in a shell. */
-  async function follow(output: string): Promise<string> {
-    const lines = output.split("\n").filter((l) => l.includes("serve it with --now"));
+describe("the stale-site hint leads to a 200, and to a feed whose assets are not stale", () => {
+  /**
+   * Runs the backquoted commands of the hint's last line exactly as printed, in a shell: a build
+   * first when it names one (from `data`, the --data it was built from, as the hint says), then the
+   * server.
+   */
+  async function follow(output: string, data?: string): Promise<string> {
+    const lines = output.split("\n").filter((l) => / --now \S+`/.test(l));
     expect(lines, output).toHaveLength(1);
-    const command = /`([^`]+ --now [^`]+)`/.exec(lines[0]!)![1]!;
-    const { url } = await spawnServer("bash", ["-c", command]);
+    const commands = [...lines[0]!.matchAll(/`([^`]+ --now [^`]+)`/g)].map((m) => m[1]!);
+    const build = commands.find((c) => c.includes(" build "));
+    const serve = commands.find((c) => c.includes(" serve "))!;
+    const line = build ? `${build} --data ${data} && ${serve}` : serve;
+    const { url } = await spawnServer("bash", ["-c", line]);
     return url;
   }
 
+  /** The feed's assets that say they are stale. */
+  const staleInFeed = async (url: string) => {
+    const feed = (await (await get(`${url}/api/v1/feed.json`)).json()) as {
+      assets: Array<{ slug: string; freshness: { stale: boolean } }>;
+    };
+    return feed.assets.filter((a) => a.freshness.stale).map((a) => a.slug);
+  };
+
   test("a build made days after its data ended, served at the real clock: the printed command answers /readyz 200", async () => {
     // As `npm run build` on the committed data: the build's own instant is long after the data went stale.
-    const { out: late } = await builtSite(Date.now());
+    const { out: late, data } = await builtSite(Date.now());
     const first = await serveCli(late);
+    expect(await staleInFeed(first.url)).not.toEqual([]);
     expect((await get(`${first.url}/readyz`)).status).toBe(503);
     const until = Date.now() + 10_000;
     while (!first.output().includes("npm start") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     const output = first.output();
     expect(output).toContain("warning: serving data that is not fresh at the real clock");
-    expect(output).not.toContain(`serve it with --now ${new Date(Date.now()).toISOString().slice(0, 13)}`);
+    expect(output).not.toContain(`--now ${new Date(Date.now()).toISOString().slice(0, 13)}`);
+    expect(output).toContain("when its data was already stale, and its documents say so at any clock");
     stopGroup(first.child);
-    const url = await follow(output);
+    const url = await follow(output, data);
     const ready = await get(`${url}/readyz`);
     expect(ready.status).toBe(200);
     expect(Readiness.parse(await ready.json()).status).toBe("ready");
+    // Served at the same instant it was built at, the feed agrees with /readyz (issue 44).
+    expect(await staleInFeed(url)).toEqual([]);
   });
 
   test("served at a pinned instant where it is stale: the printed command answers /readyz 200, and /readyz's action says the same", async () => {
@@ -351,6 +370,7 @@ describe("the stale-site hint leads to a 200", () => {
     stopGroup(first.child);
     const url = await follow(first.output());
     expect((await get(`${url}/readyz`)).status).toBe(200);
+    expect(await staleInFeed(url)).toEqual([]);
     // /readyz's action ends with the very command the start-up line printed.
     expect(first.output()).toContain(/`([^`]+ --now [^`]+)`/.exec(body.action!)![1]!);
   });
