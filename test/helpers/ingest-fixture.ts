@@ -11,7 +11,7 @@ import { CONTACT, closedAfterEach } from "./ingest.js";
 import { sourcesServer, type Route } from "./sources-server.js";
 
 export const BIN = path.resolve("dist/cli/bin.js");
-/** Not a placeholder (src/jobs/ingest.ts isPlaceholderContact): `.test` is reserved for tests (RFC 2606 §2). */
+/** Not a placeholder (src/jobs/ingest.ts unreachableContact): `.test` is reserved for tests (RFC 2606 §2). */
 export { CONTACT };
 
 export interface CliRun {

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI description's reusable parts: response headers (RFC 9110, RFC 9111, the IETF
  * RateLimit draft, RFC 9745, RFC 8594), problem answers (RFC 9457) and the shape of a plain JSON
- * document's operation. openapi.ts assembles the paths from them.
+ * document's operation. index.ts assembles the paths from them.
  */
 import type { Day, Days, History } from "../../schema/archive.js";
 import type { Events } from "../../schema/events.js";
