@@ -11,7 +11,6 @@
 import type { ClosedRawDay } from "../core/dataset.js";
 import type { DayRef } from "../rules/references.js";
 import type { Counting } from "../rules/probation.js";
-import type { ClosedRecords } from "../rules/records-part.js";
 import type { Catalog, Registry, Sources } from "../schema/inputs.js";
 import type { ArchivePlanner, AssetPart, KeptFile, PartFile } from "./archive/types.js";
 
@@ -81,6 +80,4 @@ export interface Made {
   closes: ReadonlyMap<string, ClosedRawDay>;
   /** The archive's closed part, when the build made it (the days themselves were handed to the plan as made). */
   part: ReadonlyMap<string, AssetPart> | null;
-  /** The seller records of the closed part's days, made with it (docs/methodology.md §13); null when it was kept. */
-  records: ReadonlyMap<string, ClosedRecords> | null;
 }

@@ -4,7 +4,8 @@
  */
 import { canonical, composeWithAssets, webHashing, withoutGeneratedAt, type Hashing } from "../core/canonical.js";
 import { FEED_PATH, VARIANT_PATHS, files, urlOf } from "./paths.js";
-import { buildAssets, type AssetsResult } from "./assets.js";
+import { buildAssets } from "./assets.js";
+import { buildReport } from "./build-report.js";
 import { buildIndex } from "./index-doc.js";
 import { SERIES_WINDOW_DAYS } from "../core/methodology.js";
 import { cairoDate, isoUtc } from "../core/cairo.js";
@@ -25,7 +26,7 @@ import { documentHeader } from "./header.js";
 import { archiveFiles } from "./archive/compose.js";
 import { catalogToday } from "./archive/retired.js";
 import type { ArchiveMade, KeptFile, PartFile } from "./archive/types.js";
-import type { Made, PictureTarget, Reuse } from "./plan.js";
+import type { Made, PictureTarget, Plan, Reuse } from "./plan.js";
 import { putItems, type ItemsFile, type ItemsWriter } from "./site-items.js";
 import { NO_EVENTS, nextEvents, summarize } from "./events.js";
 import { eventsDocs } from "./events-doc.js";
@@ -229,9 +230,19 @@ export function manifestHead(
 }
 
 /**
- * Makes every file, in order: the feed files, the index, the changelog and the sources document,
- * then each renderer's. Each file is hashed for the manifest and the state as soon as it is made,
- * then put into the sink, so that a sink that writes it out need keep no text.
+ * Hashes a file made, records it and puts it into the sink, unless the plan keeps the one the site
+ * being replaced has; a file kept is recorded and linked (composeSite).
+ */
+type Finish = (
+  made: Iterable<SiteFile | ImageFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
+  plan: Plan | null,
+) => Promise<void>;
+
+/**
+ * Makes every file, in order: the feed files, the archive, the sellers' documents, the index, the
+ * changelog and the sources document, then each renderer's. Each file is hashed for the manifest and
+ * the state as soon as it is made, then put into the sink, so that a sink that writes it out need
+ * keep no text.
  */
 export async function composeSite(
   input: SiteInput,
@@ -239,13 +250,8 @@ export async function composeSite(
   renderers: readonly Renderer[] = [],
   hashing: Hashing = webHashing,
 ): Promise<Site> {
-  const { dataset: full, nowMs } = input;
+  const { nowMs } = input;
   const generatedAt = isoUtc(nowMs);
-  const today = cairoDate(nowMs);
-  const result = buildAssets(full, nowMs, input.reuse);
-  // Today's catalog: a retired asset is in no feed, variant, index, event or page; the archive keeps it.
-  const { ds, retired } = catalogToday(full, today, result);
-  const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
 
   // Last-Modified moves exactly when the ETag does (docs/data-formats.md "The output: `public/`": the ETag and Last-Modified): HTTP dates have whole seconds.
   const lastModifiedNow = isoUtc(Math.floor(nowMs / 1000) * 1000);
@@ -263,11 +269,21 @@ export async function composeSite(
     record(k.path, k.etag, k.contentType, k.bytes);
     sink.keep(k.path, k.from, k.sha256);
   };
-  // What the builds before left (src/feed/plan.ts): a file made now may be the very one the site being replaced has.
-  const plan = result.plan;
-  const finish = async (
-    made: Iterable<SiteFile | ImageFile> | AsyncIterable<SiteFile | ItemsFile | { kept: KeptFile }>,
-  ) => {
+  /** A body is read once (a past day's page is made by its getter: SiteFile.keepable) and held only while it is put. */
+  const put = (f: SiteFile, etag: string) => {
+    const body = f.body;
+    record(f.path, etag, f.contentType, (f.prefix?.bytes ?? 0) + hashing.byteLength(body));
+    sink.put({
+      path: f.path,
+      body,
+      contentType: f.contentType,
+      etagInput: f.etagInput,
+      check: f.check,
+      prefix: f.prefix,
+    });
+  };
+  // `plan`: what the builds before left (src/feed/plan.ts): a file made now may be the very one the site being replaced has.
+  const finish: Finish = async (made, plan) => {
     for await (const m of made) {
       if ("kept" in m) {
         keep(m.kept);
@@ -288,42 +304,15 @@ export async function composeSite(
       }
       const etag = await hashing.etag(f.etagInput());
       const same = plan?.file(f, etag) ?? null;
-      if (same) {
-        keep(same);
-        continue;
-      }
-      const bytes = (f.prefix?.bytes ?? 0) + hashing.byteLength(f.body);
-      record(f.path, etag, f.contentType, bytes);
-      sink.put(f);
+      if (same) keep(same);
+      else put(f, etag);
     }
   };
-  await finish(feedFiles(ds, feed));
-  let archive: ArchiveMade | undefined;
-  await finish(
-    (async function* () {
-      const made = archiveFiles({
-        ds: full,
-        records: result.records,
-        refs: result.refs,
-        plan: result.plan ?? undefined,
-        today,
-        etagOf: (path) => manifestFiles[path]!.etag,
-        digest: (text) => hashing.etag(text),
-      });
-      // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
-      let next = await made.next();
-      for (; !next.done; next = await made.next()) {
-        const f = next.value;
-        yield "kept" in f || "items" in f
-          ? f
-          : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
-      }
-      archive = next.value;
-    })(),
-  );
+  const data = await composeData(input, finish, hashing, (path) => manifestFiles[path]!.etag);
+  const { ds, feed } = data;
   const sources = buildSourceHealth(
     ds.sources.sources,
-    result.fedBy,
+    data.fedBy,
     input.sourceRuns,
     generatedAt,
     ds.probation,
@@ -336,29 +325,30 @@ export async function composeSite(
     input.publishedEvents,
     ds.probation,
   );
-  const sellerFiles = sellerDocs(ds.site, ds.registry, feed, archive!.records);
-  await finish(sellerFiles.files(jsonFile));
   const index = buildIndex(ds.catalog, ds.site);
   const eventDocs = new Map(eventsDocs(ds, feed, events));
-  await finish([
-    jsonFile(files.index, index),
-    jsonFile(files.changelog, input.changelog),
-    jsonFile(files.sources, sources),
-    ...[...eventDocs].map(([path, doc]) => jsonFile(path, doc)),
-  ]);
+  await finish(
+    [
+      jsonFile(files.index, index),
+      jsonFile(files.changelog, input.changelog),
+      jsonFile(files.sources, sources),
+      ...[...eventDocs].map(([path, doc]) => jsonFile(path, doc)),
+    ],
+    data.plan,
+  );
   /** An archive document as written: checked against its schema then (src/feed/validate.ts). */
   const readBack = <T>(path: string): T => JSON.parse(sink.text(path)) as T;
   const ctx: RenderContext = {
     feed,
     // The pages list today's catalog (the archive's documents still hold a retired asset's days).
-    input: retired.length ? { ...input, dataset: ds } : input,
+    input: data.retired.length ? { ...input, dataset: ds } : input,
     assetFeed: (a) => ({ ...feedHeader(ds, urlOf(files.asset(a.slug)), generatedAt), assets: [a] }),
     index,
     sources,
     events: (slug) => eventDocs.get(slug === null ? files.events : files.assetEvents(slug))!,
-    sellers: sellerFiles,
+    sellers: data.sellers,
     archive: {
-      days: archive!.days,
+      days: data.days,
       history: (slug) => readBack<History>(files.history(slug)),
       day: (date) => readBack<Day>(files.day(date)),
     },
@@ -368,77 +358,74 @@ export async function composeSite(
       return entry.etag;
     },
   };
-  for (const render of renderers) await finish(render(ctx));
+  for (const render of renderers) await finish(render(ctx), data.plan);
 
-  const manifest: Manifest = { ...manifestHead(ds, feed, retired), files: manifestFiles };
+  const manifest: Manifest = { ...manifestHead(ds, feed, data.retired), files: manifestFiles };
   return {
     manifest,
     state,
-    report: buildReport(result, generatedAt, Object.keys(manifestFiles).length, changed, input.notes ?? []),
+    report: { ...data.report, files: Object.keys(manifestFiles).length, changedFiles: changed },
     feed,
     events,
-    made: { closes: result.made, part: archive!.part, records: archive!.records.made },
+    made: data.made,
   };
 }
 
 /**
- * The quotes of sources on probation the raw days set apart (docs/methodology.md "New sources:
- * probation"), the latest of each source, seller and asset per day: how many passed every rule and
- * how many a rule refused. Absent when there is none, so a report without probation keeps its shape.
+ * The files made from the data: the feed files, the archive and the sellers' documents, each put
+ * by `finish`. What they are made of and nothing later reads — the references, every asset's
+ * records, the closes' columns of the sellers' records — is let go when this returns, so that it is
+ * not held while the pages are rendered: an async function keeps each of its locals until it
+ * returns, and V8 lets the heap grow to about four times what it holds before collecting again
+ * (docs/performance.md "Memory").
  */
-function probationCounts(r: AssetsResult): { probation?: BuildReport["probation"] } {
-  let passed = 0;
-  let refused = 0;
-  const sources = new Set<string>();
-  for (const list of r.probation.values())
-    for (const q of list) {
-      sources.add(q.source);
-      if (q.passed) passed++;
-      else refused++;
-    }
-  return passed + refused ? { probation: { sources: [...sources].sort(), passed, refused } } : {};
-}
-
-function buildReport(
-  r: AssetsResult,
-  generatedAt: string,
-  fileCount: number,
-  changedFiles: string[],
-  notes: readonly string[],
-): BuildReport {
-  const byReason: Record<string, number> = {};
-  for (const x of r.rejections) byReason[x.reason] = (byReason[x.reason] ?? 0) + 1;
+async function composeData(input: SiteInput, finish: Finish, hashing: Hashing, etagOf: (path: string) => string) {
+  const { dataset: full, nowMs } = input;
+  const generatedAt = isoUtc(nowMs);
+  const today = cairoDate(nowMs);
+  const result = buildAssets(full, nowMs, input.reuse);
+  // Today's catalog: a retired asset is in no feed, variant, index, event or page; the archive keeps it.
+  const { ds, retired } = catalogToday(full, today, result);
+  const feed: Feed = { ...feedHeader(ds, FEED_PATH, generatedAt), assets: result.assets };
+  const plan = result.plan;
+  await finish(feedFiles(ds, feed), plan);
+  let archive: ArchiveMade | undefined;
+  await finish(
+    (async function* () {
+      const made = archiveFiles({
+        ds: full,
+        records: result.records,
+        refs: result.refs,
+        plan: plan ?? undefined,
+        today,
+        etagOf,
+        digest: (text) => hashing.etag(text),
+      });
+      // An archive document has no generatedAt: its ETag hashes the whole body, or what it says.
+      let next = await made.next();
+      for (; !next.done; next = await made.next()) {
+        const f = next.value;
+        yield "kept" in f || "items" in f
+          ? f
+          : { ...f, etagInput: () => f.etagInput ?? f.body, check: f.check, prefix: f.prefix };
+      }
+      archive = next.value;
+    })(),
+    plan,
+  );
+  const sellers = sellerDocs(ds.site, ds.registry, feed, archive!.records);
+  await finish(sellers.files(jsonFile), plan);
   return {
-    generatedAt,
-    rawDays: r.rawDays,
-    compactedDays: r.compactedDays,
-    quotes: { read: r.readCount, accepted: r.acceptedCount, rejected: r.rejections.length },
-    rejectedByReason: byReason,
-    ...probationCounts(r),
-    rejections: r.rejections.map((x) => ({
-      file: x.file,
-      line: x.line,
-      source: x.source,
-      seller: x.seller,
-      asset: x.asset,
-      reason: x.reason,
-    })),
-    disagreements: r.disagreements.map((d) => ({
-      date: d.date,
-      asset: d.asset,
-      seller: d.seller,
-      sources: [...d.sources],
-      side: d.side,
-      diffPct: d.diffPct,
-    })),
-    warnings: [
-      ...notes,
-      ...r.warnings,
-      // The archive's plan is asked as the archive is composed, after the assets.
-      ...(r.plan?.archiveWarnings ?? []),
-      ...r.refIssues.map((i) => `${i.file}:${i.line}: reference rate skipped (${i.reason})`),
-    ],
-    files: fileCount,
-    changedFiles,
+    ds,
+    retired,
+    feed,
+    days: archive!.days,
+    sellers,
+    fedBy: result.fedBy,
+    // The archive's warnings are complete once it is composed.
+    report: buildReport(result, generatedAt, input.notes ?? []),
+    made: { closes: result.made, part: archive!.part } satisfies Made,
+    // The plan holds none of what the data was made of: the pages and pictures ask it what to keep.
+    plan,
   };
 }

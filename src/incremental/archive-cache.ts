@@ -4,7 +4,7 @@
  * written sealed (src/incremental/digests.ts), and each part file's SHA-256 is in the index: what a
  * build reuses of them is checked against the digest of its bytes taken when it was made.
  */
-import type { BigIntStats } from "node:fs";
+import { existsSync, type BigIntStats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
@@ -56,6 +56,10 @@ export async function readDayEntry(
   file: string,
   date: string,
 ): Promise<{ entry: ArchiveDayEntry; digest: string | null } | null> {
+  // A first build has no entry for any day: none is opened, rather than a failed open each, whose
+  // error Node keeps with the stack it was made on, and the stack every call's closures
+  // (docs/performance.md "Memory").
+  if (!existsSync(file)) return null;
   try {
     const bytes = await readFile(file);
     const v: unknown = JSON.parse(bytes.toString("utf8"));

@@ -57,9 +57,7 @@ import {
   spillFolder,
   StateSpill,
   writeDigests,
-  writeRecords,
 } from "./archive-part.js";
-import type { ClosedRecords } from "../rules/records-part.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
 import { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -407,15 +405,13 @@ export class ArchiveDays {
    * first, then the index that names it, then the folders of other parts are removed. A crash in
    * between leaves an index and its part.
    */
-  async saveCache(
-    part: ReadonlyMap<string, AssetPart> | null,
-    records: ReadonlyMap<string, ClosedRecords> | null,
-  ): Promise<void> {
+  async saveCache(part: ReadonlyMap<string, AssetPart> | null): Promise<void> {
     const dir = archiveCacheDir(this.outDir);
     if (part) {
       this.next.digestsSha256 = writeDigests(path.join(dir, PartFiles.folderName), part);
-      if (!records) throw new Error("the archive's closed part was made without its seller records");
-      this.next.recordsSha256 = writeRecords(path.join(dir, PartFiles.folderName), records);
+      const records = this.partFiles!.recordsSha256;
+      if (records === null) throw new Error("the archive's closed part was made without its seller records");
+      this.next.recordsSha256 = records;
       const sha256 = this.partFiles!.sha256;
       this.next.part = Object.fromEntries(
         [...part].map(([a, { first, last, json, csv }]) => [

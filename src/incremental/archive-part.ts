@@ -90,7 +90,11 @@ export class PartFiles implements PartSink {
     f.csv.push(`${csv}\r\n`);
   }
 
-  end(): Map<string, { json: PartFile; csv: PartFile }> {
+  /** The SHA-256 of the records written beside the part (end()), once it is closed. */
+  recordsSha256: string | null = null;
+
+  end(records: ReadonlyMap<string, ClosedRecords>): Map<string, { json: PartFile; csv: PartFile }> {
+    this.recordsSha256 = writeRecords(path.join(this.dir, PartFiles.folderName), records);
     const out = new Map<string, { json: PartFile; csv: PartFile }>();
     for (const [asset, f] of this.files) {
       const [json, csv] = [f.json.end(), f.csv.end()];

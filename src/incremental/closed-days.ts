@@ -128,9 +128,8 @@ export class ClosedDays {
   private readonly listed = new Map<string, { file: string; within: string | null }>();
   /** Each raw day before the build's as take() saw it: its bytes' hash and the inputs of its date. */
   private readonly seen = new Map<string, { quotesSha256: string; inputs: string }>();
-  private inputsOf: (date: string) => string = () => {
-    throw new Error("closed days asked for before the plan's inputs were given");
-  };
+  /** Each raw day's inputs key (inputsKeys), made by plan(): the references are not held after it. */
+  private inputs: ReadonlyMap<string, string> | null = null;
   /** The raw days there are: the entry of any other day is removed by save(). */
   private rawDates: ReadonlySet<string> = new Set();
   private readonly code = cacheKey();
@@ -164,7 +163,8 @@ export class ClosedDays {
 
   /** What acceptance reads besides the quotes (the references computed at the build instant): the rest of each key. */
   plan(inputs: PlanInputs): void {
-    this.inputsOf = inputsKeys(inputs, inputs.official, inputs.global);
+    const keyOf = inputsKeys(inputs, inputs.official, inputs.global);
+    this.inputs = new Map(inputs.rawDates.map((d) => [d, keyOf(d)]));
     this.rawDates = new Set(inputs.rawDates);
   }
 
@@ -181,7 +181,9 @@ export class ClosedDays {
     };
     if (date >= this.today) return make("open");
     const quotesSha256 = sha256Hex(bytes);
-    const inputs = this.inputsOf(date);
+    if (this.inputs === null) throw new Error("closed days asked for before the plan's inputs were given");
+    const inputs = this.inputs.get(date);
+    if (inputs === undefined) throw new Error(`${date} is not a raw day of the plan`);
     this.seen.set(date, { quotesSha256, inputs });
     const listed = this.listed.get(date);
     if (listed === undefined) return make("none");

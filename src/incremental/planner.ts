@@ -107,7 +107,7 @@ export class Planner implements Reuse, SummariesPlanner {
    */
   async record(made: Made): Promise<void> {
     this.cards.prune();
-    await this.archive.saveCache(made.part, made.records);
+    await this.archive.saveCache(made.part);
     if (!this.o.saveState) return;
     await withDataLock(this.o.dataDir, { command: "build", nowMs: this.o.nowMs }, async () => {
       const p = dataPaths(this.o.dataDir);

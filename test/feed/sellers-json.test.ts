@@ -138,14 +138,14 @@ describe("the same records whatever earlier builds left", () => {
     await runBuild({ dataDir: data, outDir: out, nowMs: NOW });
     // An hour later: the archive's closed part is kept whole, with its records.
     const hourly = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + HOUR });
-    expect(hourly.site.made.records).toBeNull();
+    expect(hourly.site.made.part).toBeNull();
     const fresh = path.join(data, "..", "fresh");
     await runBuild({ dataDir: await sampleCopy(), outDir: fresh, nowMs: NOW + HOUR, saveState: false });
     expect(await sellerFiles(out)).toEqual(await sellerFiles(fresh));
     // The next day: a new closed day, so the part is made again, the compacted days from data/state/archive/.
     const next = await runBuild({ dataDir: data, outDir: out, nowMs: NOW + 24 * HOUR });
     expect(next.archiveDaysKept).toBeGreaterThan(100);
-    expect(next.site.made.records).not.toBeNull();
+    expect(next.site.made.part).not.toBeNull();
     const freshNext = path.join(data, "..", "fresh-next");
     await runBuild({ dataDir: await sampleCopy(), outDir: freshNext, nowMs: NOW + 24 * HOUR, saveState: false });
     expect(await sellerFiles(out)).toEqual(await sellerFiles(freshNext));

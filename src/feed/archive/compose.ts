@@ -175,10 +175,11 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
     byAsset.done?.();
     plan?.made(date, rows, input.etagOf(path));
   }
+  const sellerRecords = taken.finish();
   let part: Map<string, AssetPart> | null = null;
   if (sink) {
     part = new Map<string, AssetPart>();
-    for (const [asset, f] of sink.end()) {
+    for (const [asset, f] of sink.end(sellerRecords.made!)) {
       const l = partLines.get(asset)!;
       part.set(asset, { ...f, digests: l.digests.join(""), first: l.first, last: l.last });
     }
@@ -186,5 +187,5 @@ export async function* archiveFiles(input: ArchiveInput): AsyncGenerator<Archive
   yield* historyFiles(ds, part ?? whole?.assets ?? new Map(), tailLines);
   const doc: Days = { ...archiveHeader(ds, urlOf(files.days)), days: list };
   yield { path: files.days, body: canonical(doc), contentType: "application/json; charset=utf-8" };
-  return { days: doc, part, records: taken.finish() };
+  return { days: doc, part, records: sellerRecords };
 }

@@ -104,7 +104,11 @@ export type HistoryHeads = ReadonlyMap<string, { json: string; csv: string }>;
  */
 export interface PartSink {
   add(asset: string, json: string, csv: string): void;
-  end(): Map<string, { json: PartFile; csv: PartFile }>;
+  /**
+   * Closes the files, and writes beside them the seller records of the part's days (docs/methodology.md
+   * §13), which are then not held to the end of the build.
+   */
+  end(records: ReadonlyMap<string, ClosedRecords>): Map<string, { json: PartFile; csv: PartFile }>;
 }
 
 /** Every asset's compacted part, and each compacted day's file and number of assets. */

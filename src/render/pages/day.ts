@@ -297,17 +297,23 @@ export function* dayPages(ctx: RenderContext): Generator<SiteFile> {
     const next = days[i + 1] ?? null;
     const around: DayAround = { prev: days[i - 1] ?? null, next, today: next === null ? today : null };
     for (const lang of LANGS) {
-      let made: string | undefined;
-      const body = () => (made ??= flat(renderDayPage(ctx, dayOf(date), around, lang)));
-      const key = keyed ? dayPageKey(ctx, frame, date, around, lang) : null;
+      const path = files.page(localized(dayPagePath(date), lang));
+      if (!keyed) {
+        const body = flat(renderDayPage(ctx, dayOf(date), around, lang));
+        yield { path, body, contentType: HTML_TYPE, etagInput: () => body };
+        continue;
+      }
+      // Made when composeSite reads the body, once, and never held by the file: a page held until
+      // the next was made lived through the collections of making it (docs/performance.md "Memory").
+      const key = dayPageKey(ctx, frame, date, around, lang);
       yield {
-        path: files.page(localized(dayPagePath(date), lang)),
+        path,
         get body() {
-          return body();
+          return flat(renderDayPage(ctx, dayOf(date), around, lang));
         },
         contentType: HTML_TYPE,
-        etagInput: () => key ?? body(),
-        keepable: keyed,
+        etagInput: () => key,
+        keepable: true,
       };
     }
   }
