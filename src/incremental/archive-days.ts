@@ -58,19 +58,20 @@ import {
   StateSpill,
   writeDigests,
 } from "./archive-part.js";
-import { files, MANIFEST_FILE } from "../feed/paths.js";
-import { Manifest } from "../schema/documents.js";
+import { files } from "../feed/paths.js";
+import type { Manifest } from "../schema/documents.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { cacheKey } from "./fingerprint.js";
 import { FileHashes, headSha256, notAsMade, seal, sealDigest } from "./digests.js";
-import type { Decisions, Reason } from "./decisions.js";
+import type { Decisions, MakeReason } from "./decisions.js";
 import { dayFiles, readDayFile, type ReadBuffer } from "../io/day-files.js";
 import { historyCloses } from "../io/history-lines.js";
 import { sha256Hex } from "../io/hash.js";
-import { readJson } from "../io/json-file.js";
 import { insideCheck, isPlainFile } from "../io/links.js";
 
 export interface ArchiveDaysOptions {
+  /** The manifest of the site being replaced (published-pages.ts readPublished); null when there is none. */
+  published: Manifest | null;
   /** Where each decision of the plan is recorded, with its reason (decisions.ts). */
   decisions: Decisions;
   /** Whether the build saves data/state/ (else the entries of data/state/archive/ are not kept). */
@@ -144,7 +145,7 @@ export class ArchiveDays {
     const index = path.join(archiveCacheDir(outDir), "index.json");
     const read = await readCacheIndex(index);
     const old = read === "mismatch" || read === null ? none : read;
-    const published = await readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
+    const { published } = o;
     const warnings = read === "mismatch" ? [notAsMade(index)] : [];
     const kept = published ? old : none;
     // What an hourly build keeps, hashed from now on while the build loads and closes the days.
@@ -232,7 +233,7 @@ export class ArchiveDays {
    * then and every file kept of it has the bytes it was made with.
    */
   private async whole(): Promise<CompactedPart | null> {
-    const made = (reason: Exclude<Reason, "kept">) => {
+    const made = (reason: MakeReason) => {
       this.o.decisions.make("archive-part", "closed days", reason);
       return null;
     };
@@ -301,7 +302,7 @@ export class ArchiveDays {
     const entryFile = dayFile(dataPaths(this.dataDir).archive, date, "json");
     const old = await readDayEntry(entryFile, date);
     let entry = old?.entry.key === key ? old.entry : null;
-    let reason: Exclude<Reason, "kept"> = old ? "made-of" : "none";
+    let reason: MakeReason = old ? "made-of" : "none";
     // Its key stands, but its rows are used only as they were written.
     if (entry && old?.digest === null) {
       this.warnings.push(notAsMade(entryFile));
@@ -363,7 +364,7 @@ export class ArchiveDays {
    */
   unchanged(f: { path: string; body: string; prefix?: PartFile | undefined }, etag: string): KeptFile | null {
     if (!f.prefix) return null;
-    const made = (reason: Exclude<Reason, "kept">) => {
+    const made = (reason: MakeReason) => {
       this.o.decisions.make("history-file", f.path, reason);
       return null;
     };

@@ -43,7 +43,7 @@ import { sha256Hex } from "../io/hash.js";
 import { parseJsonText } from "../io/json-file.js";
 import { cacheKey } from "./fingerprint.js";
 import { notAsMade, seal, sealOf } from "./digests.js";
-import type { Decisions } from "./decisions.js";
+import type { Decisions, MakeReason } from "./decisions.js";
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -128,10 +128,11 @@ export class ClosedDays {
   private readonly listed = new Map<string, { file: string; within: string | null }>();
   /** Each raw day before the build's as take() saw it: its bytes' hash and the inputs of its date. */
   private readonly seen = new Map<string, { quotesSha256: string; inputs: string }>();
-  /** Each raw day's inputs key (inputsKeys), made by plan(): the references are not held after it. */
+  /**
+   * Each raw day's inputs key (inputsKeys), made by plan(): the references are not held after it.
+   * Its dates are the raw days there are: the entry of any other day is removed by save().
+   */
   private inputs: ReadonlyMap<string, string> | null = null;
-  /** The raw days there are: the entry of any other day is removed by save(). */
-  private rawDates: ReadonlySet<string> = new Set();
   private readonly code = cacheKey();
   private readonly today: string;
   /** An entry that could not be read or whose bytes were edited, for the build report (a stale one is no news: it is a miss). */
@@ -165,7 +166,6 @@ export class ClosedDays {
   plan(inputs: PlanInputs): void {
     const keyOf = inputsKeys(inputs, inputs.official, inputs.global);
     this.inputs = new Map(inputs.rawDates.map((d) => [d, keyOf(d)]));
-    this.rawDates = new Set(inputs.rawDates);
   }
 
   /**
@@ -175,7 +175,7 @@ export class ClosedDays {
    */
   take(day: { date: string; file: string }, bytes: Uint8Array): ClosedRawDay | null {
     const { date, file } = day;
-    const make = (reason: Parameters<Decisions["make"]>[2]) => {
+    const make = (reason: MakeReason) => {
       this.decisions.make("closes", date, reason);
       return null;
     };
@@ -267,7 +267,7 @@ export class ClosedDays {
       written++;
     }
     for (const [date, { file }] of this.listed)
-      if (!this.rawDates.has(date) && !made.has(date)) {
+      if (!this.inputs?.has(date) && !made.has(date)) {
         rmSync(file, { force: true });
         removed++;
       }

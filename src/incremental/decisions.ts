@@ -44,6 +44,8 @@ export const REASONS = {
   "part-missing": "the files kept of it are missing or not as they were made",
 } as const;
 export type Reason = keyof typeof REASONS;
+/** A reason to make a thing again: any but `kept`. */
+export type MakeReason = Exclude<Reason, "kept">;
 
 export interface Decision {
   output: Output;
@@ -61,7 +63,7 @@ export class Decisions {
     this.list.push({ output, subject, keep: true, reason: "kept" });
   }
 
-  make(output: Output, subject: string, reason: Exclude<Reason, "kept">): void {
+  make(output: Output, subject: string, reason: MakeReason): void {
     this.list.push({ output, subject, keep: false, reason });
   }
 

@@ -27,7 +27,8 @@ import { ArchiveDays } from "./archive-days.js";
 import { CardCache, cardCacheDir } from "./card-cache.js";
 import { ClosedDays } from "./closed-days.js";
 import { Decisions } from "./decisions.js";
-import { PublishedPages, signedDigests } from "./published-pages.js";
+import { PublishedPages, readPublished, signedDigests } from "./published-pages.js";
+import type { Manifest } from "../schema/documents.js";
 import type { PublicKeys } from "../schema/signing.js";
 import { historySummaries } from "./summaries.js";
 
@@ -57,25 +58,29 @@ export class Planner implements Reuse, SummariesPlanner {
     decisions: Decisions,
     private readonly closed: ClosedDays,
     private readonly archive: ArchiveDays,
+    published: Manifest | null,
     digests: ReadonlyMap<string, string>,
   ) {
     this.decisions = decisions;
-    this.pages = new PublishedPages(o.outDir, decisions, digests);
+    this.pages = new PublishedPages(o.outDir, published, decisions, digests);
     this.cards = new CardCache(cardCacheDir(o.outDir), decisions, o.rasterizer);
   }
 
   /** What the builds before left, listed (nothing of it is read before a plan asks for it). */
   static async open(o: PlannerOptions): Promise<Planner> {
     const decisions = new Decisions();
+    // The site being replaced, read once: its archive's days and its pages are kept from it.
+    const published = await readPublished(o.outDir);
     const closed = await ClosedDays.open(o.dataDir, o.nowMs, decisions);
     const archive = await ArchiveDays.open(o.dataDir, o.outDir, o.nowMs, {
+      published,
       decisions,
       saveState: o.saveState,
       into: o.into,
       rawKey: (date) => closed.closedKey(date),
     });
     const digests = o.keys ? await signedDigests(o.outDir, o.keys) : new Map<string, string>();
-    return new Planner(o, decisions, closed, archive, digests);
+    return new Planner(o, decisions, closed, archive, published, digests);
   }
 
   summaries(historyFiles: ReadonlyArray<{ date: string; file: string }>, warnings: string[]): Promise<SummaryPlan> {

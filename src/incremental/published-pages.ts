@@ -9,19 +9,26 @@
  * its bytes: the ETag stands for the inputs and the program (fingerprint.ts programFingerprint), and
  * a page made again from them is those very bytes.
  */
-import { promises as fs, readFileSync, statSync } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import path from "node:path";
 import { checkStatement } from "../core/statement.js";
 import type { KeptFile } from "../feed/archive/types.js";
 import { files, MANIFEST_FILE } from "../feed/paths.js";
-import type { Manifest } from "../schema/documents.js";
+import { Manifest } from "../schema/documents.js";
+import { readJson } from "../io/json-file.js";
 import type { PublicKeys } from "../schema/signing.js";
 import type { Decisions } from "./decisions.js";
 
-export class PublishedPages {
-  /** The manifest of the site being replaced, read when first asked; null when there is none to read. */
-  private files: Manifest["files"] | null | undefined;
+/**
+ * The manifest of the site being replaced, read once a build for all the planner keeps of that site
+ * (its pages here, its archive's days and history files: archive-days.ts); null when there is no site
+ * there, or not one a build wrote: then nothing of it is kept.
+ */
+export function readPublished(outDir: string): Promise<Manifest | null> {
+  return readJson(path.join(outDir, MANIFEST_FILE), Manifest).catch(() => null);
+}
 
+export class PublishedPages {
   /**
    * `digests`: each file's SHA-256 as the signed statement of the site being replaced lists it
    * (signedDigests), for the statement of a signed build: a page kept is then
@@ -30,15 +37,16 @@ export class PublishedPages {
    */
   constructor(
     private readonly outDir: string,
+    /** The manifest of the site being replaced (readPublished). */
+    private readonly site: Manifest | null,
     private readonly decisions: Decisions,
     private readonly digests: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   /** The page the site being replaced has at `p` under `etag` (keep), or null (make). */
   published(p: string, etag: string): KeptFile | null {
-    if (this.files === undefined) this.files = this.read();
-    const had = this.files?.[p];
-    if (!had || typeof had.bytes !== "number" || typeof had.contentType !== "string") {
+    const had = this.site?.files[p];
+    if (!had) {
       this.decisions.make("page", p, "none");
       return null;
     }
@@ -57,15 +65,6 @@ export class PublishedPages {
     this.decisions.keep("page", p);
     const sha256 = this.digests.get(p);
     return { path: p, from, etag, contentType: had.contentType, bytes: had.bytes, ...(sha256 && { sha256 }) };
-  }
-
-  private read(): Manifest["files"] | null {
-    try {
-      const m = JSON.parse(readFileSync(path.join(this.outDir, MANIFEST_FILE), "utf8")) as Partial<Manifest>;
-      return m.files && typeof m.files === "object" ? m.files : null;
-    } catch {
-      return null; // no site there yet, or not one a build wrote: every page is made
-    }
   }
 }
 

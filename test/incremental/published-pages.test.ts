@@ -5,7 +5,7 @@
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { PublishedPages } from "../../src/incremental/published-pages.js";
+import { PublishedPages, readPublished } from "../../src/incremental/published-pages.js";
 import { Decisions } from "../../src/incremental/decisions.js";
 import { MANIFEST_FILE } from "../../src/feed/paths.js";
 import { tempDir } from "../helpers/dataset.js";
@@ -23,7 +23,12 @@ const entry = {
 /** A site folder: its manifest (or none), and the page's bytes (or none). */
 async function site(o: { manifest?: unknown; body?: string | null; link?: boolean }): Promise<string> {
   const out = await tempDir();
-  if (o.manifest !== undefined) await fs.writeFile(path.join(out, MANIFEST_FILE), JSON.stringify(o.manifest));
+  // A manifest given as its files is a whole one a build would write around them.
+  const whole = (m: unknown) =>
+    typeof m === "object" && m !== null
+      ? { schemaVersion: 1, generatedAt: "2026-11-18T00:00:00.000Z", categories: [], assets: [], calendar: {}, ...m }
+      : m;
+  if (o.manifest !== undefined) await fs.writeFile(path.join(out, MANIFEST_FILE), JSON.stringify(whole(o.manifest)));
   const file = path.join(out, PAGE);
   await fs.mkdir(path.dirname(file), { recursive: true });
   if (o.link) {
@@ -75,7 +80,7 @@ describe("published pages: keep or make, and why", () => {
   test.each(cases)("$what → $reason", async (c) => {
     const out = await site(c);
     const decisions = new Decisions();
-    const kept = new PublishedPages(out, decisions).published(PAGE, c.etag ?? ETAG);
+    const kept = new PublishedPages(out, await readPublished(out), decisions).published(PAGE, c.etag ?? ETAG);
     expect(decisions.list).toEqual([{ output: "page", subject: PAGE, keep: c.reason === "kept", reason: c.reason }]);
     if (c.reason === "kept")
       expect(kept).toEqual({
@@ -90,7 +95,8 @@ describe("published pages: keep or make, and why", () => {
 
   test("a page kept in a signed build carries the digest the signed statement gave it, not read again", async () => {
     const out = await site({ manifest: { files: { [PAGE]: entry } }, body: BODY });
-    const kept = new PublishedPages(out, new Decisions(), new Map([[PAGE, "ab".repeat(32)]])).published(PAGE, ETAG);
+    const signed = new Map([[PAGE, "ab".repeat(32)]]);
+    const kept = new PublishedPages(out, await readPublished(out), new Decisions(), signed).published(PAGE, ETAG);
     expect(kept?.sha256).toBe("ab".repeat(32));
   });
 });
