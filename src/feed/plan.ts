@@ -40,7 +40,6 @@ export interface Reuse {
 
 /** Where a picture the plan did not keep is drawn: its cache file, named by its ETag (src/incremental/card-cache.ts). */
 export interface PictureTarget {
-  path: string;
   at: string;
   etag: string;
 }

@@ -47,7 +47,7 @@ export class CardCache {
     const had = this.header(at);
     if (!had) {
       this.decisions.make("card", f.path, "none");
-      return { path: f.path, at, etag };
+      return { at, etag };
     }
     this.decisions.keep("card", f.path);
     return { path: f.path, from: at, etag, contentType: PNG_TYPE, bytes: had.bytes };
