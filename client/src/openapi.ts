@@ -1382,6 +1382,8 @@ export interface components {
                  * @description Absolute UTC ISO 8601 instant.
                  */
                 at: string;
+                /** @description A graduation: the instant from which its quotes count, when earlier than `at` (the graduating run's own quotes, stamped by the source before the run); null: from `at`, and always for a return. */
+                countsFrom: string | null;
                 reason: string;
                 /** @enum {string} */
                 standing: "probation" | "graduated";

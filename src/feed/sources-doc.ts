@@ -9,10 +9,20 @@
  */
 import type { SourceHealth, SourceRuns } from "../schema/documents.js";
 import type { Registry } from "../schema/inputs.js";
-import type { ProbationState } from "../schema/probation.js";
+import type { ProbationState, StandingChange } from "../schema/probation.js";
 import { standingSummary, subjectSources } from "../rules/probation.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import { redactUrls } from "../core/redact.js";
+
+/**
+ * A graduation or return as published: each member named, so that what the record keeps for itself
+ * never reaches the document unchecked (a graduation's `countsFrom` once did, and every build after
+ * it refused its own output).
+ */
+function publishedChange(c: StandingChange | undefined) {
+  if (!c) return null;
+  return { at: c.at, standing: c.standing, reason: c.reason, countsFrom: c.countsFrom ?? null };
+}
 
 export function buildSourceHealth(
   sources: readonly SourceConfig[],
@@ -43,7 +53,7 @@ export function buildSourceHealth(
         evidence: s.evidence ?? null,
         probation: {
           ...standingSummary(probation.sources[s.id], subject.has(s.id)),
-          lastChange: (subject.has(s.id) && probation.sources[s.id]?.changes.at(-1)) || null,
+          lastChange: subject.has(s.id) ? publishedChange(probation.sources[s.id]?.changes.at(-1)) : null,
         },
       };
     }),

@@ -318,7 +318,15 @@ const ProbationStanding = z
         "On probation: the runs it needs (PROBATION_RUNS, over at least two Cairo days, none refused); null otherwise.",
     }),
     lastChange: z
-      .strictObject({ at: IsoInstant, standing: z.enum(["probation", "graduated"]), reason: z.string() })
+      .strictObject({
+        at: IsoInstant,
+        standing: z.enum(["probation", "graduated"]),
+        reason: z.string(),
+        countsFrom: IsoInstant.nullable().meta({
+          description:
+            "A graduation: the instant from which its quotes count, when earlier than `at` (the graduating run's own quotes, stamped by the source before the run); null: from `at`, and always for a return.",
+        }),
+      })
       .nullable()
       .meta({ description: "Its latest graduation or return, with the instant and the reason; null: none yet." }),
   })

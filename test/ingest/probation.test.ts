@@ -117,6 +117,36 @@ describe("a new source on probation, through ingest and the build", () => {
     await expect(fs.access(path.join(trusted, "state", "probation.json"))).rejects.toThrow();
   });
 
+  test("a source that stamps its own prices graduates from its stamp, is published as graduated, and every later build succeeds", async () => {
+    // Dahab Masr's DateOfRecord, five minutes before each run: the graduation carries a countsFrom
+    // (src/rules/probation.ts), which the published standing once refused as an unknown key, so every
+    // build after the graduation failed its own output check and the site went stale on day 2.
+    const stamped = { ...localSeller, fields: { ...localSeller.fields, time: "at" } };
+    const dir = await sourcesDataset([stamped]);
+    const stampedBoard = (ms: number) =>
+      board(dir, [{ ...good[0], at: new Date(ms - 5 * 60_000).toISOString().replace(".000Z", "Z") }]);
+    for (let i = 0; i < 24; i++) {
+      await stampedBoard(START + i * HOUR);
+      await ingestAt(dir, START + i * HOUR);
+    }
+    const graduation = (await state(dir)).sources.local.changes.at(-1);
+    expect(graduation).toMatchObject({ standing: "graduated", countsFrom: "2026-11-19T05:55:00Z" });
+    for (const i of [23, 24, 30]) {
+      if (i > 23) {
+        await stampedBoard(START + i * HOUR);
+        await ingestAt(dir, START + i * HOUR);
+      }
+      const b = await build(dir, START + i * HOUR + 60_000);
+      expect(b.sources.sources.find((x: { id: string }) => x.id === "local").probation).toMatchObject({
+        standing: "graduated",
+        lastChange: { standing: "graduated", at: "2026-11-19T06:00:00Z", countsFrom: "2026-11-19T05:55:00Z" },
+      });
+      // The graduating run's own quote (stamped 05:55) already counts.
+      const usd = b.feed.assets.find((a: { id: string }) => a.id === "USD-EGP");
+      expect(usd.sellers.map((s: { id: string }) => s.id)).toEqual(["alpha"]);
+    }
+  });
+
   test("a dry run records nothing", async () => {
     const dir = await sourcesDataset([localSeller]);
     await board(dir, good);
