@@ -8,7 +8,11 @@ export function buildCommand(program: Command): void {
     .command("build")
     .description("build public/ from data/: feed, variants, index, changelog, OpenAPI, pages, manifest")
     .option("--data <dir>", "the input dataset", "data")
-    .option("--out <dir>", "the output folder, replaced atomically", "public")
+    .option(
+      "--out <dir>",
+      "the output folder, replaced atomically: new, empty or an earlier build (never a file, the data folder, a repository's root or a folder of other files)",
+      "public",
+    )
     .addOption(nowOption())
     .option("--force", "publish even over a site built at a later --now (a rollback)", false)
     .option(

@@ -6,7 +6,7 @@ export function sampleCommand(program: Command): void {
   program
     .command("sample")
     .description("write a simulated, deterministic dataset (fictional sellers) ending at --now")
-    .option("--out <dir>", "where to write it", "data")
+    .option("--out <dir>", "where to write it: a new or empty folder, or a simulated dataset", "data")
     .addOption(nowOption())
     .option("--days <n>", "days of history", positiveInt, 130)
     .option("--assets <n>", "assets (15 real-looking ones, then synthetic currencies)", positiveInt, 15)

@@ -23,6 +23,7 @@ import { readBuffer } from "../io/day-files.js";
 import { assertInside } from "../io/links.js";
 import { dataPaths } from "../core/data-layout.js";
 import { assertFolderOrAbsent } from "../io/atomic-write.js";
+import { assertTargetFolder, jsonSays } from "../io/target-folder.js";
 import { nodeHashing } from "../io/hash.js";
 import { programFingerprint } from "../incremental/fingerprint.js";
 import { loadForBuild } from "../io/load-build.js";
@@ -66,6 +67,8 @@ export interface BuildOptions {
  * earlier --now never replaces a later one.
  */
 export async function runBuild(o: BuildOptions): Promise<BuildResult> {
+  // Before the lock, which is a file beside it: a target the build did not make is refused untouched.
+  await assertOutFolder(o.outDir, o.dataDir);
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, MANIFEST_FILE, o.nowMs);
@@ -75,6 +78,21 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   } finally {
     await release();
   }
+}
+
+/**
+ * The build replaces its output folder whole: it refuses a file, the data folder or one that holds
+ * it, a repository's root, and a non-empty folder without an earlier build's manifest
+ * (src/io/target-folder.ts; docs/operating.md "What can go wrong").
+ */
+export async function assertOutFolder(outDir: string, dataDir: string): Promise<void> {
+  await assertTargetFolder(outDir, {
+    named: `--out ${outDir}`,
+    makes: "a build",
+    dataDirs: [dataDir],
+    ownContents: (dir) => jsonSays(dir, MANIFEST_FILE, (m) => typeof m["generatedAt"] === "string"),
+    hint: "pass a new or empty folder, or one an earlier build wrote (the default is public)",
+  });
 }
 
 /** The folders of data/state/ a build writes into (src/core/data-layout.ts). */

@@ -6,21 +6,21 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "../core/errors.js";
 import { CONFIG_FILES, DATA_FOLDERS } from "../core/data-layout.js";
 import { loadFull } from "../io/load-full.js";
 import { writeFailure } from "../io/atomic-write.js";
+import { assertTargetFolder } from "../io/target-folder.js";
 
 /** From the package root, so that src/io and dist/io find the same folder. */
 export const DEPLOYMENT_TEMPLATE = fileURLToPath(new URL("../../examples/egypt", import.meta.url));
 
 export async function initDataFolder(dir: string, template = DEPLOYMENT_TEMPLATE): Promise<{ files: string[] }> {
-  const existing = await fs.readdir(dir).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === "ENOENT") return [] as string[];
-    throw e;
+  // A file, a repository's root or a folder that holds anything is refused untouched (src/io/target-folder.ts).
+  await assertTargetFolder(dir, {
+    named: `init ${dir}`,
+    makes: "a new data folder",
+    hint: "init writes a new data folder; pick an empty or new one",
   });
-  if (existing.length)
-    throw new UsageError(`${dir} is not empty`, { hint: "init writes a new data folder; pick an empty or new one" });
   // Each write names its path when the disk is full, read-only or not ours (src/io/atomic-write.ts).
   const write = async (at: string, op: () => Promise<unknown>) => {
     try {

@@ -19,6 +19,7 @@ import { CALENDAR, GLOBAL_SOURCE, OFFICIAL_SOURCE, QUOTE_SOURCES } from "../samp
 import { SampleMarket, type SampleConfig } from "../sample/market.js";
 import { writeFailure } from "../io/atomic-write.js";
 import { withDataLock } from "../io/data-lock.js";
+import { assertTargetFolder, jsonSays } from "../io/target-folder.js";
 
 export interface SampleOptions extends SampleConfig {
   out: string;
@@ -73,6 +74,17 @@ export function sampleSources(cfg: SampleConfig): Sources {
  * data/ while an ingest appends to it would interleave the two.
  */
 export async function writeSample(o: SampleOptions): Promise<{ files: number; bytes: number }> {
+  // Before the lock (a file beside it): it writes over a simulated dataset only, never a real one (src/io/target-folder.ts).
+  await assertTargetFolder(o.out, {
+    named: `--out ${o.out}`,
+    makes: "a simulated dataset",
+    ownContents: (dir) =>
+      Promise.all([
+        jsonSays(dir, CONFIG_FILES.site, (s) => s["simulated"] === true),
+        jsonSays(dir, CONFIG_FILES.sources, (s) => typeof s["demo"] === "object" && s["demo"] !== null),
+      ]).then(([a, b]) => a || b),
+    hint: 'pass a new or empty folder, or a simulated dataset (its site.json says "simulated": true; the default is data)',
+  });
   return withDataLock(o.out, { command: "sample", nowMs: o.nowMs }, () => writeUnlocked(o));
 }
 

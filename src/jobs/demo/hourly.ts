@@ -19,6 +19,7 @@ import type { Readiness } from "../../schema/documents.js";
 import type { FreshnessState } from "../../rules/freshness.js";
 import { dataPaths, GENERATED_FOLDERS } from "../../core/data-layout.js";
 import { withDataLock } from "../../io/data-lock.js";
+import { assertTargetFolder } from "../../io/target-folder.js";
 import { processAlive } from "../../io/day-files.js";
 import { readJson } from "../../io/json-file.js";
 import { runBuild } from "../build.js";
@@ -96,6 +97,13 @@ export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
     });
   const source = path.resolve(from);
   const work = path.resolve(p.work);
+  // A file or a repository's root is refused untouched (src/io/target-folder.ts); the rest is checked below, as before.
+  await assertTargetFolder(p.work, {
+    named: `--work ${p.work}`,
+    makes: "the demo",
+    ownContents: async () => true,
+    hint: "give the demo a folder of its own: --work DIR (default: .demo)",
+  });
   if (source === work || source.startsWith(work + path.sep) || work.startsWith(source + path.sep))
     throw new UsageError(`the working folder ${p.work} and the dataset ${from} overlap`, {
       hint: "give the demo a folder of its own: --work DIR (default: .demo)",
