@@ -64,6 +64,8 @@ export interface IngestOptions {
   lockWaitMs?: number;
   /** Ask every source, print what it read, and write nothing to the data folder (`--dry-run`). */
   dryRun?: boolean;
+  /** Each report carries what its source read (`observed`) in a real run too, as a dry run's do (src/rehearse: probation's replay). */
+  keepObserved?: boolean;
   /** Keep every answer the sources' requests met in this folder, outside the data folder (`--save-bodies`). */
   saveBodiesDir?: string;
   /** One source's budget, fetch and parse together, in ms (`--source-budget`; SOURCE_BUDGET_MS). */
@@ -238,6 +240,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
         http,
         saveAnswers: o.saveBodiesDir !== undefined,
         dryRun: o.dryRun === true,
+        keepObserved: o.keepObserved === true,
         sourceBudgetMs,
         run: run.signal,
         clock,
@@ -309,6 +312,7 @@ async function askSource(
     http: HttpOptions;
     saveAnswers: boolean;
     dryRun: boolean;
+    keepObserved: boolean;
     sourceBudgetMs: number;
     run: AbortSignal;
     clock: () => number;
@@ -332,7 +336,8 @@ async function askSource(
     const got = await Promise.race([runAdapter(cfg, { ...a.ctx, http }), abortion(signal)]);
     if (a.clock() - started > a.sourceBudgetMs) throw overSourceBudget(a.sourceBudgetMs);
     obs = got;
-    if (a.dryRun) report.observed = { quotes: got.quotes, official: got.official, global: got.global };
+    if (a.dryRun || a.keepObserved)
+      report.observed = { quotes: got.quotes, official: got.official, global: got.global };
     // Names the registry does not know are never sellers (rule 1): named so the operator can add the bank.
     if (got.unknownSellers.length) report.unknownSellers = [...got.unknownSellers];
   } catch (e) {
