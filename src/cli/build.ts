@@ -20,25 +20,39 @@ export function buildCommand(program: Command): void {
       "read <data>/state/ (the ETags and Last-Modified last published, the raw days already closed, the events) but do not rewrite it: a local build that leaves data/ as it was (npm run build)",
     )
     .option(
+      "--unsigned",
+      "publish unsigned on purpose, reading no key: without it a build with no PRICE_FEED_SIGNING_KEY refuses while data/keys.json lists a key valid at its instant",
+      false,
+    )
+    .option(
       "--explain",
       "after the summary, list what the build kept of the builds before and what it made, each with the reason (the report's `plan` counts them)",
       false,
     )
     .action(
-      async (o: { data: string; out: string; now?: number; force: boolean; state: boolean; explain: boolean }) => {
+      async (o: {
+        data: string;
+        out: string;
+        now?: number;
+        force: boolean;
+        state: boolean;
+        explain: boolean;
+        unsigned: boolean;
+      }) => {
         const { runBuild } = await import("../jobs/build.js"); // loaded only when the command runs: a fast start
         const { explainLine } = await import("../incremental/decisions.js");
-        const { site, reportFile, closedDaysUsed, archiveDaysKept, decisions } = await runBuild({
+        const { site, reportFile, closedDaysUsed, archiveDaysKept, decisions, signedWith } = await runBuild({
           dataDir: o.data,
           outDir: o.out,
           nowMs: o.now ?? Date.now(),
           force: o.force,
           saveState: o.state,
+          unsigned: o.unsigned,
         });
         const r = site.report;
         const reasons = Object.entries(r.rejectedByReason).map(([k, v]) => `${k} ${v}`);
         console.log(
-          `built ${r.files} files into ${o.out} (${r.changedFiles.length} changed) at ${r.generatedAt}\n` +
+          `built ${r.files} files into ${o.out} (${r.changedFiles.length} changed) at ${r.generatedAt}, ${signedWith ? `signed with key ${signedWith}` : `unsigned (${o.unsigned ? "--unsigned" : "PRICE_FEED_SIGNING_KEY is not set"})`}\n` +
             `quotes: ${r.quotes.read} read on ${r.rawDays.length} raw days, ${r.quotes.accepted} accepted, ${r.quotes.rejected} rejected` +
             `${reasons.length ? ` (${reasons.join(", ")})` : ""}; ${r.compactedDays} compacted days` +
             (closedDaysUsed

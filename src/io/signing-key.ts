@@ -103,3 +103,27 @@ export function assertListed(keys: PublicKeys | null, key: SigningKey, nowMs: nu
       { hint: 'sign with the key in service (docs/operating.md "Signing keys")' },
     );
 }
+
+/** The keys data/keys.json lists as valid at `nowMs` (validFrom ≤ now < validUntil). */
+export const keysInService = (keys: PublicKeys | null, nowMs: number): PublicKeyEntry[] =>
+  (keys?.keys ?? []).filter(
+    (k) => Date.parse(k.validFrom) <= nowMs && (k.validUntil === null || nowMs < Date.parse(k.validUntil)),
+  );
+
+/**
+ * Signing is never turned off by accident (docs/operating.md "Signing keys"): when data/keys.json
+ * lists a key valid at the build instant, clients pin it and refuse an unsigned build, so a build
+ * with no key (the secret missing, empty or misnamed) refuses rather than publish one. Publishing
+ * unsigned anyway takes `build --unsigned`, which the summary then says.
+ */
+export function assertUnkeyed(keys: PublicKeys | null, nowMs: number, dataDir: string): void {
+  const live = keysInService(keys, nowMs);
+  if (!live.length) return;
+  const file = dataPaths(dataDir).keys;
+  throw new UsageError(
+    `${SIGNING_KEY_VAR} is empty or not set, and ${file} lists key ${live.map((k) => k.id).join(", ")} valid at the build instant ${new Date(nowMs).toISOString()}: clients that pin it would refuse an unsigned build`,
+    {
+      hint: `set ${SIGNING_KEY_VAR} to that key's private half (the hourly job's secret), or pass --unsigned to publish unsigned on purpose`,
+    },
+  );
+}

@@ -10,7 +10,7 @@ import { JSON_TYPE, jsonFile } from "../feed/site.js";
 import { statementText, utf8 } from "../core/statement.js";
 import { isoUtc } from "../core/cairo.js";
 import type { Manifest } from "../schema/documents.js";
-import { assertListed, loadKeys, signingKeyFrom, type SigningKey } from "../io/signing-key.js";
+import { assertListed, assertUnkeyed, loadKeys, signingKeyFrom, type SigningKey } from "../io/signing-key.js";
 import { validateFile, validateItem } from "../feed/validate.js";
 import { renderers } from "../render/renderers.js";
 import { methodologyHtml as renderedMethodology } from "../render/pages/methodology-html.js";
@@ -44,6 +44,8 @@ export interface BuildResult {
   closedDaysUsed: number;
   archiveDaysKept: number;
   decisions: readonly Decision[];
+  /** The id of the key that signed the build, or null for an unsigned build. */
+  signedWith: string | null;
 }
 
 export interface BuildOptions {
@@ -59,6 +61,11 @@ export interface BuildOptions {
   saveState?: boolean;
   /** Where PRICE_FEED_SIGNING_KEY is read (io/signing-key.ts); the process's environment when not given. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Publish unsigned on purpose (`--unsigned`): no key is read. Without it, a build with no key
+   * refuses when data/keys.json lists one valid at its instant (assertSignedWhenKeyed).
+   */
+  unsigned?: boolean;
 }
 
 /**
@@ -109,8 +116,12 @@ async function buildUnlocked(o: BuildOptions, leftovers: readonly string[]): Pro
   // One buffer that every day file of the build is read into (src/io/day-files.ts readBuffer).
   const into = readBuffer();
   // A key is checked before anything is made: a build that cannot sign what it publishes fails now.
-  const [signer, keys] = await Promise.all([signingKeyFrom(o.env ?? process.env), loadKeys(o.dataDir)]);
+  const [signer, keys] = await Promise.all([
+    o.unsigned ? null : signingKeyFrom(o.env ?? process.env),
+    loadKeys(o.dataDir),
+  ]);
   if (signer) assertListed(keys, signer, o.nowMs, o.dataDir);
+  else if (!o.unsigned) assertUnkeyed(keys, o.nowMs, o.dataDir);
   // Every keep-or-make of the build is asked of the planner (src/incremental/planner.ts). Before
   // the load: both list history/, and the first cleans what an interrupted write left there.
   const planner = await Planner.open({
@@ -212,6 +223,7 @@ async function buildUnlocked(o: BuildOptions, leftovers: readonly string[]): Pro
     closedDaysUsed: planner.closedDaysUsed,
     archiveDaysKept: planner.archiveDaysKept,
     decisions: planner.decisions.list,
+    signedWith: signer?.id ?? null,
   };
 }
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
   await fs.cp(genuine, forged, { recursive: true });
   await forge(forged);
   unsigned = path.join(data, "unsigned");
-  await runBuild({ dataDir: data, outDir: unsigned, nowMs: BUILT_AT, saveState: false, env: {} });
+  await runBuild({ dataDir: data, outDir: unsigned, nowMs: BUILT_AT, saveState: false, env: {}, unsigned: true });
 });
 afterAll(async () => {
   for (const s of servers.splice(0)) await s.close();

@@ -48,7 +48,7 @@ beforeAll(async () => {
   signedOut = path.join(data, "signed");
   unsignedOut = path.join(data, "unsigned");
   await runBuild({ dataDir: data, outDir: signedOut, nowMs: BUILT_AT, saveState: false, env: env() });
-  await runBuild({ dataDir: data, outDir: unsignedOut, nowMs: BUILT_AT, saveState: false, env: {} });
+  await runBuild({ dataDir: data, outDir: unsignedOut, nowMs: BUILT_AT, saveState: false, env: {}, unsigned: true });
 });
 
 describe("the statement of a signed build", () => {
@@ -240,5 +240,92 @@ describe("price-feed verify", () => {
       await server.close();
       await mirror.close();
     }
+  });
+});
+
+describe("signing is never turned off by accident (issue 50, item 4)", () => {
+  /** `price-feed build` in-process, with the environment given; its exit status and what it printed. */
+  async function buildCli(dir: string, env: Record<string, string | undefined>, ...flags: string[]) {
+    const out = path.join(dir, "public");
+    const lines: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    const err = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+    try {
+      const argv = [
+        "node",
+        "price-feed",
+        "build",
+        "--data",
+        dir,
+        "--out",
+        out,
+        "--now",
+        new Date(BUILT_AT).toISOString(),
+      ];
+      const code = await main([...argv, "--no-state", ...flags]);
+      return { code, text: lines.join("\n"), out };
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  }
+  const keyed = async (entries: PublicKeyEntry[]) => {
+    const dir = await writeDataset(await tempDir("pf-sign-off-"), smallRows());
+    await fs.writeFile(path.join(dir, "keys.json"), JSON.stringify({ schemaVersion: 1, keys: entries }));
+    return dir;
+  };
+
+  test.each([
+    ["empty", ""],
+    ["blank", "  \n"],
+    ["not set", undefined],
+  ])(
+    "a key valid at the build instant and PRICE_FEED_SIGNING_KEY %s: refused in one line and what to do, nothing published",
+    async (_, value) => {
+      const dir = await keyed([key.entry, next.entry]);
+      const r = await buildCli(dir, { [SIGNING_KEY_VAR]: value });
+      expect(r.code).toBe(1);
+      const lines = r.text.split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^price-feed: PRICE_FEED_SIGNING_KEY is empty or not set, and .*keys\\.json lists key ${key.entry.id}, ${next.entry.id} valid at the build instant`,
+        ),
+      );
+      expect(lines[1]).toMatch(/^set PRICE_FEED_SIGNING_KEY to that key's private half .*or pass --unsigned/);
+      await expect(fs.access(r.out)).rejects.toThrow();
+      await expect(runBuild({ dataDir: dir, outDir: r.out, nowMs: BUILT_AT, env: {} })).rejects.toThrow(
+        /is empty or not set/,
+      );
+    },
+  );
+
+  test("--unsigned publishes unsigned on purpose, and its summary says so; the key, even set, is not read", async () => {
+    const dir = await keyed([key.entry]);
+    const r = await buildCli(dir, { [SIGNING_KEY_VAR]: key.privatePem }, "--unsigned");
+    expect(r.code, r.text).toBe(0);
+    expect(r.text.split("\n")[0]).toMatch(
+      /^built \d+ files into .* at 2026-11-19T11:30:00\.000Z, unsigned \(--unsigned\)$/,
+    );
+    expect(JSON.parse(readFileSync(path.join(r.out, MANIFEST_FILE), "utf8")).signed).toBe(false);
+  });
+
+  test("the summary line always says which: signed with key <id>, or unsigned and why", async () => {
+    const signed = await buildCli(await keyed([key.entry]), { [SIGNING_KEY_VAR]: key.privatePem });
+    expect(signed.code, signed.text).toBe(0);
+    expect(signed.text.split("\n")[0]).toMatch(new RegExp(`, signed with key ${key.entry.id}$`));
+    // Only a retired key listed: nothing a client pins vouches for a build now, so unsigned is not refused.
+    const retired = { ...key.entry, validUntil: new Date(BUILT_AT - DAY).toISOString().replace(".000Z", "Z") };
+    const none = await buildCli(await keyed([retired]), { [SIGNING_KEY_VAR]: "" });
+    expect(none.code, none.text).toBe(0);
+    expect(none.text.split("\n")[0]).toMatch(/, unsigned \(PRICE_FEED_SIGNING_KEY is not set\)$/);
+    // No keys file at all (a fork, the sample data): unsigned, said.
+    const bare = await buildCli(await writeDataset(await tempDir("pf-sign-none-"), smallRows()), {
+      [SIGNING_KEY_VAR]: undefined,
+    });
+    expect(bare.code, bare.text).toBe(0);
+    expect(bare.text.split("\n")[0]).toMatch(/, unsigned \(PRICE_FEED_SIGNING_KEY is not set\)$/);
   });
 });
