@@ -1,0 +1,457 @@
+/**
+ * What the feed must publish for each asset at a build instant, recomputed from the data folder by
+ * the rulebook alone (docs/methodology.md §1–§9; /work/shared/METHODOLOGY.md with its "Peers"):
+ * the business date, today's table and best sellers, the series, the verdict of each side, the
+ * change since the previous close and the confidence. Compacted days are taken as kept (§10: final).
+ */
+import { addDays, cairoDate, daysBetween, parseInstant } from "../../core/cairo.js";
+import type { ProbationState } from "../../schema/probation.js";
+import type { CatalogAsset, DayClose } from "../../schema/inputs.js";
+import { readConfig, readHistory, readProbation, readQuoteDays, readRefs, type Config, type QuoteDay } from "./data.js";
+import { judgeDay, SIDES, type Close, type JudgedDay, type Side } from "./judge.js";
+import { dailyRates, inForce, type DayRate } from "./references.js";
+import { countingKey, countsAt } from "./standing.js";
+import {
+  byCode,
+  CHANGE_MAX_GAP_DAYS,
+  CLOCK_SKEW_MS,
+  FLAT_PCT,
+  GLOBAL_NOTABLE_PCT,
+  HIGH_POSITION,
+  LOOKBACK_DAYS,
+  LOOKBACK_MAX_AGE_DAYS,
+  LOW_POSITION,
+  MIN_PRIOR_DAYS,
+  OFFICIAL_TOL_PCT,
+  roundHalf,
+  SERIES_WINDOW_DAYS,
+  TREND_DAYS,
+  TREND_MIN_VALUES,
+} from "./rulebook.js";
+
+export interface SeriesEntry {
+  date: string;
+  buyLo: number | null;
+  buyHi: number | null;
+  sellLo: number | null;
+  sellHi: number | null;
+  bench: number | null;
+}
+
+export interface ExpectedRow {
+  id: string;
+  seller: string;
+  buy: number | null;
+  sell: number | null;
+  source: string;
+  sources: string[];
+  observedAtMs: number;
+  previous: { buy: number | null; sell: number | null } | null;
+}
+
+type Lean = -1 | 0 | 1;
+export interface ExpectedDirection {
+  best: { id: string; seller: string; value: number } | null;
+  verdict: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
+  favorability: number | null;
+  priorDays: number;
+  signals: {
+    position: { lean: Lean };
+    trend: {
+      lean: Lean;
+      direction: "up" | "down" | "flat";
+      changePct: number;
+      volatilityPct: number;
+      days: number;
+    } | null;
+    official: { lean: Lean; diffPct: number } | null;
+    global: { diffPct: number; notable: boolean } | null;
+  };
+  previous: { date: string; value: number; change: number; changePct: number } | null;
+}
+
+/** A quote of a source on probation on `asOf`, listed apart: its source and seller's latest of the day. */
+export interface ExpectedApart {
+  source: string;
+  id: string;
+  passed: boolean;
+  reason: string | null;
+}
+
+export interface ExpectedAsset {
+  id: string;
+  slug: string;
+  /** A reference asset: only its empty table and null bests are checked (init's configuration has none). */
+  reference: boolean;
+  asOf: string;
+  observedAtMs: number | null;
+  confidence: { level: "high" | "medium" | "low" | "none"; checks: number };
+  sellers: ExpectedRow[];
+  directions: Record<Side, ExpectedDirection>;
+  series: SeriesEntry[];
+  benchmark: { buy: number | null; sell: number | null } | null;
+  global: { value: number | null } | null;
+  probation: ExpectedApart[];
+}
+
+export interface Expected {
+  nowMs: number;
+  /** Per asset slug, in catalog order. */
+  assets: Record<string, ExpectedAsset>;
+  /** Per raw day, the rules' verdict on each logged quote (for judging a run, and for reports). */
+  days: Map<string, JudgedDay>;
+}
+
+export interface ExpectOptions {
+  /** The probation record to count by; default data/state/probation.json as it is. */
+  probation?: ProbationState;
+}
+
+/** One asset's day as the series and the table need it. */
+interface Day {
+  date: string;
+  closes: Close[];
+  sources: string[];
+  disagree: boolean;
+  newestMs: number;
+}
+
+/** Judged raw days, kept while their file, the configuration, the counting and the references stand. */
+const judgedCache = new Map<string, { key: string; day: JudgedDay }>();
+
+export async function judgeRawDays(
+  dataDir: string,
+  nowMs: number,
+  cfg: Config,
+  state: ProbationState,
+  quoteDays: readonly QuoteDay[],
+  official: Map<string, DayRate[]>,
+  global: Map<string, DayRate[]>,
+  skip: (date: string) => boolean,
+): Promise<Map<string, JudgedDay>> {
+  const counts = countsAt(cfg.subject, state);
+  const ckey = countingKey(cfg.subject, state);
+  const out = new Map<string, JudgedDay>();
+  for (const qd of quoteDays) {
+    if (skip(qd.date)) continue;
+    const refs = cfg.catalog.map((a) => [inForce(official.get(a.id), qd.date), inForce(global.get(a.id), qd.date)]);
+    // A day's verdict depends on the instant only through which of its quotes lie ahead of it (test
+    // 4), and that set is fixed by how many do: it is the latest ones.
+    const ahead = qd.quotes.filter((q) => (parseInstant(q.observedAt) ?? 0) > nowMs + CLOCK_SKEW_MS).length;
+    const key = JSON.stringify([dataDir, qd.key, cfg.key, ckey, refs, ahead]);
+    const hit = judgedCache.get(`${dataDir}\0${qd.date}`);
+    if (hit && hit.key === key) {
+      out.set(qd.date, hit.day);
+      continue;
+    }
+    const day = judgeDay(qd.quotes, {
+      date: qd.date,
+      nowMs,
+      assets: cfg.assets,
+      sellers: cfg.sellers,
+      rank: cfg.rank,
+      own: cfg.own,
+      counts,
+      official: (a) => {
+        const r = inForce(official.get(a), qd.date);
+        return r && { buy: r.buy, sell: r.sell };
+      },
+      global: (a) => inForce(global.get(a), qd.date)?.value ?? null,
+    });
+    judgedCache.set(`${dataDir}\0${qd.date}`, { key, day });
+    out.set(qd.date, day);
+  }
+  return out;
+}
+
+export async function expectFeed(dataDir: string, nowMs: number, o: ExpectOptions = {}): Promise<Expected> {
+  const cfg = await readConfig(dataDir);
+  const state = o.probation ?? (await readProbation(dataDir));
+  const today = cairoDate(nowMs);
+  const history = await readHistory(dataDir);
+  const official = dailyRates(await readRefs(dataDir, "official"), cfg.assets, nowMs);
+  const global = dailyRates(await readRefs(dataDir, "global"), cfg.assets, nowMs);
+  // §10: a compacted day is final; raw quotes of it are ignored.
+  const days = await judgeRawDays(
+    dataDir,
+    nowMs,
+    cfg,
+    state,
+    await readQuoteDays(dataDir),
+    official,
+    global,
+    (date) => date > today || history.has(date),
+  );
+  const perAsset = new Map<string, Day[]>();
+  const put = (asset: string, d: Day) => {
+    if (d.closes.length > 0) perAsset.set(asset, [...(perAsset.get(asset) ?? []), d]);
+  };
+  const dates = [...new Set([...history.keys(), ...days.keys()])].filter((d) => d <= today).sort();
+  for (const date of dates) {
+    for (const h of history.get(date) ?? []) put(h.asset, fromHistory(h));
+    for (const [asset, a] of days.get(date)?.assets ?? []) {
+      const closes = [...a.closes.values()].sort((x, y) => byCode(x.seller, y.seller));
+      put(asset, { date, closes, sources: a.sources, disagree: a.disagree, newestMs: a.newestMs });
+    }
+  }
+  const assets: Record<string, ExpectedAsset> = {};
+  for (const asset of cfg.catalog) {
+    if (asset.retired !== undefined && today >= asset.retired) continue;
+    assets[asset.slug] = expectAsset(asset, perAsset.get(asset.id) ?? [], {
+      today,
+      cfg,
+      official: official.get(asset.id),
+      global: global.get(asset.id),
+      days,
+    });
+  }
+  return { nowMs, assets, days };
+}
+
+function fromHistory(h: DayClose): Day {
+  return {
+    date: h.date,
+    closes: h.closes.map((c) => ({
+      seller: c.seller,
+      source: c.source,
+      sources: c.sources ?? [c.source],
+      buy: c.buy,
+      sell: c.sell,
+      observedAtMs: Date.parse(c.observedAt),
+    })),
+    sources: h.sources,
+    disagree: h.disagreements.length > 0,
+    newestMs: h.observedAt === null ? NaN : Date.parse(h.observedAt),
+  };
+}
+
+interface AssetInputs {
+  today: string;
+  cfg: Config;
+  official: DayRate[] | undefined;
+  global: DayRate[] | undefined;
+  days: Map<string, JudgedDay>;
+}
+
+const name = (cfg: Config, id: string) => cfg.sellers.get(id)?.name ?? id;
+
+function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): ExpectedAsset {
+  const todayDay = days.at(-1) ?? null;
+  const asOf = todayDay?.date ?? x.today;
+  const off = inForce(x.official, asOf);
+  const glob = inForce(x.global, asOf);
+  const base = {
+    id: asset.id,
+    slug: asset.slug,
+    asOf,
+    benchmark: off && { buy: off.buy, sell: off.sell },
+    global: glob && { value: glob.value },
+    probation: apart(asset.id, x.days.get(asOf), x.cfg),
+  };
+  if (asset.market === "reference") {
+    const none: ExpectedDirection = {
+      best: null,
+      verdict: "calibrating",
+      favorability: null,
+      priorDays: 0,
+      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
+      previous: null,
+    };
+    return {
+      ...base,
+      reference: true,
+      observedAtMs: null,
+      confidence: { level: "none", checks: 0 },
+      sellers: [],
+      directions: { sell: none, buy: none },
+      series: [],
+    };
+  }
+  // §5.1: one entry per day with a close; the bench is that day's own official mid.
+  const series: SeriesEntry[] = days.map((d) => {
+    const side = (s: Side) => d.closes.map((c) => c[s]).filter((v): v is number => v !== null);
+    const lohi = (v: number[]) => (v.length ? [Math.min(...v), Math.max(...v)] : [null, null]);
+    const [buyLo, buyHi] = lohi(side("buy"));
+    const [sellLo, sellHi] = lohi(side("sell"));
+    const bench = x.official?.find((r) => r.date === d.date)?.value ?? null;
+    return { date: d.date, buyLo: buyLo!, buyHi: buyHi!, sellLo: sellLo!, sellHi: sellHi!, bench };
+  });
+  // §5.4: the previous close, at most 7 calendar days before asOf.
+  const prevIndex = days.length - 2;
+  const prevDay =
+    prevIndex >= 0 && daysBetween(days[prevIndex]!.date, asOf) <= CHANGE_MAX_GAP_DAYS ? days[prevIndex]! : null;
+  const prevEntry = prevDay ? series[prevIndex]! : null;
+  const rows: ExpectedRow[] = (todayDay?.closes ?? []).map((c) => {
+    const p = prevDay?.closes.find((pc) => pc.seller === c.seller);
+    return {
+      id: c.seller,
+      seller: name(x.cfg, c.seller),
+      buy: c.buy,
+      sell: c.sell,
+      source: c.source,
+      sources: c.sources,
+      observedAtMs: c.observedAtMs,
+      previous: p ? { buy: p.buy, sell: p.sell } : null,
+    };
+  });
+  const ds = asset.defaultSide;
+  rows.sort((a, b) => {
+    const va = a[ds];
+    const vb = b[ds];
+    if (va !== vb) {
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      return ds === "sell" ? va - vb : vb - va;
+    }
+    return byCode(a.seller, b.seller);
+  });
+  const best = (side: Side) => {
+    const withSide = rows.filter((r) => r[side] !== null);
+    withSide.sort(
+      (a, b) =>
+        (side === "sell" ? a.sell! - b.sell! : b.buy! - a.buy!) ||
+        b.observedAtMs - a.observedAtMs ||
+        byCode(a.seller, b.seller),
+    );
+    const r = withSide[0];
+    return r ? { id: r.id, seller: r.seller, value: r[side]! } : null;
+  };
+  const bests = { sell: best("sell"), buy: best("buy") };
+  const directions = {} as Record<Side, ExpectedDirection>;
+  for (const side of SIDES) {
+    const v = bests[side]?.value ?? null;
+    const prior = series
+      .filter((e) => e.date < asOf && daysBetween(e.date, asOf) <= LOOKBACK_MAX_AGE_DAYS)
+      .map((e) => ({ date: e.date, value: dayBest(e, side) }))
+      .filter((p): p is { date: string; value: number } => p.value !== null)
+      .slice(-LOOKBACK_DAYS);
+    const sideRef = off?.[side] ?? null;
+    const prevValue = prevEntry ? dayBest(prevEntry, side) : null;
+    directions[side] = {
+      best: bests[side],
+      ...judgeSide(side, v, prior, asOf, sideRef, glob?.value ?? null),
+      previous:
+        prevEntry && v !== null && prevValue !== null
+          ? {
+              date: prevEntry.date,
+              value: prevValue,
+              change: roundHalf(v - prevValue, asset.decimals),
+              changePct: roundHalf(((v - prevValue) / prevValue) * 100, 2),
+            }
+          : null,
+    };
+  }
+  // §8: distinct sources with a counted quote on asOf; a step down for disagreement and for an inverted market.
+  const checks = todayDay?.sources.length ?? 0;
+  const levels = ["none", "low", "medium", "high"] as const;
+  let level = Math.min(checks, 3);
+  const inverted = bests.buy !== null && bests.sell !== null && bests.buy.value > bests.sell.value;
+  level -= Number(todayDay?.disagree ?? false) + Number(inverted);
+  if (checks >= 1) level = Math.max(level, 1);
+  return {
+    ...base,
+    reference: false,
+    observedAtMs: todayDay ? todayDay.newestMs : null,
+    confidence: { level: levels[level]!, checks },
+    sellers: rows,
+    directions,
+    series: series.slice(-SERIES_WINDOW_DAYS),
+  };
+}
+
+const dayBest = (e: SeriesEntry, side: Side) => (side === "sell" ? e.sellLo : e.buyHi);
+
+/** §6: favorability, the signals and the verdict of one side. */
+function judgeSide(
+  side: Side,
+  v: number | null,
+  prior: ReadonlyArray<{ date: string; value: number }>,
+  asOf: string,
+  official: number | null,
+  global: number | null,
+): Omit<ExpectedDirection, "best" | "previous"> {
+  const priorDays = prior.length;
+  if (v === null)
+    return {
+      verdict: "calibrating",
+      favorability: null,
+      priorDays,
+      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
+    };
+  const better = (p: number) => (side === "sell" ? p > v : p < v);
+  const fav = priorDays
+    ? (prior.filter((p) => better(p.value)).length + 0.5 * prior.filter((p) => p.value === v).length) / priorDays
+    : null;
+  const calibrating = priorDays < MIN_PRIOR_DAYS;
+  const position: Lean = calibrating ? 0 : fav! >= HIGH_POSITION ? 1 : fav! <= LOW_POSITION ? -1 : 0;
+  // Trend: the prior days from asOf − 7 to asOf − 1, then today.
+  const from = addDays(asOf, -TREND_DAYS);
+  const window = [...prior.filter((p) => p.date >= from), { date: asOf, value: v }];
+  let trend: ExpectedDirection["signals"]["trend"] = null;
+  if (window.length >= TREND_MIN_VALUES) {
+    const f = window[0]!;
+    const changePct = ((v - f.value) / f.value) * 100;
+    const steps = window.slice(1).map((w, i) => ((w.value - window[i]!.value) / window[i]!.value) * 100);
+    const mean = steps.reduce((s, c) => s + c, 0) / steps.length;
+    const vol = Math.sqrt(steps.reduce((s, c) => s + (c - mean) ** 2, 0) / steps.length);
+    const direction = Math.abs(changePct) < FLAT_PCT ? "flat" : changePct > 0 ? "up" : "down";
+    const lean: Lean = direction === "flat" ? 0 : (direction === "down") === (side === "sell") ? 1 : -1;
+    trend = {
+      lean,
+      direction,
+      changePct: roundHalf(changePct, 2),
+      volatilityPct: roundHalf(vol, 2),
+      days: daysBetween(f.date, asOf),
+    };
+  }
+  let off: ExpectedDirection["signals"]["official"] = null;
+  if (official !== null) {
+    const d = ((v - official) / official) * 100;
+    const favorable = side === "sell" ? d < -OFFICIAL_TOL_PCT : d > OFFICIAL_TOL_PCT;
+    const against = side === "sell" ? d > OFFICIAL_TOL_PCT : d < -OFFICIAL_TOL_PCT;
+    off = { lean: favorable ? 1 : against ? -1 : 0, diffPct: roundHalf(d, 2) };
+  }
+  let glob: ExpectedDirection["signals"]["global"] = null;
+  if (global !== null) {
+    const d = ((v - global) / global) * 100;
+    glob = { diffPct: roundHalf(d, 2), notable: Math.abs(d) >= GLOBAL_NOTABLE_PCT };
+  }
+  const leans = [position, trend?.lean ?? 0, off?.lean ?? 0];
+  const verdict = calibrating
+    ? "calibrating"
+    : leans.includes(1) && leans.includes(-1)
+      ? "mixed"
+      : position === 1
+        ? "favorable"
+        : position === -1
+          ? "weak"
+          : "ordinary";
+  return {
+    verdict,
+    favorability: calibrating || fav === null ? null : roundHalf(fav, 3),
+    priorDays,
+    signals: { position: { lean: position }, trend, official: off, global: glob },
+  };
+}
+
+/**
+ * §2.4: the quotes of `asOf` of sources on probation at their instant, one per source and seller (its
+ * latest; a later line wins a tie), with whether the rules passed it.
+ */
+function apart(asset: string, day: JudgedDay | undefined, cfg: Config): ExpectedApart[] {
+  if (!day) return [];
+  const latest = new Map<string, (typeof day.quotes)[number]>();
+  for (const j of day.quotes) {
+    const q = j.quote;
+    if (q.asset !== asset || !cfg.subject.has(q.source)) continue;
+    const ms = parseInstant(q.observedAt);
+    if (ms === null) continue;
+    const k = `${q.source}\0${q.seller}`;
+    const had = latest.get(k);
+    if (!had || parseInstant(had.quote.observedAt)! <= ms) latest.set(k, j);
+  }
+  return [...latest.values()]
+    .filter((j) => !j.standingCounts)
+    .map((j) => ({ source: j.quote.source, id: j.quote.seller, passed: j.reason === null, reason: j.reason }))
+    .sort((a, b) => byCode(a.id, b.id) || byCode(a.source, b.source));
+}

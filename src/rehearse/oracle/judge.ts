@@ -1,0 +1,256 @@
+/**
+ * One raw day through the rulebook's seven tests (docs/methodology.md §2.1, §11) with the peers of
+ * /work/shared/METHODOLOGY.md "Peers", then each seller's close (§2.3) from the quotes that count
+ * (§2.4). Written for reading, not speed: a quote is an object, a peer set is a Map.
+ */
+import { cairoDate, parseInstant } from "../../core/cairo.js";
+import type { CatalogAsset, RegistrySeller } from "../../schema/inputs.js";
+import type { RawQuote } from "./data.js";
+import {
+  CLOCK_SKEW_MS,
+  GLOBAL_BAND_ABOVE,
+  GLOBAL_BAND_BELOW,
+  PLAUSIBLE_BAND,
+  PLAUSIBLE_MIN_PEERS,
+  SOURCE_DISAGREE_PCT,
+  byCode,
+  median,
+  roundHalf,
+} from "./rulebook.js";
+
+export type Side = "sell" | "buy";
+export const SIDES: readonly Side[] = ["sell", "buy"];
+
+export interface DayContext {
+  date: string;
+  nowMs: number;
+  assets: ReadonlyMap<string, CatalogAsset>;
+  sellers: ReadonlyMap<string, RegistrySeller>;
+  rank: (source: string) => number;
+  own: (source: string) => boolean;
+  counts: (source: string, ms: number) => boolean;
+  /** The official rate in force on the day, rounded; null when none. */
+  official: (asset: string) => { buy: number | null; sell: number | null } | null;
+  /** The global reference in force on the day, rounded; null when none. */
+  global: (asset: string) => number | null;
+}
+
+/** One logged quote and what the rules made of it. */
+export interface Judged {
+  line: number;
+  quote: RawQuote;
+  /** The refusal's reason code, or null: accepted. */
+  reason: string | null;
+  ms: number;
+  buy: number | null;
+  sell: number | null;
+  /** Its source counted at its instant (§2.4), whatever the rules said. */
+  standingCounts: boolean;
+  /** Accepted, and its source counted at its instant. */
+  counted: boolean;
+}
+
+export interface Close {
+  seller: string;
+  source: string;
+  sources: string[];
+  buy: number | null;
+  sell: number | null;
+  observedAtMs: number;
+}
+
+/** One asset's day: each seller's close, the sources that saw it, whether two disagree, its newest quote. */
+export interface AssetDay {
+  closes: Map<string, Close>;
+  sources: string[];
+  disagree: boolean;
+  newestMs: number;
+}
+
+export interface JudgedDay {
+  quotes: Judged[];
+  assets: Map<string, AssetDay>;
+}
+
+/** §2.3: the seller's own publication first, then the later quote, then the source listed first. Negative: a wins. */
+function closeOrder(ctx: DayContext) {
+  return (a: Judged, b: Judged) =>
+    Number(ctx.own(b.quote.source)) - Number(ctx.own(a.quote.source)) ||
+    b.ms - a.ms ||
+    ctx.rank(a.quote.source) - ctx.rank(b.quote.source);
+}
+
+/** Tests 1 to 5 (and the input checks), in the rulebook's order: the reason, or the rounded prices. */
+function firstTests(
+  q: RawQuote,
+  ctx: DayContext,
+): { reason: string } | { buy: number | null; sell: number | null; ms: number } {
+  const asset = ctx.assets.get(q.asset);
+  if (!asset || (asset.retired !== undefined && ctx.date >= asset.retired)) return { reason: "unknown-asset" };
+  const seller = ctx.sellers.get(q.seller);
+  if (!seller) return { reason: "unlicensed-seller" };
+  if (!seller.categories.includes(asset.category)) return { reason: "not-licensed-for-category" };
+  if (q.buy === null && q.sell === null) return { reason: "no-price" };
+  // "a value that is not a finite positive number after rounding is refused before any rule"
+  const round = (v: number | null) =>
+    v === null ? null : Number.isFinite(v) && v > 0 ? roundHalf(v, asset.decimals) : -1;
+  const buy = round(q.buy);
+  const sell = round(q.sell);
+  if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return { reason: "non-positive-price" };
+  if (buy !== null && sell !== null && buy > sell) return { reason: "crossed" };
+  const ms = parseInstant(q.observedAt);
+  if (ms === null) return { reason: "invalid-observedAt" };
+  if (ms > ctx.nowMs + CLOCK_SKEW_MS) return { reason: "observed-in-future" };
+  if (asset.market === "reference") return { reason: "reference-asset" };
+  if (cairoDate(ms) !== ctx.date) return { reason: "wrong-day-file" };
+  return { buy, sell, ms };
+}
+
+/**
+ * The day judged. Peers (rules 6 and 7): for a quote of source S and seller X, every other seller Y
+ * once, by the quote that would be Y's close among Y's quotes passing tests 1–5 that come from a
+ * source other than S — and, when the quote counts, only Y's quotes that count themselves. A group
+ * of one source's quotes of one seller and asset at one instant whose prices differ is no peer at
+ * all, and if its members passing rules 6 and 7 still differ, all are `conflicting-quote` (§11).
+ */
+export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDay {
+  const judged: Judged[] = quotes.map((quote, i) => {
+    const r = firstTests(quote, ctx);
+    return "reason" in r
+      ? { line: i + 1, quote, reason: r.reason, ms: NaN, buy: null, sell: null, standingCounts: false, counted: false }
+      : { line: i + 1, quote, reason: null, ms: r.ms, buy: r.buy, sell: r.sell, standingCounts: false, counted: false };
+  });
+  const passing = judged.filter((j) => j.reason === null);
+
+  // Groups of one source, seller, asset and instant; those whose rounded prices differ conflict.
+  const groups = new Map<string, Judged[]>();
+  for (const j of passing) {
+    const k = JSON.stringify([j.quote.source, j.quote.seller, j.quote.asset, j.ms]);
+    groups.set(k, [...(groups.get(k) ?? []), j]);
+  }
+  const conflicting = new Set<Judged>();
+  for (const g of groups.values())
+    if (g.some((j) => j.buy !== g[0]!.buy || j.sell !== g[0]!.sell)) for (const j of g) conflicting.add(j);
+
+  const order = closeOrder(ctx);
+  const byAsset = new Map<string, Judged[]>();
+  for (const j of passing)
+    if (!conflicting.has(j)) byAsset.set(j.quote.asset, [...(byAsset.get(j.quote.asset) ?? []), j]);
+  // The peer values for (asset, excluded source, counted only): each seller's would-be close.
+  const peerSets = new Map<string, Map<string, Judged>>();
+  const peersOf = (asset: string, source: string, countedOnly: boolean): Map<string, Judged> => {
+    const key = `${asset}\0${source}\0${countedOnly}`;
+    let m = peerSets.get(key);
+    if (!m) {
+      m = new Map();
+      for (const j of byAsset.get(asset) ?? []) {
+        if (j.quote.source === source || (countedOnly && !ctx.counts(j.quote.source, j.ms))) continue;
+        const cur = m.get(j.quote.seller);
+        if (!cur || order(j, cur) < 0) m.set(j.quote.seller, j);
+      }
+      peerSets.set(key, m);
+    }
+    return m;
+  };
+  const othersValues = (peers: Map<string, Judged>, seller: string, side: Side): number[] => {
+    const out: number[] = [];
+    for (const [y, j] of peers) if (y !== seller && j[side] !== null) out.push(j[side]);
+    return out;
+  };
+
+  for (const j of passing) {
+    const q = j.quote;
+    const counts = ctx.counts(q.source, j.ms);
+    const peers = peersOf(q.asset, q.source, counts);
+    for (const side of SIDES) {
+      const v = j[side];
+      if (v === null) continue;
+      const others = othersValues(peers, q.seller, side);
+      const yard = others.length >= PLAUSIBLE_MIN_PEERS ? median(others) : (ctx.official(q.asset)?.[side] ?? null);
+      const ok =
+        yard !== null
+          ? Math.abs(v - yard) <= PLAUSIBLE_BAND * yard
+          : (() => {
+              const g = ctx.global(q.asset);
+              return g === null || (v >= g * (1 - GLOBAL_BAND_BELOW) && v <= g * (1 + GLOBAL_BAND_ABOVE));
+            })();
+      if (!ok) {
+        j.reason = `implausible-${side}`;
+        break;
+      }
+    }
+    if (j.reason !== null) continue;
+    if (j.buy !== null && j.sell === null) {
+      const m = median(othersValues(peers, q.seller, "sell"));
+      if (m !== null && j.buy > m) j.reason = "side-doubtful";
+    } else if (j.sell !== null && j.buy === null) {
+      const m = median(othersValues(peers, q.seller, "buy"));
+      if (m !== null && j.sell < m) j.reason = "side-doubtful";
+    }
+  }
+  // A conflicting group whose survivors still differ: none of them is used.
+  for (const g of groups.values()) {
+    const left = g.filter((j) => conflicting.has(j) && j.reason === null);
+    if (left.some((j) => j.buy !== left[0]!.buy || j.sell !== left[0]!.sell))
+      for (const j of left) j.reason = "conflicting-quote";
+  }
+  for (const j of judged) {
+    const ms = parseInstant(j.quote.observedAt);
+    j.standingCounts = ms !== null && ctx.counts(j.quote.source, ms);
+    j.counted = j.reason === null && j.standingCounts;
+  }
+  return { quotes: judged, assets: closeAssets(judged, ctx) };
+}
+
+/** §2.3 and §8: per asset, each seller's close from the counted quotes, the sources, and disagreements. */
+function closeAssets(judged: readonly Judged[], ctx: DayContext): Map<string, AssetDay> {
+  const order = closeOrder(ctx);
+  const latest = (a: Judged, b: Judged) => b.ms - a.ms || ctx.rank(a.quote.source) - ctx.rank(b.quote.source);
+  const perAsset = new Map<
+    string,
+    { best: Map<string, Judged>; bySource: Map<string, Map<string, Judged>>; newest: Judged }
+  >();
+  for (const j of judged) {
+    if (!j.counted) continue;
+    const { asset, seller, source } = j.quote;
+    let a = perAsset.get(asset);
+    if (!a) perAsset.set(asset, (a = { best: new Map(), bySource: new Map(), newest: j }));
+    if (latest(j, a.newest) < 0) a.newest = j;
+    const cur = a.best.get(seller);
+    if (!cur || order(j, cur) < 0) a.best.set(seller, j);
+    const s = a.bySource.get(seller) ?? new Map<string, Judged>();
+    a.bySource.set(seller, s);
+    const had = s.get(source);
+    if (!had || latest(j, had) < 0) s.set(source, j);
+  }
+  const out = new Map<string, AssetDay>();
+  for (const [asset, a] of perAsset) {
+    const closes = new Map<string, Close>();
+    const sources = new Set<string>();
+    let disagree = false;
+    for (const [seller, j] of a.best) {
+      const bySource = a.bySource.get(seller)!;
+      for (const s of bySource.keys()) sources.add(s);
+      closes.set(seller, {
+        seller,
+        source: j.quote.source,
+        sources: [...bySource.keys()].sort(byCode),
+        buy: j.buy,
+        sell: j.sell,
+        observedAtMs: j.ms,
+      });
+      // §11: two sources disagree when their latest values of a side differ by more than 1 % of the lower.
+      const list = [...bySource.values()];
+      for (let x = 0; x < list.length; x++)
+        for (let y = x + 1; y < list.length; y++)
+          for (const side of SIDES) {
+            const p = list[x]![side];
+            const r = list[y]![side];
+            if (p !== null && r !== null && (Math.abs(p - r) / Math.min(p, r)) * 100 > SOURCE_DISAGREE_PCT)
+              disagree = true;
+          }
+    }
+    out.set(asset, { closes, sources: [...sources].sort(byCode), disagree, newestMs: a.newest.ms });
+  }
+  return out;
+}
