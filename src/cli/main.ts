@@ -17,6 +17,7 @@ import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";
 import { serveCommand } from "./serve.js";
 import { keygenCommand, verifyCommand } from "./verify.js";
+import { rehearseCommand } from "./rehearse.js";
 
 export const EXIT = { ok: 0, failed: 1, sourcesFailed: 2 } as const;
 
@@ -45,7 +46,13 @@ function optionDescription(option: Option): string {
 }
 
 /** Folder flags that must name an existing, readable folder before the command runs. */
-const FOLDERS: Record<string, string[]> = { build: ["data"], ingest: ["data"], compact: ["data"], demo: ["data"] };
+const FOLDERS: Record<string, string[]> = {
+  build: ["data"],
+  ingest: ["data"],
+  compact: ["data"],
+  demo: ["data"],
+  rehearse: ["data"],
+};
 
 async function assertFolder(dir: string, flag: string): Promise<void> {
   const st = await fs.stat(dir).catch((e: NodeJS.ErrnoException) => e);
@@ -87,6 +94,7 @@ export function program(exit: (status: number) => void = () => {}): Command {
   demoCommand(cli);
   verifyCommand(cli, exit);
   keygenCommand(cli);
+  rehearseCommand(cli, exit);
   cli.addHelpText("after", EXIT_HELP);
   for (const c of cli.commands) c.exitOverride();
   cli.hook("preAction", async (_cli, command) => {
@@ -103,6 +111,7 @@ const UNCHANGED: Record<string, string> = {
   ingest: "nothing was appended; the data folder is as it was.",
   compact: "nothing was compacted; the data folder is as it was.",
   demo: "the demo did not start; the data it copies is untouched.",
+  rehearse: "the rehearsal stopped; the data folder it copies is untouched.",
 };
 
 /** What the user reads for a failure of ours: one line saying what and where, one saying what to do. */
