@@ -33,6 +33,7 @@ export interface LocatedQuote {
  * gives one seller and asset different prices at one instant, each passing the six tests, so none
  * is used (src/rules/acceptance.ts acceptDay). `reference-asset` (test 5): a seller's quote for an
  * asset the catalog marks `reference`, which has no seller list: said, never dropped silently.
+ * `out-of-range-price` (test 2): a price too large to be rounded exactly (src/core/round.ts isSafePrice).
  * `side-doubtful` (test 7): a value quoted alone that lies on the wrong side of the other sellers'
  * opposite side (a lone buy above their median sell, a lone sell below their median buy).
  */
@@ -42,6 +43,7 @@ export const REJECTION_REASONS = [
   "not-licensed-for-category",
   "no-price",
   "non-positive-price",
+  "out-of-range-price",
   "crossed",
   "invalid-observedAt",
   "observed-in-future",

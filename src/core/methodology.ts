@@ -17,6 +17,12 @@ export const GLOBAL_BAND_ABOVE = 0.6; // 60 % above it
 export const PROBATION_RUNS = 24;
 /** New sources: probation. The Cairo days the graduating runs must span at least. */
 export const PROBATION_MIN_DAYS = 2;
+/**
+ * New sources: probation. The least real time from the first graduating run to the last: two Cairo
+ * dates alone are two runs either side of midnight, and a clock set back made 23 runs in 23 minutes
+ * plus one "two days earlier" look like two days (issue 50).
+ */
+export const PROBATION_MIN_SPAN_MS = 23 * 3_600_000;
 /** New sources: probation. A graduated source with this many quotes refused by rules 3, 6 or 7 in one run goes back. */
 export const PROBATION_RETURN_REFUSALS = 2;
 export const SERIES_WINDOW_DAYS = 30; // History

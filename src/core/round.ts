@@ -21,6 +21,17 @@ export function roundHalfAway(x: number, decimals: number): number {
   return out === 0 ? 0 : sign * out; // never publish -0
 }
 
+/**
+ * docs/methodology.md §2.1 test 2: a price the feed can keep is finite, above zero, and small enough
+ * that its value in the asset's smallest unit (`x × 10^decimals`) is a safe integer (below 2^53), so
+ * that rounding it is exact. A page's "1000000000000000000000000" is read as 1e+24, and rounding
+ * such a number to decimals once gave NaN, which then mis-sorted a median of rule 6 and refused every
+ * genuine quote judged against it (issue 50).
+ */
+export function isSafePrice(x: number, decimals: number): boolean {
+  return Number.isFinite(x) && x > 0 && x * 10 ** decimals <= Number.MAX_SAFE_INTEGER;
+}
+
 export function roundOrNull(x: number | null, decimals: number): number | null {
   return x === null ? null : roundHalfAway(x, decimals);
 }

@@ -5,6 +5,7 @@
  * again, so running ingest twice for the same instant adds nothing twice.
  */
 import { cairoDate, parseInstant } from "../core/cairo.js";
+import { isSafePrice } from "../core/round.js";
 import { dayLogName, LOG_FOLDERS } from "../core/data-layout.js";
 import { GlobalRate, OfficialRate, Quote } from "../schema/inputs.js";
 import type { Observations } from "./adapters/types.js";
@@ -43,6 +44,22 @@ export function logPlace(kind: LogKind, o: { observedAt: string }): { file: stri
   return { file: dayLogName(LOG_FOLDERS[kind], date), date };
 }
 
+/**
+ * The first price of an observation that is not one the feed can keep (docs/methodology.md §2.1,
+ * test 2: finite, above zero, small enough to round exactly), as "sell 1e+30"; null when all are.
+ */
+function unsafePrice(o: Quote | OfficialRate | GlobalRate, decimals: number): string | null {
+  const sides: Array<[string, number | null]> =
+    "value" in o
+      ? [["value", o.value]]
+      : [
+          ["buy", o.buy],
+          ["sell", o.sell],
+        ];
+  for (const [side, v] of sides) if (v !== null && !isSafePrice(v, decimals)) return `${side} ${v}`;
+  return null;
+}
+
 export interface Planned {
   /** New lines per file (`quotes/2026-11-21.ndjson`), in observation order. */
   appends: Map<string, string[]>;
@@ -52,8 +69,9 @@ export interface Planned {
 }
 
 /**
- * What to append: each observation valid by its format, on its Cairo date, not already logged.
- * `known` are the catalog's asset ids; `existing(file)` gives the lines a file holds;
+ * What to append: each observation valid by its format, with prices the feed can keep (finite,
+ * above zero, safe to round: src/core/round.ts isSafePrice), on its Cairo date, not already logged.
+ * `known` are the catalog's asset ids and each one's decimals; `existing(file)` gives the lines a file holds;
  * `compacted(date)` says a quote day is compacted (its raw log is gone). `keepFrom`, the first Cairo
  * date of the raw days kept at the run's instant (src/rules/compact.ts retentionStart): a quote of an
  * earlier day is skipped (docs/methodology.md §2.1, test 4): that day is closed or about to be, so only
@@ -61,7 +79,7 @@ export interface Planned {
  */
 export function planAppends(
   obs: Pick<Observations, LogKind>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, number>,
   existing: (file: string) => ReadonlySet<string>,
   compacted: (date: string) => boolean,
   keepFrom?: string,
@@ -79,8 +97,14 @@ export function planAppends(
         });
         continue;
       }
-      if (!known.has(o.asset)) {
+      const decimals = known.get(o.asset);
+      if (decimals === undefined) {
         plan.skipped.push({ reason: "asset not in the catalog", detail: o.asset });
+        continue;
+      }
+      const bad = unsafePrice(o, decimals);
+      if (bad !== null) {
+        plan.skipped.push({ reason: "not a price the feed can keep", detail: `${o.asset}: ${bad}` });
         continue;
       }
       const { file, date } = place;

@@ -74,7 +74,7 @@ export interface LogPlan {
 export async function planLogs(
   dataDir: string,
   fetched: ReadonlyArray<{ report: SourceReport; obs: Observations | null }>,
-  known: ReadonlySet<string>,
+  known: ReadonlyMap<string, number>,
   nowMs: number,
   dryRun = false,
 ): Promise<LogPlan> {

@@ -26,6 +26,7 @@ import { dataPaths } from "../core/data-layout.js";
 import { readJson } from "../io/json-file.js";
 import { withDataLock } from "../io/data-lock.js";
 import { recordProbation, type StandingMove } from "./probation-runs.js";
+import { loadProbation } from "../io/probation-state.js";
 import { prepareBodiesDir, saveBodies, type SourceAnswers } from "../io/saved-bodies.js";
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import type { AdapterContext, Observations } from "../ingest/adapters/types.js";
@@ -165,11 +166,15 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   };
   // Before any source is asked: a folder that cannot take the bodies stops the run here (exit 1).
   if (o.saveBodiesDir !== undefined) await prepareBodiesDir(o.saveBodiesDir, o.dataDir);
+  // The probation record is read (and checked: src/schema/probation.ts) before anything is appended:
+  // found corrupt after the logs were written, the run stopped with "nothing was appended" while ten
+  // quote lines had been (issue 50). A record that is not believed stops the run here, untouched.
+  if (!o.dryRun) await loadProbation(o.dataDir);
 
   const clock = o.clock ?? (() => performance.now());
   const sourceBudgetMs = o.sourceBudgetMs ?? SOURCE_BUDGET_MS;
   const runBudgetMs = o.runBudgetMs ?? RUN_BUDGET_MS;
-  const known = new Set(catalog.map((a) => a.id));
+  const known = new Map(catalog.map((a) => [a.id, a.decimals])); // asset → decimals, for the safe-price check
   const lock = { command: "ingest", nowMs: o.nowMs, ...(o.lockWaitMs ? { waitMs: o.lockWaitMs } : {}) };
   const warnings: string[] = [];
   const files = new Set<string>();
@@ -268,13 +273,14 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   // Each source's standing on probation after this run (docs/methodology.md §2.4), judged against the
   // day as now logged and recorded in data/state/probation.json under the data folder's lock. A run
   // killed before here keeps what landed; its probation run is simply not counted.
-  const probation = await withDataLock(o.dataDir, lock, () =>
+  const { moves: probation, notes } = await withDataLock(o.dataDir, lock, () =>
     recordProbation(
       o.dataDir,
       o.nowMs,
       done.map((r) => ({ id: r.report.id, ok: r.report.ok, quotes: r.obs?.quotes ?? [] })),
     ),
   );
+  warnings.push(...notes);
   return { reports, files: [...files].sort(), warnings, ...(probation.length ? { probation } : {}) };
 }
 

@@ -11,7 +11,7 @@ import type { LocatedQuote, RejectionReason } from "../core/dataset.js";
 import { acceptDay } from "../rules/acceptance.js";
 import { mapsOf, sourceOrder } from "../rules/days.js";
 import { dailyRefs, refInForce } from "../rules/references.js";
-import { afterRun, subjectSources } from "../rules/probation.js";
+import { afterRun, counting, laterThanLast, subjectSources } from "../rules/probation.js";
 import { GlobalRate, OfficialRate, type Quote } from "../schema/inputs.js";
 import { isGlobalRate, isOfficialRate } from "../schema/fast-inputs.js";
 import type { ProbationState, StandingChange } from "../schema/probation.js";
@@ -55,6 +55,7 @@ export async function refusalsOf(
   config: Config,
   nowMs: number,
   runs: readonly SourceRunQuotes[],
+  state?: ProbationState,
 ): Promise<Map<string, RejectionReason[]>> {
   const out = new Map<string, RejectionReason[]>(runs.map((r) => [r.id, []]));
   const wanted = new Map<string, Set<string>>(); // date → keys of this run's quotes
@@ -82,6 +83,9 @@ export async function refusalsOf(
     [],
   );
   const order = sourceOrder(config.sources.sources);
+  // Peers (docs/methodology.md §2.1): judged as the build will judge them, by the standings before
+  // this run — a counted quote only by counted ones.
+  const count = counting(config.sources.sources, state);
   for (const [date, keys] of [...wanted].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const file = dayFile(p.quotes, date);
     let quotes: LocatedQuote[];
@@ -99,6 +103,7 @@ export async function refusalsOf(
       global: (asset) => refInForce(global.get(asset), date)?.value ?? null,
       sourceRank: order.rank,
       ownSource: order.own,
+      counts: (source, ms) => count.counts(source, ms),
     });
     const byLine = new Map(quotes.map((q) => [q.line, q.quote]));
     for (const x of r.rejected) {
@@ -119,20 +124,26 @@ export async function recordProbation(
   dataDir: string,
   nowMs: number,
   runs: readonly SourceRunQuotes[],
-): Promise<StandingMove[]> {
+): Promise<{ moves: StandingMove[]; notes: string[] }> {
   const config = await loadConfig(dataDir);
   const subject = subjectSources(config.sources.sources);
   const mine = runs.filter((r) => subject.has(r.id));
-  if (mine.length === 0) return [];
-  const refusals = await refusalsOf(dataDir, config, nowMs, mine);
+  if (mine.length === 0) return { moves: [], notes: [] };
   const state: ProbationState = await loadProbation(dataDir);
+  const refusals = await refusalsOf(dataDir, config, nowMs, mine, state);
   const at = instantString(nowMs);
   const moves: StandingMove[] = [];
+  const notes: string[] = [];
   for (const r of mine) {
     const prev = state.sources[r.id];
+    const ok = r.ok && r.quotes.length > 0;
+    if (ok && prev?.standing === "probation" && !laterThanLast(prev, at))
+      notes.push(
+        `${r.id}: this run (${at}) is not after its last counted run (${prev.runs.at(-1)?.at ?? prev.since}), so it does not count towards graduating: is the clock or --now set back?`,
+      );
     const next = afterRun(prev, {
       at,
-      ok: r.ok && r.quotes.length > 0,
+      ok,
       refusals: refusals.get(r.id) ?? [],
       ...earliestOf(r.quotes),
     });
@@ -140,5 +151,5 @@ export async function recordProbation(
     state.sources[r.id] = next;
   }
   await writeProbation(dataDir, state);
-  return moves;
+  return { moves, notes };
 }

@@ -9,7 +9,7 @@ import {
   PLAUSIBLE_BAND,
   PLAUSIBLE_MIN_PEERS,
 } from "../core/methodology.js";
-import { roundHalfAway } from "../core/round.js";
+import { isSafePrice, roundHalfAway } from "../core/round.js";
 import { cairoDate, parseInstant } from "../core/cairo.js";
 import { medianWithout } from "../core/stats.js";
 import type { LocatedQuote, RejectedQuote, RejectionReason } from "../core/dataset.js";
@@ -46,6 +46,11 @@ export interface AcceptanceContext {
   sourceRank: (source: string) => number;
   /** Whether a source is a seller's own publication (kind `seller`), which outranks relays (§2.3). */
   ownSource: (source: string) => boolean;
+  /**
+   * Whether a quote of a source at an instant counts (docs/methodology.md "New sources: probation"):
+   * a counted quote is judged by counted quotes only ("Peers"). Absent: every quote counts.
+   */
+  counts?: (source: string, observedAtMs: number) => boolean;
 }
 
 export type Side = "buy" | "sell";
@@ -70,6 +75,11 @@ export function checkQuote(
     (q.sell !== null && !(Number.isFinite(q.sell) && q.sell > 0))
   )
     return "non-positive-price";
+  if (
+    (q.buy !== null && !isSafePrice(q.buy, asset.decimals)) ||
+    (q.sell !== null && !isSafePrice(q.sell, asset.decimals))
+  )
+    return "out-of-range-price"; // rule 2: no NaN from rounding reaches a median, a row or a file
   const buy = q.buy === null ? null : roundHalfAway(q.buy, asset.decimals);
   const sell = q.sell === null ? null : roundHalfAway(q.sell, asset.decimals);
   if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return "non-positive-price";
@@ -119,32 +129,35 @@ export function sellerValueOrder<Q>(
 }
 
 /**
- * Rule 6, plausibility: each present value within PLAUSIBLE_BAND of the median of the other sellers'
- * values of the day for that side (each other seller counted once, by the quote passing rules 1–5
- * that would be its close), or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other sellers quote,
- * or, with no official rate either (gold), of the global reference in its own asymmetric band
- * (plausible below). With no yardstick at all there is nothing to compare with: the value stands.
- * Rule 7 then checks a value quoted alone against the others' opposite side (`side-doubtful`). The
- * values of rules 6 and 7 are every seller's, its source on probation or not (docs/methodology.md
- * "New sources: probation"): the rules judge every quote alike; what counts is decided after them.
+ * Rule 6, plausibility: each present value within PLAUSIBLE_BAND of the median of its peers' values
+ * of the day for that side, or of the official rate when fewer than PLAUSIBLE_MIN_PEERS other
+ * sellers are peers, or, with no official rate either (gold), of the global reference in its own
+ * asymmetric band. With no yardstick at all there is nothing to compare with: the value stands.
+ * Rule 7 then checks a value quoted alone against its peers' opposite side (`side-doubtful`).
+ *
+ * Peers (docs/methodology.md §2.1, "Peers"): a quote's peers are the other sellers' values of the
+ * day taken from other sources — a source never vouches for itself, so an aggregator that misreads a
+ * whole page cannot agree with itself — and, for a quote that counts (`ctx.counts`), from quotes
+ * that count only: a source on probation is judged by every other source, and never judges a
+ * counted one. Each other seller is one peer, its value chosen among its quotes from the allowed
+ * sources as its close would be (§2.3: its own publication first, then the latest, then the source
+ * listed first).
  *
  * Conflicts (docs/methodology.md §11): quotes of one source, seller and asset at one instant whose
- * rounded prices differ. While such a group is open, none of its quotes is its seller's value for
- * the yardsticks of rule 6 (the seller's value comes from its other quotes); each quote of it is
- * still judged by rule 6, and those that pass are accepted when their prices agree, else every one
- * rejected as `conflicting-quote`. So an obvious outlier is rejected as implausible and does not
- * take the source's good quote with it, and neither the yardsticks nor the outcome depend on the
- * order of the file's lines. A day without such a group is judged exactly as before.
+ * rounded prices differ. Such a group's quotes are no seller's value for the yardsticks (the seller's
+ * value comes from its other quotes); each quote of it is still judged by rule 6, and those that pass
+ * are accepted when their prices agree, else every one rejected as `conflicting-quote`. So an
+ * obvious outlier is rejected as implausible and does not take the source's good quote with it, and
+ * neither the yardsticks nor the outcome depend on the order of the file's lines.
  */
 export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext) {
   const rejected: RejectedQuote[] = [];
   // The quotes passing rules 1–5, in columns (day-quotes.ts: as objects they were the build's largest
   // garbage). The quotes are read once, in order, so they may come as they are parsed (src/io/load-build.ts).
   const passing = new DayQuotes();
-  // Each seller's value per asset (its own publication first, then the latest passing quote): the
-  // "values of the other sellers" of rule 6, chosen as the seller's close is (§2.3).
-  const byAsset = new Map<string, PeerValues>();
+  const byAsset = new Map<string, AssetPeers>();
   const order = sellerValueOrder(ctx.sourceRank, ctx.ownSource);
+  const counts = ctx.counts ?? (() => true);
   // Quotes sharing a source, seller, asset and instant: by the first one's position, all their
   // positions; and the groups whose prices differ. Both stay undefined on a day without any.
   let groups: Map<number, number[]> | undefined;
@@ -161,20 +174,7 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
     const i = passing.length;
     passing.push(r);
     let peers = byAsset.get(r.asset);
-    if (!peers)
-      byAsset.set(
-        r.asset,
-        (peers = {
-          latest: new Map(),
-          sell: new Map(),
-          buy: new Map(),
-          any: { sell: new Map(), buy: new Map() },
-          sorted: {},
-          instants: new Map(),
-        }),
-      );
-    const cur = peers.latest.get(r.seller);
-    if (!cur || order(r, cur) < 0) peers.latest.set(r.seller, r);
+    if (!peers) byAsset.set(r.asset, (peers = { sellers: new Map(), instants: new Map(), filtered: new Map() }));
     // The first quote of each source, seller and instant; a later one joins its group.
     let bySource = peers.instants.get(r.seller);
     if (!bySource) peers.instants.set(r.seller, (bySource = new Map()));
@@ -190,51 +190,74 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
         (conflicted ??= new Set()).add(first);
     }
   }
-  // A conflicting group's quotes are no seller's value in rule 6, whichever came first: the sellers
-  // they were the value of get it again from their other quotes (the same order as above).
+  // A conflicting group's quotes are no seller's value in rules 6 and 7, whichever came first.
   let conflicting: Set<number> | undefined;
   if (conflicted) {
     conflicting = new Set();
-    const redo = new Map<string, Set<string>>();
-    for (const first of conflicted)
-      for (const i of groups!.get(first)!) {
-        conflicting.add(i);
-        const asset = passing.asset(i);
-        const seller = passing.seller(i);
-        byAsset.get(asset)!.latest.delete(seller);
-        (redo.get(asset) ?? redo.set(asset, new Set()).get(asset)!).add(seller);
-      }
-    for (let i = 0; i < passing.length; i++) {
-      if (conflicting.has(i) || !redo.get(passing.asset(i))?.has(passing.seller(i))) continue;
-      const r = passing.get(i);
-      const latest = byAsset.get(r.asset)!.latest;
-      const cur = latest.get(r.seller);
-      if (!cur || order(r, cur) < 0) latest.set(r.seller, r);
+    for (const first of conflicted) for (const i of groups!.get(first)!) conflicting.add(i);
+  }
+  // Each seller's candidate values per source: the quote that would be its value from that source,
+  // among all its quotes and among those that count.
+  const counted = new Uint8Array(passing.length);
+  for (let i = 0; i < passing.length; i++) {
+    const r = passing.get(i);
+    if (counts(r.source, r.observedAtMs)) counted[i] = 1;
+    if (conflicting?.has(i)) continue;
+    const sellers = byAsset.get(r.asset)!.sellers;
+    let bySource = sellers.get(r.seller);
+    if (!bySource) sellers.set(r.seller, (bySource = new Map()));
+    const cur = bySource.get(r.source);
+    if (!cur) bySource.set(r.source, { any: r, counted: counted[i] ? r : undefined });
+    else {
+      if (order(r, cur.any) < 0) cur.any = r;
+      if (counted[i] && (!cur.counted || order(r, cur.counted) < 0)) cur.counted = r;
     }
   }
-  // Per asset and side, every seller's value (its latest), ascending: made once, when first asked.
-  const sortedValues = (peers: PeerValues, side: Side): number[] => {
-    let sorted = peers.sorted[side];
+  // The peers of quotes from `source` (that count, or not): each seller's value from the other
+  // sources allowed, made once per asset, source and standing when first asked.
+  const peersFor = (peers: AssetPeers, source: string, countsToo: boolean): Filtered => {
+    let both = peers.filtered.get(source);
+    if (!both) peers.filtered.set(source, (both = [undefined, undefined]));
+    const k = countsToo ? 1 : 0;
+    let f = both[k];
+    if (!f) {
+      const values = new Map<string, AcceptedQuote>();
+      for (const [seller, bySource] of peers.sellers) {
+        let best: AcceptedQuote | undefined;
+        for (const [src, c] of bySource) {
+          if (src === source) continue; // a source never vouches for itself
+          const q = countsToo ? c.counted : c.any; // a counted quote is judged by counted quotes only
+          if (q && (!best || order(q, best) < 0)) best = q;
+        }
+        if (best) values.set(seller, best);
+      }
+      both[k] = f = { values, sorted: {}, medians: new Map() };
+    }
+    return f;
+  };
+  // Per side, every peer's value, ascending: made once, when first asked.
+  const sortedValues = (f: Filtered, side: Side): number[] => {
+    let sorted = f.sorted[side];
     if (!sorted) {
       sorted = [];
-      for (const q of peers.latest.values()) if (q[side] !== null) sorted.push(q[side]);
+      for (const q of f.values.values()) if (q[side] !== null) sorted.push(q[side]);
       sorted.sort((a, b) => a - b);
-      peers.sorted[side] = sorted;
+      f.sorted[side] = sorted;
     }
     return sorted;
   };
-  // The median of the other sellers' values of a side, once per seller: every seller's value but
-  // this seller's own, read from the sorted list without its own value (same numbers as sorting the
-  // others' values). `min`: fewer others than this ⇒ null (rule 6 wants PLAUSIBLE_MIN_PEERS; rule 7 one).
-  const othersMedian = (peers: PeerValues, side: Side, seller: string, min: number): number | null => {
-    const cache = min === 1 ? peers.any[side] : peers[side];
-    let m = cache.get(seller);
+  // The median of the other sellers' values of a side, once per seller: the sorted list read without
+  // the seller's own value (same numbers as sorting the others' values). `min`: fewer others than this
+  // ⇒ null (rule 6 wants PLAUSIBLE_MIN_PEERS; rule 7 one).
+  const othersMedian = (f: Filtered, side: Side, seller: string, min: number): number | null => {
+    const key = `${side}\0${min}\0${seller}`;
+    let m = f.medians.get(key);
     if (m === undefined) {
-      const sorted = sortedValues(peers, side);
-      const own = peers.latest.get(seller)?.[side] ?? null;
+      const sorted = sortedValues(f, side);
+      const own = f.values.get(seller)?.[side] ?? null;
       const others = sorted.length - (own === null ? 0 : 1);
       m = others >= min ? medianWithout(sorted, own) : null;
-      cache.set(seller, m);
+      f.medians.set(key, m);
     }
     return m;
   };
@@ -245,13 +268,13 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   for (let i = 0; i < passing.length; i++) {
     const asset = passing.asset(i);
     const seller = passing.seller(i);
-    const peers = byAsset.get(asset)!;
+    const f = peersFor(byAsset.get(asset)!, passing.source(i), counted[i] === 1);
     let reason: RejectionReason | null = null;
     for (const side of SIDES) {
       const v = passing.price(i, side);
       if (v === null) continue;
       // Each yardstick is looked up only when the one before it is missing (most quotes have peers).
-      const peer = othersMedian(peers, side, seller, PLAUSIBLE_MIN_PEERS);
+      const peer = othersMedian(f, side, seller, PLAUSIBLE_MIN_PEERS);
       const official = peer === null ? (ctx.official(asset)?.[side] ?? null) : null;
       const global = peer === null && official === null ? (ctx.global?.(asset) ?? null) : null;
       if (!plausible(v, peer, official, global)) {
@@ -259,17 +282,17 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
         break;
       }
     }
-    // Rule 7: a value quoted alone must lie on its side of the others' opposite side. A lone buy (what
+    // Rule 7: a value quoted alone must lie on its side of the peers' opposite side. A lone buy (what
     // the customer receives) above the median of the others' sells, or a lone sell below the median of
-    // their buys, was most likely read the wrong way round. No other seller's value: no check.
+    // their buys, was most likely read the wrong way round. No peer's value: no check.
     if (!reason) {
       const buy = passing.price(i, "buy");
       const sell = passing.price(i, "sell");
       if (buy !== null && sell === null) {
-        const m = othersMedian(peers, "sell", seller, 1);
+        const m = othersMedian(f, "sell", seller, 1);
         if (m !== null && buy > m) reason = "side-doubtful";
       } else if (sell !== null && buy === null) {
-        const m = othersMedian(peers, "buy", seller, 1);
+        const m = othersMedian(f, "buy", seller, 1);
         if (m !== null && sell < m) reason = "side-doubtful";
       }
     }
@@ -312,17 +335,21 @@ export function acceptDay(quotes: Iterable<LocatedQuote>, ctx: AcceptanceContext
   return { accepted, rejected, read };
 }
 
-/** One asset's sellers of a day in rule 6: each seller's value, and the peer medians computed so far. */
-interface PeerValues {
-  latest: Map<string, AcceptedQuote>;
-  sell: Map<string, number | null>;
-  buy: Map<string, number | null>;
-  /** Per side and seller, the median of the others' values however few they are (rule 7). */
-  any: Record<Side, Map<string, number | null>>;
-  /** Per side, every seller's value (latest), ascending: made once, when a median is first asked. */
-  sorted: Partial<Record<Side, number[]>>;
+/** One asset's quotes of a day as rule 6 and 7 see them. */
+interface AssetPeers {
+  /** seller → source → the quote that would be its value from that source: among all, and among those that count. */
+  sellers: Map<string, Map<string, { any: AcceptedQuote; counted: AcceptedQuote | undefined }>>;
   /** seller → source → observedAtMs → the position of its first quote passing rules 1–5: where conflicts are found. */
   instants: Map<string, Map<string, Map<number, number>>>;
+  /** Per source judged, the peers of its quotes that do not count [0] and that count [1]. */
+  filtered: Map<string, [Filtered | undefined, Filtered | undefined]>;
+}
+
+/** The peers of one source's quotes (of one standing): each other seller's value, sorted lists and medians made so far. */
+interface Filtered {
+  values: Map<string, AcceptedQuote>;
+  sorted: Partial<Record<Side, number[]>>;
+  medians: Map<string, number | null>;
 }
 
 /**

@@ -168,6 +168,8 @@ export function closeRawDay(
     global: (asset) => refInForce(refs.global?.get(asset), day.date)?.value ?? null,
     sourceRank: order.rank,
     ownSource: order.own,
+    // Peers (docs/methodology.md §2.1): a counted quote is judged by counted quotes only.
+    ...(count !== ALL_COUNT && { counts: (source: string, ms: number) => count.counts(source, ms) }),
   });
   for (const [key, lq] of apart)
     if (count.counts(lq.quote.source, parseInstant(lq.quote.observedAt)!)) apart.delete(key);

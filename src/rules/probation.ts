@@ -4,7 +4,12 @@
  * make is data/state/probation.json (src/schema/probation.ts); ingest writes it, the build and
  * `compact` read it.
  */
-import { PROBATION_MIN_DAYS, PROBATION_RETURN_REFUSALS, PROBATION_RUNS } from "../core/methodology.js";
+import {
+  PROBATION_MIN_DAYS,
+  PROBATION_MIN_SPAN_MS,
+  PROBATION_RETURN_REFUSALS,
+  PROBATION_RUNS,
+} from "../core/methodology.js";
 import { cairoDate } from "../core/cairo.js";
 import type { RejectionReason } from "../core/dataset.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
@@ -96,9 +101,9 @@ export interface RunResult {
 const dayCount = (runs: ReadonlyArray<{ at: string }>) => new Set(runs.map((r) => cairoDate(Date.parse(r.at)))).size;
 
 /**
- * A source's standing after one run. On probation, a successful run joins its last PROBATION_RUNS;
- * it graduates once they are PROBATION_RUNS, span at least PROBATION_MIN_DAYS Cairo days, and none
- * refused a quote by rules 3, 5, 6 or 7. Graduated, a run with PROBATION_RETURN_REFUSALS or more
+ * A source's standing after one run. On probation, a successful run later than its last joins its
+ * last PROBATION_RUNS; it graduates once they are PROBATION_RUNS, span at least PROBATION_MIN_DAYS
+ * Cairo days and PROBATION_MIN_SPAN_MS, and none refused a quote by rules 3, 5, 6 or 7. Graduated, a run with PROBATION_RETURN_REFUSALS or more
  * quotes refused by rules 3, 6 or 7 sends it back, its count starting again. A failed run changes
  * nothing (a source first seen failing is recorded on probation, with no run).
  */
@@ -116,10 +121,20 @@ export function afterRun(prev: SourceProbation | undefined, run: RunResult): Sou
       changes: [...cur.changes, { at: run.at, standing: "probation", reason }],
     };
   }
+  // Each counted run later than the one before (docs/methodology.md §2.4): a run stamped at or before
+  // the last (a clock set back) is not counted, or 23 runs in 23 minutes and one "two days earlier"
+  // would span two Cairo days.
+  if (!laterThanLast(cur, run.at)) return cur;
   const refused = run.refusals.filter(keepsOnProbation).length;
   const runs = [...cur.runs, { at: run.at, refused }].slice(-PROBATION_RUNS);
   const days = dayCount(runs);
-  if (runs.length === PROBATION_RUNS && days >= PROBATION_MIN_DAYS && runs.every((r) => r.refused === 0)) {
+  const span = Date.parse(runs.at(-1)!.at) - Date.parse(runs[0]!.at);
+  if (
+    runs.length === PROBATION_RUNS &&
+    days >= PROBATION_MIN_DAYS &&
+    span >= PROBATION_MIN_SPAN_MS &&
+    runs.every((r) => r.refused === 0)
+  ) {
     const reason = `${PROBATION_RUNS} successful runs over ${days} Cairo days (${cairoDate(Date.parse(runs[0]!.at))} to ${cairoDate(Date.parse(run.at))}) with no quote refused by rules 3, 5, 6 or 7`;
     return {
       standing: "graduated",
@@ -137,6 +152,16 @@ export function afterRun(prev: SourceProbation | undefined, run: RunResult): Sou
     };
   }
   return { ...cur, runs };
+}
+
+/**
+ * Whether a run at `at` may count towards graduating: later than the source's last counted run (and
+ * than its last change, so a clock set back cannot count a run twice across a return).
+ */
+export function laterThanLast(p: SourceProbation | undefined, at: string): boolean {
+  if (!p) return true;
+  const last = Math.max(Date.parse(p.runs.at(-1)?.at ?? p.since), Date.parse(p.changes.at(-1)?.at ?? p.since));
+  return Date.parse(at) > last || (p.runs.length === 0 && p.changes.length === 0 && at === p.since);
 }
 
 /**

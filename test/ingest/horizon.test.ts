@@ -39,7 +39,7 @@ describe("the horizon", () => {
   ])("a quote observed at %s is %s", (observedAt, expected) => {
     const plan = planAppends(
       { quotes: [quote(observedAt)], official: [], global: [] },
-      new Set(["USD-EGP"]),
+      new Map([["USD-EGP", 2]]),
       () => new Set(),
       () => false,
       retentionStart(NOW),
@@ -61,7 +61,7 @@ describe("the horizon", () => {
         official: [{ source: "cbe", asset: "USD-EGP", buy: 47.7, sell: 47.8, observedAt: "2026-11-09T10:00:00Z" }],
         global: [],
       },
-      new Set(["USD-EGP"]),
+      new Map([["USD-EGP", 2]]),
       () => new Set(),
       () => false,
       retentionStart(NOW),

@@ -16,6 +16,7 @@ import { tempDir } from "../helpers/dataset.js";
 const HOUR = 3_600_000;
 // 2026-11-18 09:00 Cairo (07:00Z), a Wednesday, hourly: the 24th run is Thursday 08:00 Cairo.
 const START = Date.parse("2026-11-18T07:00:00Z");
+const START_ISO = "2026-11-18T07:00:00Z";
 const board = (dir: string, rows: object[]) => fs.writeFile(path.join(dir, "alpha.json"), JSON.stringify(rows));
 const good = [{ code: "USD", buy: 47.7, sell: 47.85 }];
 
@@ -145,6 +146,49 @@ describe("a new source on probation, through ingest and the build", () => {
       const usd = b.feed.assets.find((a: { id: string }) => a.id === "USD-EGP");
       expect(usd.sellers.map((s: { id: string }) => s.id)).toEqual(["alpha"]);
     }
+  });
+
+  test("a clock set back does not graduate a source: the run is not counted, and ingest says so", async () => {
+    const dir = await sourcesDataset([localSeller]);
+    await board(dir, good);
+    // 23 runs in 23 minutes, then one with --now two days earlier (issue 50).
+    const late = Date.parse("2026-11-21T08:00:00Z");
+    for (let i = 0; i < 23; i++) await ingestAt(dir, late + i * 60_000);
+    const r = await ingestAt(dir, late - 2 * 86_400_000);
+    expect(r.probation).toBeUndefined();
+    expect(r.warnings).toContainEqual(
+      expect.stringMatching(
+        /^local: this run \(2026-11-19T08:00:00Z\) is not after its last counted run \(2026-11-21T08:22:00Z\)/,
+      ),
+    );
+    expect((await state(dir)).sources.local).toMatchObject({ standing: "probation" });
+    expect((await state(dir)).sources.local.runs).toHaveLength(23);
+  });
+
+  test("a probation record that contradicts itself stops ingest before anything is appended, and refuses the build, naming the file", async () => {
+    const dir = await sourcesDataset([localSeller]);
+    await board(dir, good);
+    await ingestAt(dir, START);
+    const file = path.join(dir, "state", "probation.json");
+    const record = await state(dir);
+    // Standing "probation" while the last change is a graduation.
+    record.sources.local.changes = [{ at: START_ISO, standing: "graduated", reason: "by hand" }];
+    record.sources.local.runs = [];
+    await fs.writeFile(file, JSON.stringify(record));
+    const quotesBefore = await fs.readdir(path.join(dir, "quotes"));
+    const linesBefore = await Promise.all(quotesBefore.map((f) => fs.readFile(path.join(dir, "quotes", f), "utf8")));
+    await expect(ingestAt(dir, START + HOUR)).rejects.toThrow(/probation\.json.*contradicts itself/);
+    expect(await Promise.all(quotesBefore.map((f) => fs.readFile(path.join(dir, "quotes", f), "utf8")))).toEqual(
+      linesBefore,
+    );
+    expect(await fs.readdir(path.join(dir, "quotes"))).toEqual(quotesBefore);
+    await expect(build(dir, START + HOUR)).rejects.toThrow(/probation\.json.*contradicts itself/);
+    // Corrupt (cut short): the same, before anything is appended.
+    await fs.writeFile(file, '{"sources": {"local": {"standing": "prob');
+    await expect(ingestAt(dir, START + HOUR)).rejects.toThrow(/probation\.json/);
+    expect(await Promise.all(quotesBefore.map((f) => fs.readFile(path.join(dir, "quotes", f), "utf8")))).toEqual(
+      linesBefore,
+    );
   });
 
   test("a dry run records nothing", async () => {

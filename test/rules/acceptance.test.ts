@@ -57,6 +57,17 @@ describe("acceptance rules 1–5, one quote alone", () => {
       quote: q({ buy: 0.004, sell: null }),
       expected: "non-positive-price",
     },
+    {
+      name: "rule 2: too large to round exactly (22 digits)",
+      quote: q({ sell: 1e21, buy: null }),
+      expected: "out-of-range-price",
+    },
+    {
+      name: "rule 2: just inside the safe range",
+      quote: q({ sell: 90_071_992_547_409.91, buy: null }),
+      expected: "accepted",
+    },
+    { name: "rule 2: not finite", quote: q({ buy: Infinity, sell: null }), expected: "non-positive-price" },
     { name: "rule 3: crossed (buy > sell)", quote: q({ buy: 47.7, sell: 47.6 }), expected: "crossed" },
     { name: "rule 3: buy = sell is not crossed", quote: q({ buy: 47.6, sell: 47.6 }), expected: "accepted" },
     {
@@ -124,7 +135,8 @@ describe("acceptance rules 1–5, one quote alone", () => {
 describe("acceptance rule 6, plausibility", () => {
   const day = (quotes: Quote[]): LocatedQuote[] =>
     quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
-  const peers = ["b", "c", "d"].map((seller) => q({ seller, buy: 47.5, sell: 47.6 }));
+  // The peers come from another source than the quote judged: a source never vouches for itself (Peers).
+  const peers = ["b", "c", "d"].map((seller) => q({ seller, buy: 47.5, sell: 47.6, source: "second" }));
 
   test.each([
     { name: "within 10 % of the peers' median", sell: 52.3, official: null, expected: [] },
@@ -152,8 +164,10 @@ describe("acceptance rule 6, plausibility", () => {
   });
 
   test("each other seller counts once, by its latest quote of the day", () => {
-    // b's earlier quotes at 60 would drag a per-quote median up; only its latest (47.6) counts.
-    const bEarly = [8, 9].map((h) => q({ seller: "b", sell: 60, buy: null, observedAt: `2026-11-19T0${h}:00:00Z` }));
+    // b's earlier quotes at 60 (from a third source) would drag a per-quote median up; only its latest (47.6) counts.
+    const bEarly = [8, 9].map((h) =>
+      q({ seller: "b", sell: 60, buy: null, observedAt: `2026-11-19T0${h}:00:00Z`, source: "third" }),
+    );
     const r = acceptDay(day([...bEarly, ...peers, q({ seller: "a", sell: 47.7, buy: null })]), ctx());
     expect(r.rejected.map((x) => `${x.seller}:${x.reason}`)).toEqual(["b:implausible-sell", "b:implausible-sell"]);
   });
@@ -162,6 +176,133 @@ describe("acceptance rule 6, plausibility", () => {
     const crossed = ["b", "c", "d"].map((seller) => q({ seller, buy: 80, sell: 70 }));
     const r = acceptDay(day([q({ sell: 90, buy: null }), ...crossed]), ctx(null));
     expect([...r.accepted].map((x) => x.seller)).toEqual(["a"]);
+  });
+});
+
+describe("Peers (docs/methodology.md §2.1): other sources judge, and counted quotes only by counted ones", () => {
+  const day = (quotes: Quote[]): LocatedQuote[] =>
+    quotes.map((quote, i) => ({ quote, file: "quotes/2026-11-19.ndjson", line: i + 1 }));
+  const OFFICIAL = { buy: 47.5, sell: 47.6 };
+  // A source still on probation: its quotes do not count.
+  const probationOf =
+    (...unproven: string[]) =>
+    (source: string) =>
+      !unproven.includes(source);
+  const refusals = (r: ReturnType<typeof acceptDay>) => r.rejected.map((x) => `${x.source}/${x.seller}:${x.reason}`);
+
+  test.each([
+    {
+      name: "an aggregator's whole page read per 100 agrees with itself, and is refused against the official rate",
+      quotes: ["a", "b", "c", "d"].map((seller) => q({ seller, source: "agg", buy: 4750, sell: 4760 })),
+      unproven: [],
+      expected: [
+        "agg/a:implausible-sell",
+        "agg/b:implausible-sell",
+        "agg/c:implausible-sell",
+        "agg/d:implausible-sell",
+      ],
+    },
+    {
+      name: "the same page beside three banks' own pages: each row judged by the banks, and no bank by the page",
+      quotes: [
+        ...["a", "b", "c", "d"].map((seller) => q({ seller, source: "agg", buy: 4750, sell: 4760 })),
+        ...["b", "c", "d"].map((seller) => q({ seller, source: `own-${seller}`, buy: 47.5, sell: 47.6 })),
+      ],
+      unproven: [],
+      expected: [
+        "agg/a:implausible-sell",
+        "agg/b:implausible-sell",
+        "agg/c:implausible-sell",
+        "agg/d:implausible-sell",
+      ],
+    },
+    {
+      name: "an unproven source 15 % off never refuses a counted bank",
+      quotes: [
+        q({ seller: "a", source: "first", buy: 47.5, sell: 47.6 }),
+        q({ seller: "b", source: "second", buy: 47.52, sell: 47.62 }),
+        ...["c", "d", "e"].map((seller) => q({ seller, source: "new", buy: 54.6, sell: 54.75 })),
+      ],
+      unproven: ["new"],
+      // a's counted peers: b alone, so the official rate is its yardstick, and it passes; the unproven
+      // rows are judged by every other source, a and b (their own source is no peer of theirs): two
+      // peers, so the official rate again, 15 % off it.
+      expected: ["new/c:implausible-sell", "new/d:implausible-sell", "new/e:implausible-sell"],
+    },
+    {
+      name: "the same unproven rows, counted, would have been peers of each other's sellers' banks",
+      quotes: [
+        q({ seller: "a", source: "first", buy: 47.5, sell: 47.6 }),
+        q({ seller: "b", source: "second", buy: 47.52, sell: 47.62 }),
+        ...["c", "d", "e"].map((seller) => q({ seller, source: "new", buy: 54.6, sell: 54.75 })),
+      ],
+      unproven: [],
+      // Counted, they are peers of a and b: the median of b, c, d, e is 54.75, and a bank 13 % below it is
+      // refused (the rows themselves fall to the official rate, with two peers from other sources).
+      expected: [
+        "first/a:implausible-sell",
+        "new/c:implausible-sell",
+        "new/d:implausible-sell",
+        "new/e:implausible-sell",
+        "second/b:implausible-sell",
+      ],
+    },
+    {
+      name: "a quote on probation is judged by counted and unproven sources alike",
+      quotes: [
+        q({ seller: "a", source: "first", buy: 47.5, sell: 47.6 }),
+        q({ seller: "b", source: "second", buy: 47.52, sell: 47.62 }),
+        q({ seller: "c", source: "third", buy: 47.51, sell: 47.61 }),
+        q({ seller: "d", source: "new", buy: 52.9, sell: 53 }),
+      ],
+      unproven: ["third", "new"],
+      expected: ["new/d:implausible-sell"],
+    },
+    {
+      name: "rule 7 too: a lone buy is held against other sources' sells only",
+      quotes: [
+        q({ seller: "a", source: "agg", buy: 47.7, sell: null }),
+        q({ seller: "b", source: "agg", buy: 47.5, sell: 47.6 }),
+      ],
+      unproven: [],
+      expected: [],
+    },
+  ])("$name", ({ quotes, unproven, expected }) => {
+    const r = acceptDay(day(quotes), {
+      ...ctx(OFFICIAL),
+      ownSource: (s) => s.startsWith("own"),
+      counts: probationOf(...unproven),
+    });
+    expect(refusals(r).sort()).toEqual(expected);
+  });
+
+  test("without a count, every quote counts (the simulated market, a dataset without probation)", () => {
+    const quotes = day([
+      q({ seller: "a", source: "first", buy: 47.5, sell: 47.6 }),
+      ...["b", "c", "d"].map((seller) => q({ seller, source: "new", buy: 54.6, sell: 54.75 })),
+    ]);
+    // Counted, the three rows of "new" are a's peers and refuse it (each of them falls to the official rate).
+    expect(refusals(acceptDay(quotes, ctx(OFFICIAL))).sort()).toEqual([
+      "first/a:implausible-sell",
+      "new/b:implausible-sell",
+      "new/c:implausible-sell",
+      "new/d:implausible-sell",
+    ]);
+  });
+
+  test("only finite, positive, safe prices are ever peers: a 22-digit price is refused before any rule", () => {
+    const quotes = [
+      q({ seller: "a", source: "first", buy: 47.5, sell: 47.6 }),
+      ...["b", "c", "d", "e"].map((seller) => q({ seller, source: "new", buy: 1e30, sell: 1e30 })),
+    ];
+    const r = acceptDay(day(quotes), ctx(OFFICIAL));
+    expect(refusals(r).sort()).toEqual([
+      "new/b:out-of-range-price",
+      "new/c:out-of-range-price",
+      "new/d:out-of-range-price",
+      "new/e:out-of-range-price",
+    ]);
+    expect([...r.accepted].map((x) => [x.seller, x.buy, x.sell])).toEqual([["a", 47.5, 47.6]]);
   });
 });
 

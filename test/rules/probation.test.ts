@@ -6,7 +6,8 @@ import { describe, expect, test } from "vitest";
 import { afterRun, counting, countingPeriods, subjectSources, type RunResult } from "../../src/rules/probation.js";
 import { closeRawDay, sourceOrder } from "../../src/rules/days.js";
 import { Sources } from "../../src/schema/inputs.js";
-import type { SourceProbation } from "../../src/schema/probation.js";
+import { MAX_RUNS, ProbationState, type SourceProbation } from "../../src/schema/probation.js";
+import { PROBATION_RUNS } from "../../src/core/methodology.js";
 import type { LocatedQuote } from "../../src/core/dataset.js";
 import type { RejectionReason } from "../../src/core/dataset.js";
 import { catalog } from "../helpers/dataset.js";
@@ -118,6 +119,33 @@ describe("graduation and return", () => {
       count: null,
     },
     {
+      name: "24 runs over two Cairo days but 2 hours (every 5 minutes across midnight) do not: 23 hours are needed",
+      list: runs("2026-11-19T21:00:00Z", 24).map((r, i) => ({
+        ...r,
+        at: new Date(Date.parse("2026-11-19T21:00:00Z") + i * 300_000).toISOString().replace(".000Z", "Z"),
+      })),
+      standing: "probation",
+      count: 24,
+    },
+    {
+      name: "a clock set back: 23 runs in 23 minutes, then one two days earlier, is not counted",
+      list: [
+        ...runs("2026-11-21T10:00:00Z", 23).map((r, i) => ({
+          ...r,
+          at: new Date(Date.parse("2026-11-21T10:00:00Z") + i * 60_000).toISOString().replace(".000Z", "Z"),
+        })),
+        { at: "2026-11-19T10:00:00Z", ok: true, refusals: [] },
+      ],
+      standing: "probation",
+      count: 23,
+    },
+    {
+      name: "a run at the same instant as the last is not counted twice",
+      list: [...runs("2026-11-19T10:00:00Z", 23), { at: "2026-11-20T08:00:00Z", ok: true, refusals: [] }],
+      standing: "probation",
+      count: 23,
+    },
+    {
       name: "failed runs neither count nor reset",
       list: runs("2026-11-19T10:00:00Z", 30).map((r, i) => (i % 5 === 4 ? { ...r, ok: false, refusals: [] } : r)),
       standing: "graduated",
@@ -212,8 +240,9 @@ describe("a raw day: quotes on probation are judged, then set apart", () => {
       lq(1, "trusted", "a", 47.5, 47.6),
       lq(2, "trusted", "b", 47.52, 47.62),
       lq(3, "relay", "c", 47.51, 47.61), // on probation, passes
-      lq(4, "relay", "d", 52.9, 53), // on probation: implausible against the three others' median
+      lq(4, "relay", "d", 52.9, 53), // on probation: implausible against its three peers' median
       lq(5, "own", "a", 47.4, 47.3), // on probation: crossed
+      lq(6, "own", "c", 47.55, 47.65), // on probation, passes: a peer of relay's quotes, never of trusted's
     ],
   };
   const r = closeRawDay(
@@ -238,15 +267,26 @@ describe("a raw day: quotes on probation are judged, then set apart", () => {
   test("each quote on probation is listed apart with whether it passed", () => {
     expect(r.probation.map((p) => [p.seller, p.source, p.buy, p.sell, p.passed, p.reason])).toEqual([
       ["a", "own", 47.4, 47.3, false, "crossed"],
+      ["c", "own", 47.55, 47.65, true, null],
       ["c", "relay", 47.51, 47.61, true, null],
       ["d", "relay", 52.9, 53, false, "implausible-sell"],
     ]);
   });
 
-  test("the medians of rule 6 include the quotes on probation", () => {
-    // d is judged against a, b and c: three peers only because c, on probation, counts in the median
-    // (47.61 for sell); without c there would be two, no official rate, and no check at all.
+  test("a quote on probation is judged by every other source, on probation or not (Peers)", () => {
+    // d (relay) is judged against a and b (trusted) and c as "own" gives it (on probation): three
+    // peers only because a source on probation judges another one; relay's own c is no peer of d,
+    // since a source never vouches for itself. Without own's c: two peers, no official rate, no check.
     expect(r.rejected.find((x) => x.seller === "d")?.reason).toBe("implausible-sell");
+    const withoutOwn = closeRawDay(
+      { date: day.date, quotes: day.quotes.filter((q) => q.line !== 6) },
+      Date.parse("2026-11-19T12:00:00Z"),
+      maps,
+      { official: new Map() },
+      sourceOrder(sources),
+      counting(sources, undefined),
+    );
+    expect(withoutOwn.rejected.find((x) => x.seller === "d")).toBeUndefined();
   });
 
   test("a day with no source on probation is closed as before", () => {
@@ -259,5 +299,78 @@ describe("a raw day: quotes on probation are judged, then set apart", () => {
     );
     expect(all.probation).toEqual([]);
     expect(all.closes[0]!.closes.map((c) => c.seller)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("the record is checked when read (docs/methodology.md §2.4, The record)", () => {
+  const grad = { at: "2026-11-20T09:00:00Z", standing: "graduated" as const, reason: "24 runs" };
+  const back = { at: "2026-11-21T09:00:00Z", standing: "probation" as const, reason: "2 crossed" };
+  const run = (at: string) => ({ at, refused: 0 });
+  test.each([
+    {
+      name: "on probation with no change",
+      p: { standing: "probation", since: "2026-11-19T09:00:00Z", runs: [run("2026-11-19T09:00:00Z")], changes: [] },
+      error: null,
+    },
+    {
+      name: "graduated by its last change",
+      p: { standing: "graduated", since: grad.at, runs: [], changes: [grad] },
+      error: null,
+    },
+    {
+      name: "back after a graduation",
+      p: { standing: "probation", since: back.at, runs: [], changes: [grad, back] },
+      error: null,
+    },
+    {
+      name: "standing probation, last change a graduation (its quotes would count while published on probation)",
+      p: { standing: "probation", since: grad.at, runs: [], changes: [grad] },
+      error:
+        'sources.s.standing: the record contradicts itself: standing "probation" contradicts its last change, a graduation at 2026-11-20T09:00:00Z',
+    },
+    {
+      name: "graduated with no graduation",
+      p: { standing: "graduated", since: grad.at, runs: [], changes: [] },
+      error: 'sources.s.standing: the record contradicts itself: standing "graduated" with no graduation on record',
+    },
+    {
+      name: "a return first",
+      p: { standing: "probation", since: back.at, runs: [], changes: [back] },
+      error: "sources.s.changes.0.standing: the record contradicts itself: a return where a graduation must come",
+    },
+    {
+      name: "changes out of order",
+      p: {
+        standing: "probation",
+        since: "2026-11-19T09:00:00Z",
+        runs: [],
+        changes: [grad, { ...back, at: "2026-11-19T09:00:00Z" }],
+      },
+      error:
+        "sources.s.changes.1.at: the record contradicts itself: 2026-11-19T09:00:00Z is not after the change before it (2026-11-20T09:00:00Z)",
+    },
+    {
+      name: "runs out of order",
+      p: {
+        standing: "probation",
+        since: "2026-11-19T09:00:00Z",
+        runs: [run("2026-11-19T10:00:00Z"), run("2026-11-19T09:00:00Z")],
+        changes: [],
+      },
+      error:
+        "sources.s.runs.1.at: the record contradicts itself: 2026-11-19T09:00:00Z is not after the run before it (2026-11-19T10:00:00Z)",
+    },
+    {
+      name: "a graduated source with runs",
+      p: { standing: "graduated", since: grad.at, runs: [run("2026-11-20T10:00:00Z")], changes: [grad] },
+      error: "sources.s.runs: the record contradicts itself: a graduated source keeps no runs towards graduating",
+    },
+  ])("$name", ({ p, error }) => {
+    const r = ProbationState.safeParse({ sources: { s: p } });
+    expect(r.success ? null : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")).toBe(error);
+  });
+
+  test("the record's bound on runs is the rulebook's", () => {
+    expect(MAX_RUNS).toBe(PROBATION_RUNS);
   });
 });

@@ -44,6 +44,7 @@ export const ASSET_WORDS = wordTable({
       "not-licensed-for-category": "not licensed for this",
       "reference-asset": "this price is not sold by sellers here",
       "observed-in-future": "dated in the future",
+      "out-of-range-price": "a number no price can be",
     },
     pastNote:
       "The comparison with earlier days describes past prices; it is not a forecast. A day with the same price counts as half.",
@@ -88,6 +89,7 @@ export const ASSET_WORDS = wordTable({
       "not-licensed-for-category": "غير مرخّصة لهذا النوع",
       "reference-asset": "هذا السعر مرجعي لا تبيعه الجهات هنا",
       "observed-in-future": "مؤرخ في المستقبل",
+      "out-of-range-price": "رقم لا يمكن أن يكون سعرًا",
     },
     pastNote:
       "المقارنة بالأيام السابقة تصف أسعار الأيام الماضية، وليست توقعًا لما سيحدث. وكل يوم كان سعره مساويًا يُحسب نصف يوم.",
