@@ -73,11 +73,32 @@ export const RegistrySeller = z.strictObject({
   categories: z.array(Category).min(1),
   /**
    * Other names sources give the seller, where they differ from `name` and `nameAr` by more than
-   * spelling («مصرف أبوظبى الإسلامى» for "Abu Dhabi Islamic Bank – Egypt"). Names match whatever their
-   * case, punctuation, Arabic letter forms, diacritics, a bracketed abbreviation or a leading «بنك»
-   * (src/ingest/document/names.ts foldSellerName); a name no seller gives is never a seller.
+   * the folds: short names ("NBE", "FABMISR", «كريدي»), other wordings («بنك قطر الوطني» for QNB Alahli). Names
+   * match whatever their case, punctuation, Arabic letter forms, diacritics, a bracketed abbreviation,
+   * a leading «بنك» or "Bank", a country suffix or a trailing "Bank" (src/ingest/document/names.ts
+   * foldSeller); a name no seller gives is never a seller.
    */
   aliases: z.array(z.string().min(1)).optional(),
+  /**
+   * Names the seller had before (a bank renamed: «بنك مصر إيران للتنمية» for midbank), and the names
+   * of banks it absorbed: each resolves to this seller, as its aliases do (issue 51). `until`: when the
+   * name stopped being the bank's (YYYY, YYYY-MM or YYYY-MM-DD); `evidence`: where that was read (URLs
+   * or repository/path), one at least.
+   */
+  formerNames: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        until: z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, "expected YYYY, YYYY-MM or YYYY-MM-DD"),
+        evidence: z.array(z.string().min(1)).min(1),
+      }),
+    )
+    .optional(),
+  /**
+   * Where the seller's names (name, nameAr, aliases) were seen written so: URLs or repository/path of
+   * rate tables, the bank's own pages, lists of banks (docs/operating.md "The registry's names").
+   */
+  nameEvidence: z.array(z.string().min(1)).optional(),
   /**
    * Where and when the operator checked the seller's licence or registration (a URL or the name of
    * a register, and the date), or null: not checked. `licensedBy` says who licenses or registers
