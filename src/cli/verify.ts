@@ -1,6 +1,7 @@
 /** `price-feed verify URL|DIR` and `price-feed keygen`: checking a signed build, and making its key. */
 import { Option, type Command } from "commander";
-import { parseNow } from "./options.js";
+import { parseNow, positiveInt } from "./options.js";
+import { VERIFY_REQUEST_TIMEOUT_MS, VERIFY_RUN_TIMEOUT_MS } from "../core/limits.js";
 
 export function verifyCommand(program: Command, exit: (status: number) => void): void {
   program
@@ -15,12 +16,27 @@ export function verifyCommand(program: Command, exit: (status: number) => void):
       (v: string, all: string[]) => [...all, v],
       [] as string[],
     )
-    .action(async (site: string, o: { key: string[] }) => {
+    .option(
+      "--timeout <ms>",
+      "over HTTP: one request, from asking to its body's last byte, in milliseconds",
+      positiveInt,
+      VERIFY_REQUEST_TIMEOUT_MS,
+    )
+    .option(
+      "--run-timeout <seconds>",
+      "over HTTP: the whole check, the waits for the site's rate limit included",
+      positiveInt,
+      VERIFY_RUN_TIMEOUT_MS / 1000,
+    )
+    .action(async (site: string, o: { key: string[]; timeout: number; runTimeout: number }) => {
       const { folderReader, trustedKeys, urlReader, verifySite } = await import("../jobs/verify.js");
-      const reader = /^https?:\/\//i.test(site) ? urlReader(site) : folderReader(site);
-      const r = await verifySite(reader, await trustedKeys(o.key));
+      const keys = await trustedKeys(o.key);
+      const reader = /^https?:\/\//i.test(site)
+        ? urlReader(site, { timeoutMs: o.timeout, runTimeoutMs: o.runTimeout * 1000 })
+        : folderReader(site);
+      const r = await verifySite(reader, keys);
       if (r.fatal) {
-        console.log(`price-feed verify: ${reader.where}: ${r.fatal}`);
+        console.log(`price-feed verify: ${reader.where}: ${r.fatal}${r.hint ? `\n${r.hint}` : ""}`);
         exit(1);
         return;
       }

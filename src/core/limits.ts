@@ -6,3 +6,6 @@ export const CACHE_MAX_AGE_SECONDS = 300;
 /** Hostile-input bounds of the handler: longer targets get 414, more parameters 400. */
 export const MAX_URL_LENGTH = 4096;
 export const MAX_PARAMS = 64;
+/** `verify URL`'s bounds (src/jobs/verify.ts): one request, body included, and the whole check, waits included. */
+export const VERIFY_REQUEST_TIMEOUT_MS = 20_000;
+export const VERIFY_RUN_TIMEOUT_MS = 600_000;

@@ -211,7 +211,12 @@ describe("price-feed verify", () => {
   });
 
   test.each([
-    ["an unsigned build", () => unsignedOut, () => [key.entry.publicKey], /is missing: the build is not signed/],
+    [
+      "an unsigned build",
+      () => unsignedOut,
+      () => [key.entry.publicKey],
+      /: the build is not signed \(api\/v1\/statement.json is missing and _manifest.json says "signed": false\)\nbuild it with PRICE_FEED_SIGNING_KEY set/,
+    ],
     ["a key that did not sign it", () => signedOut, () => [next.entry.publicKey], /not among the trusted keys/],
   ])("%s: one line, exit 1", async (_, dir, keys, line) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
@@ -224,7 +229,8 @@ describe("price-feed verify", () => {
   });
 
   test("over HTTP on loopback: the local server of the build passes; a mirror with a forged file is named", async () => {
-    const server = await testServer(signedOut);
+    // Limits above the three checks' 370 requests: verify waits for a spent window (test/jobs/verify.test.ts).
+    const server = await testServer(signedOut, { limits: { window: 1000, windowSeconds: 60, daily: 5000 } });
     const mirror = await staticMirror(tampered, "/pf");
     try {
       const good = await verifySite(urlReader(server.url), [key.entry]);
