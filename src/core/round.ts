@@ -32,6 +32,20 @@ export function isSafePrice(x: number, decimals: number): boolean {
   return Number.isFinite(x) && x > 0 && x * 10 ** decimals <= Number.MAX_SAFE_INTEGER;
 }
 
+/**
+ * The mean of two prices already rounded to `decimals`, rounded half away from zero (docs/methodology.md
+ * §5.1: the official mid, `bench`). Computed in the smallest unit, where the sum is an exact integer:
+ * in binary (55.80 + 55.93) / 2 is 55.864999…, which rounded to 55.86 where the rulebook's 55.865
+ * gives 55.87 (found by the rehearsal's second implementation).
+ */
+export function midHalfAway(a: number, b: number, decimals: number): number {
+  const f = 10 ** decimals;
+  const sum = Math.round(a * f) + Math.round(b * f);
+  const half = sum >= 0 ? Math.ceil(sum / 2) : -Math.ceil(-sum / 2); // .5 away from zero
+  const out = half / f;
+  return out === 0 ? 0 : out;
+}
+
 export function roundOrNull(x: number | null, decimals: number): number | null {
   return x === null ? null : roundHalfAway(x, decimals);
 }

@@ -5,7 +5,7 @@
  */
 import { CLOCK_SKEW_MS, REFERENCE_MAX_AGE_DAYS } from "../core/methodology.js";
 import { cairoDate, daysBetween, parseInstant } from "../core/cairo.js";
-import { roundHalfAway } from "../core/round.js";
+import { midHalfAway, roundHalfAway } from "../core/round.js";
 import type { Located } from "../core/dataset.js";
 import type { CatalogAsset, GlobalRate, OfficialRate } from "../schema/inputs.js";
 
@@ -69,11 +69,7 @@ export function dailyRefs(
     const buy = "value" in r ? null : r.buy === null ? null : roundHalfAway(r.buy, d);
     const sell = "value" in r ? null : r.sell === null ? null : roundHalfAway(r.sell, d);
     const value =
-      "value" in r
-        ? roundHalfAway(r.value, d)
-        : buy !== null && sell !== null
-          ? roundHalfAway((buy + sell) / 2, d)
-          : null;
+      "value" in r ? roundHalfAway(r.value, d) : buy !== null && sell !== null ? midHalfAway(buy, sell, d) : null;
     let days = byAsset.get(r.asset);
     if (!days) byAsset.set(r.asset, (days = { list: [], byDate: null, sorted: true }));
     const cur = dayOf(days, date);

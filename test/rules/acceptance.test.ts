@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { acceptDay, checkQuote, type AcceptanceContext, type AcceptedQuote } from "../../src/rules/acceptance.js";
 import type { LocatedQuote } from "../../src/core/dataset.js";
-import { roundHalfAway } from "../../src/core/round.js";
+import { midHalfAway, roundHalfAway } from "../../src/core/round.js";
 import type { CatalogAsset, Quote, RegistrySeller } from "../../src/schema/inputs.js";
 import { median, medianWithout } from "../../src/core/stats.js";
 import { DayQuotes, DayQuotesPicked } from "../../src/rules/day-quotes.js";
@@ -321,6 +321,20 @@ describe("rounding half away from zero", () => {
   ])("%d to %i decimals is %d", (x, d, out) => {
     expect(roundHalfAway(x, d)).toBe(out);
     expect(Object.is(roundHalfAway(x, d), -0)).toBe(false);
+  });
+});
+
+describe("the official mid (bench), half away from zero in the smallest unit (core/round.ts midHalfAway)", () => {
+  test.each([
+    [55.8, 55.93, 2, 55.87], // binary (55.80 + 55.93) / 2 is 55.864999…: it once gave 55.86
+    [47.5, 47.6, 2, 47.55],
+    [47.51, 47.6, 2, 47.56],
+    [47.5, 47.5, 2, 47.5],
+    [0.01, 0.02, 2, 0.02],
+    [100, 101, 0, 101],
+    [4050.125, 4050.126, 3, 4050.126],
+  ])("(%d + %d) / 2 to %i decimals is %d", (a, b, d, out) => {
+    expect(midHalfAway(a, b, d)).toBe(out);
   });
 });
 

@@ -55,9 +55,14 @@ describe("a day's reference (§9)", () => {
       want: { buy: 47.0, sell: 47.1, sources: ["a", "b"] },
     },
     {
+      name: "the mid of an exact half is rounded away from zero, not as binary arithmetic leaves it",
+      rows: [official("2026-11-18T07:00:00Z", 55.8, 55.93)],
+      want: { buy: 55.8, sell: 55.93, value: 55.87 },
+    },
+    {
       name: "prices are rounded to the asset's decimals, the mid from the rounded prices",
       rows: [official("2026-11-18T07:00:00Z", 47.005, 47.114)],
-      want: { buy: roundHalfAway(47.005, 2), sell: 47.11, value: roundHalfAway((47.01 + 47.11) / 2, 2) },
+      want: { buy: roundHalfAway(47.005, 2), sell: 47.11, value: 47.06 },
     },
     {
       name: "one side only: no mid value",
@@ -200,7 +205,7 @@ function model(rows: Row[], nowMs: number): DayRef[] {
     const value = isGlobal
       ? roundHalfAway(r.value, 2)
       : buy !== null && sell !== null
-        ? roundHalfAway((buy + sell) / 2, 2)
+        ? Math.floor((Math.round(buy * 100) + Math.round(sell * 100) + 1) / 2) / 100 // in piastres: exact
         : null;
     const cur = days.get(date);
     if (!cur) {
