@@ -16,6 +16,7 @@ import { cairoDate, parseInstant } from "../../core/cairo.js";
 import type { ProbationState } from "../../schema/probation.js";
 import { readConfig, readProbation, readQuoteDays, readRefs, type RawQuote } from "./data.js";
 import { judgeRawDays } from "./feed.js";
+import { expectStanding } from "./standing.js";
 import { dailyRates } from "./references.js";
 import type { Difference } from "./compare.js";
 
@@ -26,13 +27,63 @@ export { roundHalf } from "./rulebook.js";
 
 const keyOf = (q: RawQuote) => JSON.stringify([q.source, q.seller, q.asset, q.observedAt, q.buy, q.sell]);
 
+/** One source's quotes of one ingest run, as ingest's report carries them (`observed.quotes`). */
+export interface SourceRun {
+  id: string;
+  quotes: readonly RawQuote[];
+}
+
 /**
- * One run of one source, judged as ingest judges it after appending (docs/methodology.md §2.4): every
- * test over the day as logged at `nowMs`, with the references in force, each quote's peers by the
- * standing before the run (`o.probation`, by default data/state/probation.json as it is: pass the
- * record as it was before the run when ingest has already rewritten it). One reason per refused
- * logged line that is one of the run's quotes; a quote not in the log (skipped by ingest) is not judged.
+ * One ingest run's quotes, judged as ingest must judge them after appending (docs/methodology.md
+ * §2.4): every test over each day as logged at `nowMs`, with the references in force, and each
+ * quote's peers by the standing before the run (`o.probation`, by default data/state/probation.json
+ * as it is: pass the record as it was before the run when ingest has already rewritten it). Per
+ * source, one reason per refused logged line that is one of the run's quotes (a quote ingest did not
+ * log is not judged), and the earliest `observedAt` of its quotes.
  */
+export async function judgeRuns(
+  dataDir: string,
+  nowMs: number,
+  runs: readonly SourceRun[],
+  o: { probation?: ProbationState } = {},
+): Promise<Map<string, { refusals: string[]; earliest?: string }>> {
+  const keys = new Map<string, string>(); // quote key → source
+  const dates = new Set<string>();
+  const out = new Map<string, { refusals: string[]; earliest?: string }>();
+  for (const r of runs) {
+    let earliest = Infinity;
+    for (const q of r.quotes) {
+      if (q.source !== r.id) continue;
+      keys.set(keyOf(q), r.id);
+      const ms = parseInstant(q.observedAt);
+      if (ms === null) continue;
+      dates.add(cairoDate(ms));
+      earliest = Math.min(earliest, ms);
+    }
+    out.set(r.id, { refusals: [], ...(Number.isFinite(earliest) && { earliest: instant(earliest) }) });
+  }
+  if (keys.size === 0) return out;
+  const cfg = await readConfig(dataDir);
+  const days = await judgeRawDays(
+    dataDir,
+    nowMs,
+    cfg,
+    o.probation ?? (await readProbation(dataDir)),
+    await readQuoteDays(dataDir),
+    dailyRates(await readRefs(dataDir, "official"), cfg.assets, nowMs),
+    dailyRates(await readRefs(dataDir, "global"), cfg.assets, nowMs),
+    (date) => !dates.has(date),
+  );
+  for (const day of days.values())
+    for (const j of day.quotes) {
+      if (j.reason === null) continue;
+      const id = keys.get(keyOf(j.quote));
+      if (id !== undefined) out.get(id)!.refusals.push(j.reason);
+    }
+  return out;
+}
+
+/** judgeRuns for one source: `judgeRun(dataDir, nowMs, sourceId, quotes)`. */
 export async function judgeRun(
   dataDir: string,
   nowMs: number,
@@ -40,36 +91,63 @@ export async function judgeRun(
   quotes: readonly RawQuote[],
   o: { probation?: ProbationState } = {},
 ): Promise<{ refusals: string[]; earliest?: string }> {
-  const mine = quotes.filter((q) => q.source === sourceId);
-  const keys = new Set(mine.map(keyOf));
-  const dates = new Set<string>();
-  let earliest = Infinity;
-  for (const q of mine) {
-    const ms = parseInstant(q.observedAt);
-    if (ms === null) continue;
-    dates.add(cairoDate(ms));
-    earliest = Math.min(earliest, ms);
+  return (await judgeRuns(dataDir, nowMs, [{ id: sourceId, quotes }], o)).get(sourceId)!;
+}
+
+const instant = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/** One hour's ingest as the driver records it (src/rehearse/run.ts HourRecord). */
+export interface HourRun {
+  nowMs: number;
+  at: string;
+  reports: ReadonlyArray<{ id: string; ok: boolean; observed?: { quotes: readonly RawQuote[] } }>;
+}
+
+/** The replay so far per data folder: the runs already replayed and the record they give. */
+const replays = new Map<string, { first: string; done: number; state: ProbationState }>();
+
+/**
+ * The probation record replayed by the rulebook from every ingest run so far, against the one ingest
+ * kept (data/state/probation.json). Called after each hour with all the hours so far; the hours
+ * already replayed are remembered (a run is judged against the day as logged right after it, so it
+ * can only be judged in its own hour). `initial`: the record before the first run (an operator's
+ * folder may come with one); empty by default.
+ */
+export async function checkProbation(o: {
+  dataDir: string;
+  nowMs: number;
+  runs: readonly HourRun[];
+  initial?: ProbationState;
+}): Promise<Difference[]> {
+  const first = o.runs[0]?.at ?? "";
+  let r = replays.get(o.dataDir);
+  if (!r || r.first !== first || r.done > o.runs.length)
+    r = { first, done: 0, state: structuredClone(o.initial ?? { sources: {} }) };
+  replays.set(o.dataDir, r);
+  const cfg = await readConfig(o.dataDir);
+  for (const hour of o.runs.slice(r.done)) {
+    const mine = hour.reports.filter((x) => cfg.subject.has(x.id));
+    const judged = await judgeRuns(
+      o.dataDir,
+      hour.nowMs,
+      mine.map((x) => ({ id: x.id, quotes: x.observed?.quotes ?? [] })),
+      { probation: r.state },
+    );
+    const next: ProbationState = { sources: { ...r.state.sources } };
+    for (const x of mine) {
+      const quotes = (x.observed?.quotes ?? []).filter((q) => q.source === x.id);
+      const j = judged.get(x.id)!;
+      next.sources[x.id] = expectStanding(r.state.sources[x.id], {
+        at: instant(hour.nowMs),
+        ok: x.ok && quotes.length > 0,
+        refusals: j.refusals,
+        ...(j.earliest !== undefined && { earliest: j.earliest }),
+      });
+    }
+    r.state = next;
+    r.done++;
   }
-  const cfg = await readConfig(dataDir);
-  const state = o.probation ?? (await readProbation(dataDir));
-  const days = await judgeRawDays(
-    dataDir,
-    nowMs,
-    cfg,
-    state,
-    await readQuoteDays(dataDir),
-    dailyRates(await readRefs(dataDir, "official"), cfg.assets, nowMs),
-    dailyRates(await readRefs(dataDir, "global"), cfg.assets, nowMs),
-    (date) => !dates.has(date),
-  );
-  const refusals: string[] = [];
-  for (const day of days.values())
-    for (const j of day.quotes)
-      if (j.reason !== null && j.quote.source === sourceId && keys.has(keyOf(j.quote))) refusals.push(j.reason);
-  return {
-    refusals,
-    ...(Number.isFinite(earliest) && { earliest: new Date(earliest).toISOString().replace(".000Z", "Z") }),
-  };
+  return compareStandings(r.state, o.dataDir);
 }
 
 /**

@@ -91,11 +91,14 @@ function firstTests(
   if (!seller) return { reason: "unlicensed-seller" };
   if (!seller.categories.includes(asset.category)) return { reason: "not-licensed-for-category" };
   if (q.buy === null && q.sell === null) return { reason: "no-price" };
-  // "a value that is not a finite positive number after rounding is refused before any rule"
-  const round = (v: number | null) =>
-    v === null ? null : Number.isFinite(v) && v > 0 ? roundHalf(v, asset.decimals) : -1;
-  const buy = round(q.buy);
-  const sell = round(q.sell);
+  // "a value that is not a finite positive number after rounding is refused before any rule"; one too
+  // large to be rounded exactly (over 2^53 − 1 in the asset's smallest unit) has its own reason (§2.1).
+  const positive = (v: number | null) => v === null || (Number.isFinite(v) && v > 0);
+  if (!positive(q.buy) || !positive(q.sell)) return { reason: "non-positive-price" };
+  const exact = (v: number | null) => v === null || v * 10 ** asset.decimals <= Number.MAX_SAFE_INTEGER;
+  if (!exact(q.buy) || !exact(q.sell)) return { reason: "out-of-range-price" };
+  const buy = q.buy === null ? null : roundHalf(q.buy, asset.decimals);
+  const sell = q.sell === null ? null : roundHalf(q.sell, asset.decimals);
   if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return { reason: "non-positive-price" };
   if (buy !== null && sell !== null && buy > sell) return { reason: "crossed" };
   const ms = parseInstant(q.observedAt);
