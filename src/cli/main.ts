@@ -2,7 +2,8 @@
  * The `price-feed` command: a few lines mapping subcommands to their modules, and the one place that
  * turns errors into exit statuses (README "The command line"):
  *   0 done · 1 the command did not do its work (a bad flag, bad data, a missing folder, a port in
- *   use…; what it would have written is as it was) · 2 ingest: some sources failed, the others landed.
+ *   use…; what it would have written is as it was) · 2 ingest: some sources failed, the others landed ·
+ *   3 health: something needs the operator.
  * No stack trace reaches the user: an error of ours is one line saying what and where, and one
  * saying what to do; an unexpected one too, with PRICE_FEED_DEBUG=1 to see its stack.
  */
@@ -17,9 +18,10 @@ import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";
 import { serveCommand } from "./serve.js";
 import { keygenCommand, verifyCommand } from "./verify.js";
+import { healthCommand } from "./health.js";
 import { rehearseCommand } from "./rehearse.js";
 
-export const EXIT = { ok: 0, failed: 1, sourcesFailed: 2 } as const;
+export const EXIT = { ok: 0, failed: 1, sourcesFailed: 2, needsOperator: 3 } as const;
 
 const EXIT_HELP = `
 Exit status:
@@ -27,6 +29,7 @@ Exit status:
   1  the command did not do its work (a bad flag, a missing folder, a malformed
      file, a port in use): one line says what and where, the next what to do
   2  ingest: some sources failed and were skipped; the others landed
+  3  health: something needs the operator (each problem is listed, with what to do)
 
 npm start runs \`demo\`; every command has --help.`;
 
@@ -52,6 +55,7 @@ const FOLDERS: Record<string, string[]> = {
   compact: ["data"],
   demo: ["data"],
   rehearse: ["data"],
+  health: ["data"],
 };
 
 async function assertFolder(dir: string, flag: string): Promise<void> {
@@ -94,6 +98,7 @@ export function program(exit: (status: number) => void = () => {}): Command {
   demoCommand(cli);
   verifyCommand(cli, exit);
   keygenCommand(cli);
+  healthCommand(cli, exit);
   rehearseCommand(cli, exit);
   cli.addHelpText("after", EXIT_HELP);
   for (const c of cli.commands) c.exitOverride();
@@ -107,7 +112,8 @@ export function program(exit: (status: number) => void = () => {}): Command {
 
 /** What a failed command left as it was, in its own words. */
 const UNCHANGED: Record<string, string> = {
-  build: "nothing was published; the previous site and all data are as they were.",
+  build:
+    "nothing was published; the previous site and all data are as they were, but state/build.json, which records the refusal.",
   ingest: "nothing was appended; the data folder is as it was.",
   compact: "nothing was compacted; the data folder is as it was.",
   demo: "the demo did not start; the data it copies is untouched.",

@@ -13,6 +13,7 @@
  *   state/sources.json           each source's last run, success and failure
  *   state/events.json            what the last build published, summarized, and the events kept
  *   state/probation.json         where each new source stands on probation (the record, not a cache)
+ *   state/build.json             the last build's outcome: built or refused, and why (read by `health`)
  *   state/closed-days/           raw days already closed by a build (a cache)
  *   state/archive/               what the archive keeps of each compacted day (a cache)
  */
@@ -76,6 +77,8 @@ export interface DataPaths {
   events: string;
   /** state/probation.json (docs/methodology.md "New sources: probation") */
   probation: string;
+  /** state/build.json: the last build's outcome (src/io/build-outcome.ts), read by `price-feed health` */
+  buildOutcome: string;
   /** state/closed-days/ */
   closedDays: string;
   /** state/archive/ */
@@ -101,6 +104,7 @@ export function dataPaths(dir: string): DataPaths {
     sourceRuns: joinPath(state, "sources.json"),
     events: joinPath(state, "events.json"),
     probation: joinPath(state, "probation.json"),
+    buildOutcome: joinPath(state, "build.json"),
     closedDays: joinPath(state, "closed-days"),
     archive: joinPath(state, "archive"),
     keys: joinPath(dir, "keys.json"),

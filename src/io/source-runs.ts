@@ -46,9 +46,24 @@ export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at
       ...((o.ok ? o.unknownSellers : before?.unknownSellers)?.length
         ? { unknownSellers: [...(o.ok ? o.unknownSellers! : before!.unknownSellers!)] }
         : {}),
+      // Where this run of failures began, for `price-feed health`'s failures in a row (src/feed/health.ts).
+      ...(o.ok ? {} : { failingSince: before ? failingSinceOf(before, at) : at }),
     };
   }
   return { sources: Object.fromEntries(Object.entries(sources).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+/**
+ * The first failed run of the failures that a failing run at `at` continues: the record's own
+ * `failingSince`; for a record an older ingest wrote without it, its last failure when that came after
+ * its last success (the run after a success is the first that can fail); else this run.
+ */
+function failingSinceOf(before: SourceRuns["sources"][string], at: string): string {
+  const failing =
+    before.lastFailure !== null &&
+    (before.lastSuccessAt === null || Date.parse(before.lastFailure.at) > Date.parse(before.lastSuccessAt));
+  if (!failing) return at;
+  return before.failingSince ?? before.lastFailure!.at;
 }
 
 export async function writeSourceRuns(dataDir: string, runs: SourceRuns): Promise<void> {

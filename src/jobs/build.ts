@@ -1,5 +1,5 @@
 /** The build as the CLI runs it: load `data/`, compose, validate, publish, record state and report. */
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonical } from "../core/canonical.js";
@@ -33,6 +33,7 @@ import { startingRecord } from "../feed/events.js";
 import { SiteFolder, writeReport } from "../io/site-writer.js";
 import { loadProbation } from "../io/probation-state.js";
 import { loadSourceRuns } from "../io/source-runs.js";
+import { loadBuildOutcome, outcomeOf, refusalReason, writeBuildOutcome } from "../io/build-outcome.js";
 
 /** The rulebook the docs page renders, from the package root (as CHANGELOG_FILE). */
 export const METHODOLOGY_FILE = fileURLToPath(new URL("../../docs/methodology.md", import.meta.url));
@@ -74,6 +75,37 @@ export interface BuildOptions {
  * earlier --now never replaces a later one.
  */
 export async function runBuild(o: BuildOptions): Promise<BuildResult> {
+  let result: BuildResult;
+  try {
+    result = await buildLocked(o);
+  } catch (e) {
+    await recordOutcome(o, e);
+    throw e;
+  }
+  await recordOutcome(o);
+  return result;
+}
+
+/**
+ * data/state/build.json, built or refused (src/io/build-outcome.ts), for `price-feed health`: the
+ * one trace a refused build leaves. Never in the way of the build's own outcome: a record that
+ * cannot be written is said on stderr, and the build succeeds or fails as it did.
+ */
+async function recordOutcome(o: BuildOptions, error?: unknown): Promise<void> {
+  if (o.saveState === false || !existsSync(o.dataDir)) return;
+  try {
+    await withDataLock(o.dataDir, { command: "build", nowMs: o.nowMs, waitMs: 5_000 }, async () => {
+      const prev = await loadBuildOutcome(o.dataDir).catch(() => null);
+      await writeBuildOutcome(o.dataDir, outcomeOf(prev, o.nowMs, error));
+    });
+  } catch (e) {
+    console.error(
+      `price-feed: the build's outcome was not recorded in ${o.dataDir}/state/build.json: ${refusalReason(e)}`,
+    );
+  }
+}
+
+async function buildLocked(o: BuildOptions): Promise<BuildResult> {
   // Before the lock, which is a file beside it: a target the build did not make is refused untouched.
   await assertOutFolder(o.outDir, o.dataDir);
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);

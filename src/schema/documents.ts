@@ -271,6 +271,10 @@ export const SourceRun = z.strictObject({
     description:
       "Seller names its last successful run gave that the registry does not know, as written: never sellers until the operator adds the seller (or an alias) to the registry.",
   }),
+  failingSince: IsoInstant.optional().meta({
+    description:
+      "While the source fails: the first failed run since its last success (price-feed health counts its failures in a row from it); absent once a run succeeds.",
+  }),
 });
 export type SourceRun = z.infer<typeof SourceRun>;
 

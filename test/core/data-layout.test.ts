@@ -47,6 +47,7 @@ describe("joinPath is node:path's posix join", () => {
       sourceRuns: "data/state/sources.json",
       events: "data/state/events.json",
       probation: "data/state/probation.json",
+      buildOutcome: "data/state/build.json",
       keys: "data/keys.json",
       closedDays: "data/state/closed-days",
       archive: "data/state/archive",

@@ -16,6 +16,7 @@ import { smallRows } from "../helpers/rows.js";
 
 const T1 = "2026-11-19T09:07:00.000Z";
 const T2 = "2026-11-19T10:07:00.000Z";
+const T3 = "2026-11-19T11:07:00.000Z";
 const empty: SourceRuns = { sources: {} };
 
 describe("ingest's record of source runs", () => {
@@ -32,14 +33,26 @@ describe("ingest's record of source runs", () => {
       prev: empty,
       ok: false,
       at: T1,
-      expected: { lastRunAt: T1, lastSuccessAt: null, lastFailure: { at: T1, reason: "HTTP 503" } },
+      expected: { lastRunAt: T1, lastSuccessAt: null, lastFailure: { at: T1, reason: "HTTP 503" }, failingSince: T1 },
     },
     {
       name: "a failure after a success keeps when it last worked",
       prev: recordRuns(empty, [{ id: "s", ok: true }], T1),
       ok: false,
       at: T2,
-      expected: { lastRunAt: T2, lastSuccessAt: T1, lastFailure: { at: T2, reason: "HTTP 503" } },
+      expected: {
+        lastRunAt: T2,
+        lastSuccessAt: T1,
+        lastFailure: { at: T2, reason: "HTTP 503" },
+        failingSince: T2,
+      },
+    },
+    {
+      name: "failures in a row keep when they began; a success ends them",
+      prev: recordRuns(recordRuns(empty, [{ id: "s", ok: true }], T1), [{ id: "s", ok: false, error: "x" }], T2),
+      ok: false,
+      at: T3,
+      expected: { lastRunAt: T3, lastSuccessAt: T1, lastFailure: { at: T3, reason: "HTTP 503" }, failingSince: T2 },
     },
     {
       name: "a success after a failure keeps why it last failed",
