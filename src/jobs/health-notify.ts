@@ -59,10 +59,15 @@ export function scrub(text: string, secrets: ReadonlyArray<string | undefined>):
 
 /** Why a call failed, in words without the address called (the webhook's URL is itself the secret). */
 function failure(e: unknown): string {
-  const err = e as { name?: string; message?: string; cause?: { code?: string } };
+  const err = e as {
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> };
+  };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") return `no answer within ${CALL_TIMEOUT_MS / 1000} s`;
-  if (err?.cause?.code) return `could not be reached (${err.cause.code})`;
-  return `could not be reached (${err?.message ?? String(e)})`;
+  // fetch's own error says only "fetch failed": the reason is its cause's (ECONNREFUSED, ENOTFOUND…).
+  const why = err?.cause?.code ?? err?.cause?.errors?.[0]?.code ?? err?.cause?.message ?? err?.message ?? String(e);
+  return `could not be reached (${why})`;
 }
 
 class ApiError extends Error {}
