@@ -13,6 +13,7 @@ import type { ProbationState, StandingChange } from "../schema/probation.js";
 import { standingSummary, subjectSources } from "../rules/probation.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import { redactUrls } from "../core/redact.js";
+import { publishedUnknown } from "../core/unknown-names.js";
 
 /**
  * A graduation or return as published: each member named, so that what the record keeps for itself
@@ -22,6 +23,12 @@ import { redactUrls } from "../core/redact.js";
 function publishedChange(c: StandingChange | undefined) {
   if (!c) return null;
   return { at: c.at, standing: c.standing, reason: c.reason, countsFrom: c.countsFrom ?? null };
+}
+
+/** A run's unknown names as published: bounded whatever wrote the record (src/core/unknown-names.ts). */
+function unknownOf(run: SourceRuns["sources"][string] | undefined) {
+  const u = run ? publishedUnknown(run) : { names: [], more: 0 };
+  return { unknownSellers: u.names.map((n) => n.name), unknownNames: u.names, unknownNamesMore: u.more };
 }
 
 export function buildSourceHealth(
@@ -49,7 +56,7 @@ export function buildSourceHealth(
         lastSuccessAt: run?.lastSuccessAt ?? null,
         // A reason an older ingest stored with a URL's query or userinfo is published without them.
         lastFailure: run?.lastFailure ? { ...run.lastFailure, reason: redactUrls(run.lastFailure.reason) } : null,
-        unknownSellers: [...(run?.unknownSellers ?? [])],
+        ...unknownOf(run),
         evidence: s.evidence ?? null,
         probation: {
           ...standingSummary(probation.sources[s.id], subject.has(s.id)),

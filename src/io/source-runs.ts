@@ -4,11 +4,12 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { SourceRuns } from "../schema/documents.js";
+import { SourceRuns, type SourceRun } from "../schema/documents.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dataPaths } from "../core/data-layout.js";
 import { readJsonOr } from "./json-file.js";
 import { redactUrls } from "../core/redact.js";
+import { publishedUnknown, recordUnknown, type UnknownNames } from "../core/unknown-names.js";
 
 export function loadSourceRuns(dataDir: string): Promise<SourceRuns> {
   return readJsonOr(dataPaths(dataDir).sourceRuns, SourceRuns, { sources: {} }, dataDir);
@@ -42,10 +43,13 @@ export function recordRuns(prev: SourceRuns, outcomes: readonly RunOutcome[], at
       lastRunAt: at,
       lastSuccessAt: o.ok ? at : (before?.lastSuccessAt ?? null),
       lastFailure: o.ok ? (before?.lastFailure ?? null) : { at, reason: redactUrls(o.error ?? "failed") },
-      // As of its last successful run: a failed run read no name, so the last list stands.
-      ...((o.ok ? o.unknownSellers : before?.unknownSellers)?.length
-        ? { unknownSellers: [...(o.ok ? o.unknownSellers! : before!.unknownSellers!)] }
-        : {}),
+      // As of its last successful run: a failed run read no name, so the last list stands. Each name
+      // counted (how many runs in a row, since when) and the list bounded: src/core/unknown-names.ts.
+      ...unknownFields(
+        o.ok
+          ? recordUnknown(before && publishedUnknown(before), o.unknownSellers ?? [], at)
+          : before && publishedUnknown(before),
+      ),
       // Where this run of failures began, for `price-feed health`'s failures in a row (src/feed/health.ts).
       ...(o.ok ? {} : { failingSince: before ? failingSinceOf(before, at) : at }),
     };
@@ -64,6 +68,12 @@ function failingSinceOf(before: SourceRuns["sources"][string], at: string): stri
     (before.lastSuccessAt === null || Date.parse(before.lastFailure.at) > Date.parse(before.lastSuccessAt));
   if (!failing) return at;
   return before.failingSince ?? before.lastFailure!.at;
+}
+
+/** A record's unknown names as the state file keeps them: absent when there is none. */
+function unknownFields(u: UnknownNames | undefined): Pick<SourceRun, "unknownNames" | "unknownMore"> {
+  if (!u?.names.length) return {};
+  return { unknownNames: u.names, ...(u.more ? { unknownMore: u.more } : {}) };
 }
 
 export async function writeSourceRuns(dataDir: string, runs: SourceRuns): Promise<void> {

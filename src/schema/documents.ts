@@ -257,6 +257,24 @@ export const Readiness = z
   });
 export type Readiness = z.infer<typeof Readiness>;
 
+/** A seller name a source gave that the registry does not know, with how often and since when (issue 51). */
+const UnknownName = z
+  .strictObject({
+    name: z.string().meta({
+      description: "As the source wrote it, cut to 120 characters (then ending with …).",
+    }),
+    runs: z.number().int().min(1).meta({
+      description: "How many successful runs in a row have given it, up to and including the last.",
+    }),
+    firstSeenAt: IsoInstant.meta({ description: "The first run of those." }),
+    lastSeenAt: IsoInstant.meta({ description: "The last run that gave it: the source's last success." }),
+  })
+  .meta({
+    id: "UnknownName",
+    description:
+      "A seller name the registry does not know: never a seller (rule 1); the operator adds the bank, or the name as an alias (docs/operating.md).",
+  });
+
 /** What ingest last saw of one source: kept in data/state/sources.json, published in /api/v1/sources.json. */
 export const SourceRun = z.strictObject({
   lastRunAt: IsoInstant.meta({ description: "When ingest last asked this source." }),
@@ -269,7 +287,14 @@ export const SourceRun = z.strictObject({
     .meta({ description: "The latest failure, kept after later successes so an operator sees what last went wrong." }),
   unknownSellers: z.array(z.string()).optional().meta({
     description:
-      "Seller names its last successful run gave that the registry does not know, as written: never sellers until the operator adds the seller (or an alias) to the registry.",
+      "Seller names its last successful run gave that the registry does not know, as written: never sellers until the operator adds the seller (or an alias) to the registry. Written by an older ingest; unknownNames replaces it.",
+  }),
+  unknownNames: z.array(UnknownName).optional().meta({
+    description:
+      "The names its last successful run gave that the registry does not know, each with how many runs in a row gave it and since when; at most 20, most runs first (src/core/unknown-names.ts).",
+  }),
+  unknownMore: z.number().int().min(1).optional().meta({
+    description: "How many more such names that run gave, past the 20 kept.",
   }),
   failingSince: IsoInstant.optional().meta({
     description:
@@ -379,7 +404,14 @@ export const SourceHealth = z
           lastFailure: SourceRun.shape.lastFailure,
           unknownSellers: z.array(z.string()).meta({
             description:
-              "Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7).",
+              "Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7). At most 20, each cut to 120 characters (changelog 1.8): the names of unknownNames.",
+          }),
+          unknownNames: z.array(UnknownName).meta({
+            description:
+              "The same names, each with how many successful runs in a row gave it and since when, most runs first (changelog 1.8).",
+          }),
+          unknownNamesMore: z.number().int().min(0).meta({
+            description: 'How many more unknown names that run gave, past the 20 listed: "and N more" (changelog 1.8).',
           }),
           evidence: PublishedEvidence.nullable().meta({
             description: "How the source's format is known, as the sources file says; null when it does not say.",

@@ -12,7 +12,7 @@ import { HttpProblem, problems } from "../../core/http-problem.js";
 import { DAILY_LIMIT, WINDOW_LIMIT, WINDOW_SECONDS } from "../../core/limits.js";
 import { addDays } from "../../core/cairo.js";
 import { historyCsv } from "../../feed/archive/csv.js";
-import type { Manifest, Problem } from "../../schema/documents.js";
+import type { Manifest, Problem, SourceHealth } from "../../schema/documents.js";
 import { atomFeed } from "../atom.js";
 import { eventNames } from "../pages/events.js";
 import type { ArchiveExamples, EventsExamples, OpenApiExamples, SellersExamples } from "./parts.js";
@@ -72,7 +72,7 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
     feed: { ...ctx.assetFeed(pick), _self: `${FEED_PATH}?asset=${pick.slug}` },
     index: ctx.index,
     changelog: ctx.input.changelog,
-    sources: ctx.sources,
+    sources: withoutUnknownNames(ctx.sources),
     readiness: now.status === 200 ? { ready: now.body } : { notReady: now.body },
     problems: list,
     archive: archiveExamples(ctx, pick.slug),
@@ -84,6 +84,17 @@ export function examples(ctx: RenderContext): { ex: OpenApiExamples; etag: strin
     ex,
     etag: ctx.etag(feedPath),
     observedAt: pick.observedAt ? Date.parse(pick.observedAt) : input.nowMs,
+  };
+}
+
+/**
+ * The sources document with no unknown seller name: those are words a page sent, and the description
+ * never repeats them (issue 50, item 8: ten thousand of them once added 604 KB to openapi.json).
+ */
+function withoutUnknownNames(doc: SourceHealth): SourceHealth {
+  return {
+    ...doc,
+    sources: doc.sources.map((s) => ({ ...s, unknownSellers: [], unknownNames: [], unknownNamesMore: 0 })),
   };
 }
 

@@ -53,6 +53,7 @@ export const PUBLIC_SCHEMAS = [
   "Readiness",
   "SourceHealth",
   "SourceStatus",
+  "UnknownName",
   "ProbationStanding",
   "RegistryEntry",
 ];
