@@ -1,0 +1,588 @@
+/**
+ * The rehearsal's internet: every enabled network source of a sources file answered on loopback in
+ * its own format, with the world market's prices at the virtual instant the driver sets, and the
+ * network's faults of the hour.
+ *
+ * Each real host (www.banquemisr.com, egrates.com, dahabmasr.com, www.cbe.org.eg, …) gets an address
+ * of its own on the loopback network (127.0.0.2, 127.0.0.3, …; Linux routes all of 127.0.0.0/8 to
+ * the machine): ingest asks one host at a time and several hosts at once (src/jobs/ingest-schedule.ts
+ * hostLanes), so one address for every source would ask all of them in one lane. Where the system
+ * has only 127.0.0.1, every host is served there under a path of its own (`/<host>/…`), one lane.
+ *
+ * Before serving a source the world writes its body at a check instant and reads it with the real
+ * reader (src/ingest/adapters): a source whose body does not read back as the world's own account
+ * is not served, with the reason (`unserved`).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import readXlsxFile from "read-excel-file/universal";
+import { addDays, cairoDate } from "../../core/cairo.js";
+import { dataPaths } from "../../core/data-layout.js";
+import { readJson } from "../../io/json-file.js";
+import { sellerNamesOf, type SellerNames } from "../../ingest/document/names.js";
+import { htmlQuotes } from "../../ingest/adapters/html.js";
+import { documentQuotes } from "../../ingest/adapters/seller-document.js";
+import { xmlQuotes } from "../../ingest/adapters/xml.js";
+import { workbookRates } from "../../ingest/adapters/cbe.js";
+import { globalRates } from "../../ingest/adapters/global-rates.js";
+import {
+  Calendar,
+  Catalog,
+  Registry,
+  Sources,
+  type GlobalRate,
+  type OfficialRate,
+  type Quote,
+} from "../../schema/inputs.js";
+import type { CbeSource, GlobalRatesSource, SourceConfig } from "../../schema/sources.js";
+import { uniform } from "../../sample/random.js";
+import { WorldMarket } from "./market.js";
+import {
+  documentFaults,
+  expectedQuotes,
+  planDocument,
+  publish,
+  unknownNames,
+  type DocumentPlan,
+  type DocumentSource,
+} from "./publish.js";
+import { renderHtml, type Rendered } from "./render-html.js";
+import { renderCsv, renderJson, renderXml } from "./render-doc.js";
+import {
+  CBE_FORM_ACTION,
+  cbeCurrencies,
+  cbePage,
+  cbeWorkbook,
+  expectedGlobal,
+  expectedOfficial,
+  globalBase,
+  globalDocument,
+} from "./official.js";
+import {
+  NET_FAULT_KINDS,
+  NETWORK_FAULTS,
+  type NetFault,
+  type NetFaultKind,
+  type SourcesFile,
+  type WorldOptions,
+} from "./types.js";
+
+/** What a source's reader should read in the current hour: the world's own account of its body. */
+export interface Expected {
+  quotes: Quote[];
+  official: OfficialRate[];
+  global: GlobalRate[];
+  unknownSellers: string[];
+}
+
+export interface World {
+  /** The world's index, http://127.0.0.1:PORT (which host is where, which sources are served). */
+  readonly url: string;
+  /** The copy's sources file with every enabled network source's URL(s) pointed at the world. */
+  pointSources(file: SourcesFile): SourcesFile;
+  /** What every request answers until the next call: the virtual instant and this hour's faults. */
+  setHour(nowMs: number, faults: readonly NetFault[]): void;
+  /** Which sources the world can serve, and which it cannot (and why), for the summary. */
+  readonly served: readonly string[];
+  readonly unserved: ReadonlyArray<{ id: string; why: string }>;
+  /** The served sources a fault kind can hit (a value fault only where it means something: per ounce on gold). */
+  faultTargets(kind: NetFaultKind): string[];
+  /** What the source's reader should read this hour; null when this hour's faults make it fail. */
+  expected(sourceId: string): Promise<Expected | null>;
+  /** Requests answered since the world started, by source id (a token or form step counts). */
+  readonly requests: ReadonlyMap<string, number>;
+  close(): Promise<void>;
+}
+
+/** An instant the world writes every body at before serving it (a Wednesday, 10:07 in Cairo). */
+const CHECK_MS = Date.parse("2026-11-25T08:07:00Z");
+
+type Plan =
+  | { type: "document"; id: string; cfg: DocumentSource; doc: DocumentPlan }
+  | { type: "cbe"; id: string; cfg: CbeSource }
+  | { type: "global"; id: string; cfg: GlobalRatesSource };
+
+/** The URLs a source asks (its page, its token, its form, its mirrors). */
+function urlsOf(s: SourceConfig): string[] {
+  const out: string[] = [];
+  if ("url" in s && typeof s.url === "string") out.push(s.url);
+  if ("token" in s && s.token !== undefined) out.push(s.token.url);
+  if (s.adapter === "cbe") out.push(s.pageUrl);
+  if (s.adapter === "global-rates") out.push(...s.urls);
+  return out;
+}
+
+const usesNetwork = (s: SourceConfig) => urlsOf(s).length > 0;
+
+const CONTENT: Record<DocumentPlan["format"], string> = {
+  html: "text/html; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+  xml: "application/xml; charset=utf-8",
+};
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** A bot wall as Cloudflare serves it, status 200: its title and markers are what ingest knows it by. */
+const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
+<meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
+<div class="main-content"><h1>Checking if the site connection is secure</h1>
+<div id="cf-challenge-running"></div><noscript>Enable JavaScript and cookies to continue</noscript>
+</div></div><script>window._cf_chl_opt={cvId:'3',cType:'managed'};</script></body></html>
+`;
+
+function renderDocument(p: DocumentPlan, pub: ReturnType<typeof publish>): Rendered {
+  if (p.format === "html") return renderHtml(p, pub, p.arabic ? (p.cfg.nameAr ?? p.cfg.name) : p.cfg.name);
+  if (p.format === "json") return renderJson(p, pub);
+  if (p.format === "csv") return renderCsv(p, pub);
+  return renderXml(p, pub);
+}
+
+/** The real reader on a body: the quotes and unknown names it gives. */
+function readBack(p: DocumentPlan, body: string, nowMs: number, known: ReadonlySet<string>, names: SellerNames) {
+  const cfg = p.cfg;
+  if (cfg.adapter === "html") return htmlQuotes(body, cfg, nowMs, known, names);
+  if (cfg.adapter === "xml") return xmlQuotes(body, cfg, nowMs, known, names);
+  return documentQuotes(body, cfg, nowMs, known, names);
+}
+
+const sortQuotes = (qs: readonly Quote[]) =>
+  [...qs].sort((a, b) =>
+    `${a.seller}|${a.asset}|${a.observedAt}`.localeCompare(`${b.seller}|${b.asset}|${b.observedAt}`),
+  );
+
+/** Why a body does not read back as the world's account, or null when it does. */
+function disagreement(
+  p: DocumentPlan,
+  body: string,
+  expected: { quotes: Quote[]; unknown: string[] },
+  nowMs: number,
+  known: ReadonlySet<string>,
+  names: SellerNames,
+): string | null {
+  let got;
+  try {
+    got = readBack(p, body, nowMs, known, names);
+  } catch (e) {
+    return `its reader refuses the world's body: ${(e as Error).message}`;
+  }
+  const a = sortQuotes(got.quotes);
+  const b = sortQuotes(expected.quotes);
+  if (JSON.stringify(a) !== JSON.stringify(b)) {
+    const i = a.findIndex((q, k) => JSON.stringify(q) !== JSON.stringify(b[k]));
+    return `its reader reads ${JSON.stringify(a[i] ?? null)} where the world wrote ${JSON.stringify(b[i] ?? null)}`;
+  }
+  if (JSON.stringify(got.unknownSellers) !== JSON.stringify(expected.unknown))
+    return `its reader names ${JSON.stringify(got.unknownSellers)} unknown, the world wrote ${JSON.stringify(expected.unknown)}`;
+  return null;
+}
+
+/** A site: one real host, where the world answers it. */
+interface Site {
+  host: string;
+  /** Where its URLs now point: http://127.0.0.N:PORT, or http://127.0.0.1:PORT/<host> as a fallback. */
+  origin: string;
+  /** The path prefix requests carry in the fallback ("" otherwise). */
+  prefix: string;
+}
+
+interface Route {
+  source: string;
+  step: "document" | "token" | "cbe-page" | "cbe-form" | "global";
+}
+
+const hex = (key: string) =>
+  Array.from({ length: 4 }, (_, i) =>
+    Math.floor(uniform(`${key}#${i}`) * 0x10000)
+      .toString(16)
+      .padStart(4, "0"),
+  ).join("");
+
+const listen = (server: Server, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+
+export async function startWorld(o: WorldOptions): Promise<World> {
+  const files = dataPaths(o.dataDir);
+  const [catalog, registry, calendar] = await Promise.all([
+    readJson(files.catalog, Catalog, o.dataDir),
+    readJson(files.registry, Registry, o.dataDir),
+    readJson(files.calendar, Calendar, o.dataDir),
+  ]);
+  const market = new WorldMarket(o.seed, { catalog, registry, calendar });
+  const names = sellerNamesOf(registry);
+  const known = new Set(catalog.map((a) => a.id));
+  const parsed = Sources.parse(o.sources);
+
+  // What each enabled network source is to the world, or why it is not served.
+  const plans = new Map<string, Plan>();
+  const unserved: Array<{ id: string; why: string }> = [];
+  for (const s of parsed.sources.filter((x) => x.enabled)) {
+    if (!usesNetwork(s)) {
+      unserved.push({ id: s.id, why: "not a network source: ingest reads it without the world" });
+      continue;
+    }
+    if (s.adapter === "cbe") {
+      if (cbeCurrencies(s, market).length === 0)
+        unserved.push({ id: s.id, why: "none of its currencies is in the catalog" });
+      else plans.set(s.id, { type: "cbe", id: s.id, cfg: s });
+    } else if (s.adapter === "global-rates") {
+      if (globalBase(s, market) === null)
+        unserved.push({
+          id: s.id,
+          why: `its base ${s.base.toUpperCase()}-${s.quote.toUpperCase()} is not in the catalog`,
+        });
+      else plans.set(s.id, { type: "global", id: s.id, cfg: s });
+    } else if (s.adapter === "html" || s.adapter === "seller-document" || s.adapter === "xml") {
+      const doc = planDocument(s, market, names);
+      if ("why" in doc) {
+        unserved.push({ id: s.id, why: doc.why });
+        continue;
+      }
+      // Written at the check instant and read with the real reader: served only when it reads back.
+      const pub = publish(doc, market, names, CHECK_MS, new Set());
+      const body = renderDocument(doc, pub);
+      const why =
+        "why" in body
+          ? body.why
+          : disagreement(
+              doc,
+              body.body,
+              { quotes: expectedQuotes(doc, pub, CHECK_MS), unknown: unknownNames(pub) },
+              CHECK_MS,
+              known,
+              names,
+            );
+      if (why !== null) unserved.push({ id: s.id, why });
+      else plans.set(s.id, { type: "document", id: s.id, cfg: s, doc });
+    } else unserved.push({ id: s.id, why: `the world has no ${s.adapter} source` });
+  }
+  for (const p of plans.values())
+    if (p.type === "cbe") {
+      const rows = (await readXlsxFile(new Uint8Array(cbeWorkbookAt(p.cfg, CHECK_MS)).buffer)) as unknown as Array<{
+        data: unknown[][];
+      }>;
+      const got = workbookRates(rows[0]!.data, p.cfg).official;
+      if (JSON.stringify(got) !== JSON.stringify(expectedOfficial(p.cfg, market, CHECK_MS))) {
+        plans.delete(p.id);
+        unserved.push({ id: p.id, why: "its workbook does not read back as the world wrote it" });
+      }
+    } else if (p.type === "global") {
+      const doc = globalDocument(p.cfg, market, CHECK_MS, false);
+      const got = globalRates(doc, p.cfg, new Date(CHECK_MS).toISOString()).global;
+      if (JSON.stringify(got) !== JSON.stringify(expectedGlobal(p.cfg, doc, CHECK_MS))) {
+        plans.delete(p.id);
+        unserved.push({ id: p.id, why: "its document does not read back as the world wrote it" });
+      }
+    }
+  /** The workbook the CBE reader's own post asks for at `ms` (its range: the configured days back from today). */
+  function cbeWorkbookAt(cfg: CbeSource, ms: number): Buffer {
+    const dmy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
+    const form = new URLSearchParams();
+    form.set("FromDateRaw", dmy(addDays(cairoDate(ms), -(cfg.days - 1))));
+    form.set("ToDateRaw", dmy(cairoDate(ms)));
+    for (const c of cbeCurrencies(cfg, market)) form.append("SelectedSelectOptions", c.name);
+    const w = cbeWorkbook(cfg, market, form, ms);
+    return "bytes" in w ? w.bytes : Buffer.alloc(0);
+  }
+
+  // The sites: every host an enabled network source names, served or not (an unserved source's
+  // requests reach the world too, and are answered 404 with the reason: never the real site).
+  const hosts = [
+    ...new Set(
+      parsed.sources.filter((s) => s.enabled && usesNetwork(s)).flatMap((s) => urlsOf(s).map((u) => new URL(u).host)),
+    ),
+  ].sort();
+  const index = createServer((req, res) => void answer(null, req, res));
+  const indexPort = await listen(index, "127.0.0.1");
+  const indexUrl = `http://127.0.0.1:${indexPort}`;
+  const servers: Server[] = [index];
+  const sites = new Map<string, Site>();
+  let fallback = false;
+  for (const [i, host] of hosts.entries()) {
+    const address = `127.0.0.${i + 2}`;
+    if (!fallback && i + 2 < 255) {
+      const server = createServer((req, res) => void answer(host, req, res));
+      try {
+        const port = await listen(server, address);
+        servers.push(server);
+        sites.set(host, { host, origin: `http://${address}:${port}`, prefix: "" });
+        continue;
+      } catch {
+        fallback = true;
+      }
+    }
+    sites.set(host, { host, origin: `${indexUrl}/${host}`, prefix: `/${host}` });
+  }
+
+  // Routes: per host, `METHOD path?query` → the source and the step of its exchange.
+  const routes = new Map<string, Map<string, Route>>();
+  const route = (url: string, method: string, r: Route) => {
+    const u = new URL(url);
+    const table = routes.get(u.host) ?? new Map<string, Route>();
+    routes.set(u.host, table);
+    const key = `${method} ${u.pathname}${u.search}`;
+    const taken = table.get(key);
+    if (taken && taken.source !== r.source) return `it asks ${method} ${url}, as ${taken.source} does`;
+    table.set(key, r);
+    return null;
+  };
+  for (const p of [...plans.values()]) {
+    const steps: Array<[string, string, Route["step"]]> =
+      p.type === "document"
+        ? [
+            [p.cfg.url!, p.cfg.method ?? "GET", "document"],
+            ...(p.cfg.token
+              ? [[p.cfg.token.url, p.cfg.token.method ?? "GET", "token"] as [string, string, Route["step"]]]
+              : []),
+          ]
+        : p.type === "cbe"
+          ? [
+              [p.cfg.pageUrl, "GET", "cbe-page"],
+              [new URL(CBE_FORM_ACTION, p.cfg.pageUrl).href, "POST", "cbe-form"],
+            ]
+          : p.cfg.urls.map((u): [string, string, Route["step"]] => [u, "GET", "global"]);
+    for (const [url, method, step] of steps) {
+      const clash = route(url, method, { source: p.id, step });
+      if (clash !== null) {
+        plans.delete(p.id);
+        unserved.push({ id: p.id, why: clash });
+        break;
+      }
+    }
+  }
+  const unservedWhy = new Map(unserved.map((u) => [u.id, u.why]));
+
+  // The hour: its instant, its faults, and what it has handed out (nonces, sessions) and rendered.
+  let nowMs = CHECK_MS;
+  let faultsOf = new Map<string, Set<NetFaultKind>>();
+  let issued = new Map<string, Set<string>>();
+  /** Requests per source this hour: a source's requests come one after another, so its tokens are the same every run. */
+  let counters = new Map<string, number>();
+  let bodies = new Map<string, { bytes: Buffer; type: string }>();
+  const requests = new Map<string, number>();
+  const held = new Set<ServerResponse>();
+
+  const targets = (kind: NetFaultKind): string[] =>
+    [...plans.values()]
+      .filter((p) => {
+        if (NETWORK_FAULTS.has(kind)) return true;
+        if (kind === "reference-down") return p.type === "global";
+        if (p.type === "global") return kind === "stale-stamp";
+        if (p.type === "document") return documentFaults(p.doc, market).includes(kind);
+        return false;
+      })
+      .map((p) => p.id);
+  const faultTargets = new Map(NET_FAULT_KINDS.map((k) => [k, targets(k)]));
+
+  const valueFaults = (id: string) => {
+    const f = faultsOf.get(id) ?? new Set<NetFaultKind>();
+    return new Set([...f].filter((k) => !NETWORK_FAULTS.has(k) && k !== "reference-down"));
+  };
+
+  /** The body of a document source this hour (rendered once an hour). */
+  const documentBody = (p: Extract<Plan, { type: "document" }>) => {
+    let b = bodies.get(p.id);
+    if (!b) {
+      const pub = publish(p.doc, market, names, nowMs, valueFaults(p.id));
+      const r = renderDocument(p.doc, pub);
+      b = { bytes: Buffer.from("why" in r ? r.why : r.body, "utf8"), type: CONTENT[p.doc.format] };
+      bodies.set(p.id, b);
+    }
+    return b;
+  };
+
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    headers: Record<string, string | string[]> = {},
+  ) => res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers }).end(body);
+
+  async function answer(siteHost: string | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url ?? "/", "http://world");
+    let host = siteHost;
+    let pathname = url.pathname;
+    if (host === null) {
+      // The index: the fallback's `/<host>/…`, or the world's own page.
+      const first = pathname.split("/")[1] ?? "";
+      const site = sites.get(decodeURIComponent(first));
+      if (site && site.prefix !== "") {
+        host = site.host;
+        pathname = pathname.slice(site.prefix.length) || "/";
+      } else
+        return void send(
+          res,
+          200,
+          "application/json; charset=utf-8",
+          `${JSON.stringify({ served: [...plans.keys()], unserved, sites: Object.fromEntries([...sites].map(([h, s]) => [h, s.origin])) }, null, 2)}\n`,
+        );
+    }
+    const method = req.method ?? "GET";
+    const table = routes.get(host);
+    const r = table?.get(`${method} ${pathname}${url.search}`) ?? table?.get(`${method} ${pathname}`);
+    if (!r) {
+      const who = parsed.sources.find((s) => urlsOf(s).some((u) => new URL(u).host === host && unservedWhy.has(s.id)));
+      return void send(
+        res,
+        404,
+        "text/plain; charset=utf-8",
+        who ? `the rehearsal's world does not serve ${who.id}: ${unservedWhy.get(who.id)!}\n` : "not found\n",
+      );
+    }
+    requests.set(r.source, (requests.get(r.source) ?? 0) + 1);
+    const plan = plans.get(r.source)!;
+    const f = faultsOf.get(r.source) ?? new Set<NetFaultKind>();
+    if (f.has("outage") || (f.has("reference-down") && plan.type === "global")) return void req.socket.destroy();
+    if (f.has("timeout")) {
+      // Never answered: the reader's own timeout ends the request (and the world's close, the socket).
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return;
+    }
+    if (f.has("rate-limited"))
+      return void send(res, 429, "text/plain; charset=utf-8", "Too Many Requests\n", { "retry-after": "120" });
+    if (f.has("unavailable"))
+      return void send(res, 503, "text/plain; charset=utf-8", "Service Unavailable\n", { "retry-after": "1" });
+    if (f.has("challenge")) return void send(res, 200, "text/html; charset=UTF-8", CHALLENGE);
+
+    const n = counters.get(plan.id) ?? 0;
+    counters.set(plan.id, n + 1);
+    const key = `${o.seed}:${plan.id}:${nowMs}:${n}`;
+    const cookieOf = (name: string) =>
+      (req.headers.cookie ?? "")
+        .split(";")
+        .map((c) => c.trim())
+        .find((c) => c.startsWith(`${name}=`))
+        ?.slice(name.length + 1);
+    const spend = (token: string | undefined, sid: string | undefined) => {
+      const set = issued.get(plan.id);
+      if (token === undefined || sid === undefined || !set?.has(`${token}|${sid}`)) return false;
+      set.delete(`${token}|${sid}`);
+      return true;
+    };
+    const issue = (token: string, sid: string) => {
+      const set = issued.get(plan.id) ?? new Set<string>();
+      issued.set(plan.id, set.add(`${token}|${sid}`));
+    };
+
+    if (r.step === "token" && plan.type === "document") {
+      // A nonce for one use, with the session its cookie carries.
+      const nonce = hex(`nonce:${key}`);
+      const sid = hex(`sid:${key}`);
+      issue(nonce, sid);
+      return void send(
+        res,
+        200,
+        "application/json; charset=utf-8",
+        JSON.stringify({ nonce, exp: Math.floor(nowMs / 1000) + 600 }),
+        {
+          "set-cookie": `PHPSESSID=${sid}; path=/; HttpOnly`,
+        },
+      );
+    }
+    if (r.step === "document" && plan.type === "document") {
+      const token = plan.cfg.token;
+      if (token && !spend(req.headers[token.header.toLowerCase()] as string | undefined, cookieOf("PHPSESSID")))
+        return void send(res, 403, "application/json; charset=utf-8", '{"error":"bad nonce"}');
+      const b = documentBody(plan);
+      return void send(res, 200, b.type, b.bytes);
+    }
+    if (r.step === "cbe-page" && plan.type === "cbe") {
+      const token = hex(`token:${key}`);
+      const sid = hex(`sid:${key}`);
+      issue(token, sid);
+      const site = sites.get(host)!;
+      return void send(
+        res,
+        200,
+        "text/html; charset=utf-8",
+        cbePage(
+          token,
+          cbeCurrencies(plan.cfg, market).map((c) => c.name),
+          `${site.prefix}${CBE_FORM_ACTION}`,
+        ),
+        { "set-cookie": [`ASP.NET_SessionId=${sid}; path=/; HttpOnly; SameSite=Lax`] },
+      );
+    }
+    if (r.step === "cbe-form" && plan.type === "cbe") {
+      const form = new URLSearchParams(body);
+      if (!spend(form.get("__RequestVerificationToken") ?? undefined, cookieOf("ASP.NET_SessionId")))
+        return void send(res, 400, "text/html; charset=utf-8", "<html><body><h1>Bad Request</h1></body></html>\n");
+      const w = cbeWorkbook(plan.cfg, market, form, nowMs);
+      if ("why" in w) return void send(res, 400, "text/plain; charset=utf-8", `${w.why}\n`);
+      return void send(res, 200, XLSX, w.bytes, {
+        "content-disposition": 'attachment; filename="HistoricalData.xlsx"',
+      });
+    }
+    if (r.step === "global" && plan.type === "global") {
+      const doc = globalDocument(plan.cfg, market, nowMs, f.has("stale-stamp"));
+      return void send(res, 200, "application/json; charset=utf-8", JSON.stringify(doc));
+    }
+    send(res, 500, "text/plain; charset=utf-8", "the world has no answer for this step\n");
+  }
+
+  const origins = (u: string) => {
+    const url = new URL(u);
+    const site = sites.get(url.host);
+    return site ? `${site.origin}${url.pathname}${url.search}` : u;
+  };
+
+  return {
+    url: indexUrl,
+    served: [...plans.keys()],
+    unserved,
+    requests,
+    faultTargets: (kind) => [...(faultTargets.get(kind) ?? [])],
+    pointSources(file) {
+      const copy = JSON.parse(JSON.stringify(file)) as { sources: Array<Record<string, unknown>> };
+      for (const s of copy.sources) {
+        if (s["enabled"] === false) continue;
+        for (const k of ["url", "pageUrl"]) if (typeof s[k] === "string" && /^https?:/.test(s[k])) s[k] = origins(s[k]);
+        if (Array.isArray(s["urls"])) s["urls"] = (s["urls"] as string[]).map(origins);
+        const token = s["token"] as Record<string, unknown> | undefined;
+        if (token && typeof token["url"] === "string") s["token"] = { ...token, url: origins(token["url"]) };
+      }
+      return copy as unknown as SourcesFile;
+    },
+    setHour(ms, faults) {
+      nowMs = ms;
+      faultsOf = new Map();
+      for (const f of faults)
+        for (const id of f.source === "*" ? (faultTargets.get(f.kind) ?? []) : [f.source]) {
+          if (!(faultTargets.get(f.kind) ?? []).includes(id)) continue;
+          faultsOf.set(id, (faultsOf.get(id) ?? new Set()).add(f.kind));
+        }
+      issued = new Map();
+      counters = new Map();
+      bodies = new Map();
+    },
+    async expected(id) {
+      const p = plans.get(id);
+      if (!p) return null;
+      const f = faultsOf.get(id) ?? new Set<NetFaultKind>();
+      if ([...f].some((k) => NETWORK_FAULTS.has(k) || k === "reference-down")) return null;
+      const none = { quotes: [], official: [], global: [], unknownSellers: [] };
+      if (p.type === "cbe") return { ...none, official: expectedOfficial(p.cfg, market, nowMs) };
+      if (p.type === "global")
+        return {
+          ...none,
+          global: expectedGlobal(p.cfg, globalDocument(p.cfg, market, nowMs, f.has("stale-stamp")), nowMs),
+        };
+      const pub = publish(p.doc, market, names, nowMs, valueFaults(id));
+      return { ...none, quotes: expectedQuotes(p.doc, pub, nowMs), unknownSellers: unknownNames(pub) };
+    },
+    close: async () => {
+      for (const res of held) res.destroy();
+      await Promise.all(servers.map((s) => new Promise<void>((r) => (s.close(() => r()), s.closeAllConnections()))));
+    },
+  };
+}
