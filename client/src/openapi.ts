@@ -1883,8 +1883,29 @@ export interface components {
             lastSuccessAt: string | null;
             name: string;
             probation: components["schemas"]["ProbationStanding"];
-            /** @description Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7). */
+            /** @description The same names, each with how many successful runs in a row gave it and since when, most runs first (changelog 1.8). */
+            unknownNames: components["schemas"]["UnknownName"][];
+            /** @description How many more unknown names that run gave, past the 20 listed: "and N more" (changelog 1.8). */
+            unknownNamesMore: number;
+            /** @description Seller names its last successful run gave that the registry does not know, as written: never sellers; the operator adds the seller or an alias to the registry (changelog 1.7). At most 20, each cut to 120 characters (changelog 1.8): the names of unknownNames. */
             unknownSellers: string[];
+        };
+        /** @description A seller name the registry does not know: never a seller (rule 1); the operator adds the bank, or the name as an alias (docs/operating.md). */
+        UnknownName: {
+            /**
+             * Format: date-time
+             * @description The first run of those.
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description The last run that gave it: the source's last success.
+             */
+            lastSeenAt: string;
+            /** @description As the source wrote it, cut to 120 characters (then ending with …). */
+            name: string;
+            /** @description How many successful runs in a row have given it, up to and including the last. */
+            runs: number;
         };
         /** @description A side's verdict changed. */
         VerdictEvent: {
