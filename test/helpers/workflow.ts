@@ -35,7 +35,7 @@ export interface Workflow {
   on: Record<string, unknown>;
   concurrency: { group: string; "cancel-in-progress": boolean };
   permissions: Record<string, string>;
-  jobs: { publish: Job; mirror?: Job };
+  jobs: { publish: Job; mirror?: Job; health?: Job };
 }
 
 /** The workflow file: its text, parsed, and the publish job's steps. */

@@ -15,12 +15,15 @@ import { ROOT, readWorkflow } from "../helpers/workflow.js";
 
 interface AnyStep {
   name?: string;
+  "continue-on-error"?: unknown;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
   env?: Record<string, unknown>;
 }
 interface AnyJob {
+  needs?: unknown;
+  if?: unknown;
   permissions?: unknown;
   env?: Record<string, unknown>;
   steps?: AnyStep[];
@@ -35,6 +38,8 @@ interface AnyWorkflow {
 const PUSH_STEP = "Commit data/";
 const DEPLOY_STEP = "Publish (Netlify deploy)";
 const BUILD_STEP = "Build and validate";
+/** The one step given the job `health`'s token, which can write issues and nothing else (issue 52). */
+const HEALTH_STEP = "Feed health";
 
 /** `owner/repo` or `owner/repo/path`, at a full commit SHA. */
 const PINNED = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[0-9a-f]{40}$/;
@@ -68,6 +73,25 @@ function rightsProblems(text: string): string[] {
     .map(([name]) => name);
   if (writesContents.join() !== "publish") problems.push(`contents: write on [${writesContents.join(", ")}]`);
 
+  // Issues are written by the job `health` alone, which can push nothing, runs whatever the publish
+  // job's outcome, and whose health step cannot fail the run (issue 52).
+  const writes = (scope: string) =>
+    jobs
+      .filter(([, j]) => {
+        const p = j.permissions;
+        return (
+          p === "write-all" || (typeof p === "object" && p !== null && (p as Record<string, string>)[scope] === "write")
+        );
+      })
+      .map(([name]) => name);
+  if (writes("issues").join() !== "health") problems.push(`issues: write on [${writes("issues").join(", ")}]`);
+  const health = wf.jobs["health"];
+  if (health && (health.needs !== "publish" || health.if !== "always()"))
+    problems.push("the job health does not run after publish whatever its outcome");
+  const healthStep = health?.steps?.find((s) => s.name === HEALTH_STEP);
+  if (health && !healthStep) problems.push(`the job health has no step "${HEALTH_STEP}"`);
+  if (healthStep && healthStep["continue-on-error"] !== true) problems.push(`health: ${HEALTH_STEP} can fail the run`);
+
   // Every `uses:` at a commit, its version in a comment on its line.
   for (const { job, s } of steps)
     if (s.uses && !PINNED.test(s.uses)) problems.push(`${label(job, s)} not pinned to a SHA`);
@@ -90,12 +114,19 @@ function rightsProblems(text: string): string[] {
   for (const [name, j] of jobs)
     if (mentions(j.env, GITHUB_TOKEN) || mentions(j.env, NETLIFY_TOKEN)) problems.push(`a token in job ${name}'s env`);
   for (const { job, s } of steps) {
-    if (s.name !== PUSH_STEP && mentions(s, GITHUB_TOKEN)) problems.push(`${label(job, s)} reads the push token`);
+    // The job `health`'s token can write issues only: its one step reads it (checked above: no contents: write there).
+    const allowed = (job === "publish" && s.name === PUSH_STEP) || (job === "health" && s.name === HEALTH_STEP);
+    if (!allowed && mentions(s, GITHUB_TOKEN))
+      problems.push(`${label(job, s)} reads ${job === "health" ? "the job's token" : "the push token"}`);
     if (s.name !== DEPLOY_STEP && mentions(s, /secrets\.NETLIFY_AUTH_TOKEN/))
       problems.push(`${label(job, s)} is given the Netlify token`);
   }
   // The signing key: in the build step's env alone, nowhere else (docs/deployment.md "Signed builds").
   const SIGNING_KEY = /PRICE_FEED_SIGNING_KEY/;
+  // The alert webhook's URL is a secret: in the health step's env alone.
+  for (const { job, s } of steps)
+    if (s.name !== HEALTH_STEP && mentions(s, /secrets\.PRICE_FEED_ALERT_WEBHOOK/))
+      problems.push(`${label(job, s)} is given the alert webhook`);
   if (mentions(wf.env, SIGNING_KEY)) problems.push("the signing key in the workflow's env");
   for (const [name, j] of jobs) if (mentions(j.env, SIGNING_KEY)) problems.push(`the signing key in job ${name}'s env`);
   for (const { job, s } of steps)
@@ -131,6 +162,12 @@ const broken = (from: string | RegExp, to: string) => {
   if (hits !== 1) throw new Error(`expected one ${String(from)} in the workflow, found ${hits}`);
   return text.replace(from, to);
 };
+/** The workflow's text with the first `from` (the publish job's, where the health job repeats it) replaced by `to`. */
+const brokenFirst = (from: string | RegExp, to: string) => {
+  if (!(typeof from === "string" ? text.includes(from) : from.test(text)))
+    throw new Error(`no ${String(from)} in the workflow`);
+  return text.replace(from, to);
+};
 
 describe("the hourly job holds only what it uses (issue 42, item 4)", () => {
   test("the workflow as it is: nothing more than it uses", () => {
@@ -161,7 +198,7 @@ describe("the hourly job holds only what it uses (issue 42, item 4)", () => {
     for (const l of uses) expect(l).toMatch(PINNED_LINE);
     const checkout = /actions\/checkout@[0-9a-f]{40} # (v[\d.]+)/;
     const version = text.match(checkout)![1]!;
-    expect(rightsProblems(broken(checkout, `actions/checkout@${version}`))).toEqual([
+    expect(rightsProblems(brokenFirst(checkout, `actions/checkout@${version}`))).toEqual([
       expect.stringMatching(/actions\/checkout@v[\d.]+ not pinned to a SHA$/),
       expect.stringMatching(/^no "# vX\.Y\.Z" beside: - uses: actions\/checkout@v/),
     ]);
@@ -177,13 +214,13 @@ describe("the hourly job holds only what it uses (issue 42, item 4)", () => {
   });
 
   test("the checkout keeps no credentials, and setup-node is not handed the job's token", () => {
-    expect(rightsProblems(broken(/\n {8}with:\n {10}persist-credentials: false/, ""))).toEqual([
+    expect(rightsProblems(brokenFirst(/\n {8}with:\n {10}persist-credentials: false/, ""))).toEqual([
       "publish: actions/checkout@" + text.match(/actions\/checkout@([0-9a-f]{40})/)![1] + " persists credentials",
     ]);
     expect(
-      rightsProblems(broken("          persist-credentials: false\n", "          persist-credentials: true\n")),
+      rightsProblems(brokenFirst("          persist-credentials: false\n", "          persist-credentials: true\n")),
     ).toHaveLength(1);
-    expect(rightsProblems(broken(/\n {10}token: ""/, ""))).toEqual([
+    expect(rightsProblems(brokenFirst(/\n {10}token: ""/, ""))).toEqual([
       expect.stringMatching(/actions\/setup-node@[0-9a-f]{40} is handed the job's token$/),
     ]);
   });
@@ -263,6 +300,60 @@ describe("the hourly job holds only what it uses (issue 42, item 4)", () => {
       await fs.readFile(path.join(ROOT, "node_modules/netlify-cli/package.json"), "utf8"),
     ) as { version: string };
     expect(installed.version).toBe(locked.version);
+  });
+});
+
+describe("the job health writes issues and nothing else (issue 52)", () => {
+  test("issues: write on the job health alone; its token and the webhook in its one step; never failing the run", () => {
+    const wf = parse(text) as AnyWorkflow;
+    expect(wf.jobs["health"]!.permissions).toEqual({ contents: "read", issues: "write" });
+    const step = wf.jobs["health"]!.steps!.find((s) => s.name === HEALTH_STEP)!;
+    expect(step.env).toEqual({
+      GITHUB_TOKEN: "${{ github.token }}",
+      PRICE_FEED_ALERT_WEBHOOK: "${{ secrets.PRICE_FEED_ALERT_WEBHOOK }}",
+    });
+    expect(step.run).toMatch(/npx price-feed health --notify/);
+    // Granted to the publish job, every parser of the hourly run could write issues.
+    expect(
+      rightsProblems(
+        broken(
+          "    permissions:\n      contents: write\n",
+          "    permissions:\n      contents: write\n      issues: write\n",
+        ),
+      ),
+    ).toEqual(["issues: write on [publish, health]"]);
+    expect(
+      rightsProblems(
+        broken("      contents: read\n      issues: write\n", "      contents: write\n      issues: write\n"),
+      ),
+    ).toEqual(["contents: write on [publish, health]"]);
+    expect(
+      rightsProblems(
+        broken(
+          '      - name: "Health: install"\n',
+          '      - name: "Health: install"\n        env:\n          T: ${{ github.token }}\n',
+        ),
+      ),
+    ).toEqual(["health: Health: install reads the job's token"]);
+    expect(
+      rightsProblems(
+        broken(
+          "      - name: Ingest\n",
+          "      - name: Ingest\n        env:\n          HOOK: ${{ secrets.PRICE_FEED_ALERT_WEBHOOK }}\n",
+        ),
+      ),
+    ).toEqual(["publish: Ingest is given the alert webhook"]);
+    expect(rightsProblems(broken(/(- name: Feed health\n {8})continue-on-error: true\n {8}/, "$1"))).toEqual([
+      "health: Feed health can fail the run",
+    ]);
+    expect(
+      rightsProblems(
+        broken(
+          "    needs: publish\n    if: always()\n    runs-on: ubuntu-latest\n    timeout-minutes: 10\n",
+          "    needs: publish\n    runs-on: ubuntu-latest\n    timeout-minutes: 10\n",
+        ),
+      ),
+    ).toEqual(["the job health does not run after publish whatever its outcome"]);
   });
 });
 
