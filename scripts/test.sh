@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`, the one test command (README "Quick start"; .ci/run runs it too). Besides node_modules
-# (`npm ci`), the tests need four programs: redis-server (the shared rate-limit counters), Chromium
-# (the pages in a browser), curl and zsh (the README's examples run as printed, in bash and in zsh).
+# (`npm ci`), the tests need five programs: redis-server (the shared rate-limit counters), Chromium
+# (the pages in a browser), curl and zsh (the README's examples run as printed, in bash and in zsh),
+# and Java (the Nu Html Checker over every page; Debian's default-jre-headless).
 # On Debian or Ubuntu this installs what is missing with apt-get (through sudo when not root);
 # elsewhere it names what to install and exits 1. Then it lints, checks the formatting, type-checks
 # everything and runs every test; its arguments go to vitest (`npm test -- test/jobs/demo.test.ts`).
@@ -34,6 +35,8 @@ missing() {
   [ -n "$(find_chromium)" ] || m+=(chromium)
   command -v curl >/dev/null 2>&1 || m+=(curl)
   command -v zsh >/dev/null 2>&1 || m+=(zsh)
+  # Java runs the Nu Html Checker (vnu-jar, test/render/html-valid.test.ts) over every page.
+  command -v java >/dev/null 2>&1 || m+=(default-jre-headless)
   echo "${m[@]}"
 }
 
@@ -64,10 +67,10 @@ if [ -n "$need" ]; then
   else
     cat >&2 <<EOF
 npm test: missing $need. Install, then run npm test again:
-  macOS (Homebrew):  brew install redis zsh curl && brew install --cask chromium
+  macOS (Homebrew):  brew install redis zsh curl openjdk && brew install --cask chromium
                      export CHROMIUM_PATH=/Applications/Chromium.app/Contents/MacOS/Chromium
-  Fedora:            sudo dnf install redis chromium zsh curl
-  Arch:              sudo pacman -S redis chromium zsh curl
+  Fedora:            sudo dnf install redis chromium zsh curl java-latest-openjdk-headless
+  Arch:              sudo pacman -S redis chromium zsh curl jre-openjdk-headless
   Any Chromium or Chrome works: set CHROMIUM_PATH to its binary if it is not /usr/bin/chromium.
 EOF
     exit 1

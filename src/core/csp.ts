@@ -8,16 +8,22 @@
  */
 
 /**
- * The pages are static HTML with inline styles and inline SVG; their one script is a file of the
- * site (/amount.js, an asset page's field for any amount), so `script-src 'self'` and no inline
- * script; nothing else loads, and nothing is fetched (no connect-src: `default-src 'none'`); no
- * `<base>`, no form is submitted, and no site may frame them (clickjacking).
+ * The pages are static HTML with inline styles and inline SVG; their scripts are files of the
+ * site (/amount.js, an asset page's field for any amount; /offline.js, which registers the service
+ * worker), so `script-src 'self'` and no inline script; the web app's manifest and its service
+ * worker are files of the site too (`manifest-src 'self'`, `worker-src 'self'`), and so are the
+ * manifest's icons, which Chromium fetches under the page's img-src (`'self'`: a path cannot narrow
+ * it, since a source with a path needs the host, which a build does not know: issue 53); nothing
+ * else loads, and a page fetches nothing itself (no connect-src: `default-src 'none'`); no `<base>`,
+ * no form is submitted, and no site may frame them (clickjacking).
  */
 export const PAGE_CSP_DIRECTIVES: ReadonlyArray<readonly [name: string, ...values: string[]]> = [
   ["default-src", "'none'"],
   ["script-src", "'self'"],
   ["style-src", "'unsafe-inline'"],
-  ["img-src", "data:"],
+  ["img-src", "data:", "'self'"],
+  ["manifest-src", "'self'"],
+  ["worker-src", "'self'"],
   ["base-uri", "'none'"],
   ["form-action", "'none'"],
   ["frame-ancestors", "'none'"],
@@ -40,6 +46,17 @@ export function serializePolicy(directives: ReadonlyArray<readonly string[]>): s
 export function metaPolicy(directives: ReadonlyArray<readonly string[]>): string {
   return serializePolicy(directives.filter(([name]) => !HEADER_ONLY_DIRECTIVES.has(name!)));
 }
+
+/**
+ * The service worker's own policy, sent with its script (a worker is governed by the policy of its
+ * script's response, CSP Level 3 §"Workers"; the pages' policy does not reach it): it runs no other
+ * script and fetches only the site's own files (`connect-src 'self'`), which it keeps for reading
+ * offline.
+ */
+export const WORKER_CSP = serializePolicy([
+  ["default-src", "'none'"],
+  ["connect-src", "'self'"],
+]);
 
 /** The pages' policy as the header sends it. */
 export const PAGE_CSP = serializePolicy(PAGE_CSP_DIRECTIVES);

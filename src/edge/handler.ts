@@ -5,7 +5,7 @@
  * edge function and inside `price-feed serve`. Headers are set here because Netlify applies no
  * [[headers]] rules to edge-function answers (docs/deployment.md "On Netlify").
  */
-import { API, FEED_PATH, READYZ_PATH } from "../feed/paths.js";
+import { API, FEED_PATH, READYZ_PATH, SERVICE_WORKER_PATH } from "../feed/paths.js";
 import { nextCairoMidnight } from "../core/cairo.js";
 import { MAX_PARAMS, MAX_URL_LENGTH } from "../core/limits.js";
 import { evaluatePreconditions } from "./conditional.js";
@@ -17,7 +17,7 @@ import { HttpProblem, problems } from "../core/http-problem.js";
 import { readiness } from "../feed/readiness.js";
 import type { HandlerDeps } from "./deps.js";
 import { FeedCache } from "./feed-cache.js";
-import { ALLOW, PAGE_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";
+import { ALLOW, PAGE_CSP, WORKER_CSP, baseHeaders, problemResponse, rateHeaders } from "./headers.js";
 import { archiveRepresentation } from "./archive.js";
 import { sellerRepresentation } from "./sellers.js";
 import { feedRepresentation, fileRepresentation, siteFileFor, type Representation } from "./representation.js";
@@ -123,6 +123,13 @@ export async function handle(request: Request, deps: HandlerDeps): Promise<Respo
     // Before the 304: a cache updates its stored headers from a 304's (RFC 9111 §4.3.4), so a
     // page's 304 must carry the page's policy, not the API's.
     if (rep.contentType.startsWith("text/html")) headers.set("Content-Security-Policy", PAGE_CSP);
+    // The service worker: its own policy (a worker is governed by its script's, and it fetches the
+    // site's files), and revalidated on every check for an update, so a deployment's worker is found
+    // at once (Service Workers §"Update": a browser checks at most a day apart whatever it says).
+    if (url.pathname === SERVICE_WORKER_PATH) {
+      headers.set("Content-Security-Policy", WORKER_CSP);
+      headers.set("Cache-Control", "no-cache");
+    }
     const outcome = evaluatePreconditions(request.headers, rep.etag, rep.lastModifiedMs, nowMs);
     if (outcome === "not-modified") return new Response(null, { status: 304, headers });
     // 412 keeps ETag and Last-Modified: those of the current representation, so the client can

@@ -20,7 +20,7 @@ export const ALLOW = ALLOWED_METHODS.join(", ");
  * too, for the mirror, which sends no headers). The same policy is set for them in netlify.toml,
  * where the CDN serves them (test/edge/handler.test.ts holds the two equal).
  */
-export { PAGE_CSP } from "../core/csp.js";
+export { PAGE_CSP, WORKER_CSP } from "../core/csp.js";
 /** What a page's script may read of an answer (CORS): the representation's headers and the rate-limit state. */
 export const EXPOSE = [
   "ETag",

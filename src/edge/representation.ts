@@ -3,7 +3,7 @@
  * or a feed filtered on request. Only files the manifest lists are ever read.
  */
 import { canonical, strongEtag } from "../core/canonical.js";
-import { API, files as F } from "../feed/paths.js";
+import { API, SERVICE_WORKER_PATH, files as F } from "../feed/paths.js";
 import type { Manifest } from "../schema/documents.js";
 import type { HandlerDeps } from "./deps.js";
 import type { FeedCache } from "./feed-cache.js";
@@ -48,6 +48,9 @@ export function siteFileFor(pathname: string, m: Manifest, serveSite: boolean): 
   // The index's file answers too (as /api/v1 does): a static second home can serve the index only
   // as /api/v1/index.json, so that one path reads the index on both homes (docs/api.md "Homes").
   if (rel.startsWith("api/v1/") && listed(m, rel)) return rel;
+  // The service worker is answered by the handler wherever it runs (on Netlify too: netlify.toml),
+  // with its own headers (handler.ts).
+  if (pathname === SERVICE_WORKER_PATH && listed(m, rel)) return rel;
   if (!serveSite || rel.startsWith("api/")) return null;
   const candidate = rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel;
   return listed(m, candidate) ? candidate : null;

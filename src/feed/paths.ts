@@ -23,6 +23,15 @@ export const SOURCES_PAGE_PATH = "/sources/";
 /** The Arabic pages sit under this prefix, each at the path of its English twin: /ar/, /ar/terms/, /ar/assets/<slug>/. */
 export const AR_PREFIX = "/ar";
 export const READYZ_PATH = "/readyz";
+/**
+ * The web app (src/render/pages/app.ts): its manifest (the Arabic one at localized(path, "ar")), its
+ * icons, its service worker at the site's root (its scope is the folder it is in: Service Workers
+ * §3.2.1), and the pages' script that registers it and says when a page is a saved copy.
+ */
+export const APP_MANIFEST_PATH = "/app.webmanifest";
+export const SERVICE_WORKER_PATH = "/sw.js";
+export const OFFLINE_SCRIPT_PATH = "/offline.js";
+export const iconPath = (purpose: "any" | "maskable", size: number) => `/icons/${purpose}-${size}.png`;
 export const MANIFEST_FILE = "_manifest.json";
 
 /** Files, relative to the output folder. */

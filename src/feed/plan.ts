@@ -63,7 +63,7 @@ export interface Plan extends ArchivePlanner {
     etag: string,
   ): KeptFile | null;
   /** A picture: the PNG drawn before of the very SVG (keep), or where to draw it (make). */
-  picture(f: { path: string; svg: string }): KeptFile | PictureTarget;
+  picture(f: { path: string; svg: string; width: number; height: number }): KeptFile | PictureTarget;
   /**
    * What the plan could not use of the raw days' closes (an unreadable entry, or one whose bytes do
    * not match the digest recorded when it was made), for the build report: it cost time, not the build.

@@ -98,6 +98,9 @@ export interface SiteInput {
 export interface ImageFile {
   path: string;
   svg: string;
+  /** The picture's size in pixels, as its SVG sets it: a PNG drawn or kept of another size is refused. */
+  width: number;
+  height: number;
 }
 export const PNG_TYPE = "image/png";
 

@@ -13,6 +13,7 @@ import { CSV_HEADER } from "./archive/csv.js";
 import { XMLValidator } from "fast-xml-parser";
 import type { SiteFile } from "./site.js";
 import { PublicKeys, Statement, StatementSignature } from "../schema/signing.js";
+import { WebAppManifest } from "../schema/web-manifest.js";
 
 /**
  * What a signed build publishes besides its documents (src/schema/signing.ts), checked by zod alone:
@@ -32,6 +33,7 @@ export function schemaFor(
   | "script"
   | "robots"
   | "sitemap"
+  | "webmanifest"
   | null {
   if (path === files.feed || path.startsWith("api/v1/feed/")) return "Feed";
   if (path === files.index) return "IndexDoc";
@@ -51,6 +53,7 @@ export function schemaFor(
   if (path === files.keys) return "PublicKeys";
   if (path.endsWith(".html")) return "html";
   if (path.endsWith(".js")) return "script";
+  if (path.endsWith(".webmanifest")) return "webmanifest";
   if (path === "robots.txt") return "robots";
   if (path === "sitemap.xml") return "sitemap";
   return null;
@@ -114,6 +117,11 @@ export function validateFile(f: Pick<SiteFile, "path" | "body">): void {
     value = JSON.parse(f.body);
   } catch (e) {
     throw new OutputError(f.path, `not JSON: ${(e as Error).message}`, { cause: e });
+  }
+  if (schema === "webmanifest") {
+    const r = WebAppManifest.safeParse(value);
+    if (!r.success) throw new OutputError(f.path, describeZodIssues(r.error.issues));
+    return;
   }
   if (schema === "openapi") {
     const v = value as { openapi?: unknown };

@@ -11,7 +11,6 @@ import path from "node:path";
 import type { KeptFile } from "../feed/archive/types.js";
 import { PNG_TYPE, type ImageFile } from "../feed/site.js";
 import type { PictureTarget } from "../feed/plan.js";
-import { CARD } from "../render/pages/card-image.js";
 import { nodeHashing } from "../io/hash.js";
 import type { Decisions } from "./decisions.js";
 
@@ -44,7 +43,7 @@ export class CardCache {
     const name = `${etag.slice(1, -1)}.png`;
     const at = path.join(this.dir, name);
     this.used.add(name);
-    const had = this.header(at);
+    const had = this.header(at, f);
     if (!had) {
       this.decisions.make("card", f.path, "none");
       return { at, etag };
@@ -53,8 +52,8 @@ export class CardCache {
     return { path: f.path, from: at, etag, contentType: PNG_TYPE, bytes: had.bytes };
   }
 
-  /** A kept picture's size, when the file is there and begins as a PNG of the card's size. */
-  private header(at: string): { bytes: number } | null {
+  /** A kept picture's size, when the file is there and begins as a PNG of the picture's size. */
+  private header(at: string, want: { width: number; height: number }): { bytes: number } | null {
     let fd: number;
     try {
       fd = openSync(at, "r");
@@ -65,7 +64,7 @@ export class CardCache {
       const head = new Uint8Array(24);
       readSync(fd, head, 0, 24, 0);
       const size = pngSize(head);
-      if (!size || size.width !== CARD.width || size.height !== CARD.height) return null;
+      if (!size || size.width !== want.width || size.height !== want.height) return null;
       return { bytes: fstatSync(fd).size };
     } finally {
       closeSync(fd);

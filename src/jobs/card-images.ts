@@ -13,7 +13,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { KeptFile } from "../feed/archive/types.js";
 import { PNG_TYPE, type ImageFile } from "../feed/site.js";
-import { CARD } from "../render/pages/card-image.js";
 import type { PictureTarget } from "../feed/plan.js";
 import { pngSize } from "../incremental/card-cache.js";
 
@@ -56,8 +55,9 @@ export function rasterize(svg: string): Uint8Array {
 }
 
 /**
- * Draws a card the plan did not keep (src/incremental/card-cache.ts) where it says: the PNG of the
- * SVG, checked to be one of at least the card's size, written whole or not at all (a build that
+ * Draws a picture the plan did not keep (src/incremental/card-cache.ts) where it says — a share
+ * card, or an icon of the web app (src/render/pages/app.ts) — the PNG of the SVG, checked to be of
+ * the picture's size, written whole or not at all (a build that
  * stops half-way leaves a temporary file, never half a picture).
  */
 export async function drawCard(f: ImageFile, to: PictureTarget): Promise<KeptFile> {
@@ -65,8 +65,8 @@ export async function drawCard(f: ImageFile, to: PictureTarget): Promise<KeptFil
   await new Promise((resolve) => setImmediate(resolve));
   const png = rasterize(f.svg);
   const size = pngSize(png);
-  if (!size || size.width < CARD.width || size.height < CARD.height)
-    throw new Error(`${f.path}: the rasterizer made no PNG of at least ${CARD.width} × ${CARD.height}`);
+  if (!size || size.width !== f.width || size.height !== f.height)
+    throw new Error(`${f.path}: the rasterizer made no PNG of ${f.width} × ${f.height}`);
   mkdirSync(path.dirname(to.at), { recursive: true });
   const tmp = `${to.at}.tmp-${process.pid}`;
   writeFileSync(tmp, png);

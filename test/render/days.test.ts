@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { parse, type HTMLElement } from "node-html-parser";
 import { runBuild } from "../../src/jobs/build.js";
 import { addDays } from "../../src/core/cairo.js";
-import { changeAmount, changeMark, goodForYou } from "../../src/render/pages/change.js";
+import { changeAmount, shownDirection, changeMark, goodForYou } from "../../src/render/pages/change.js";
 import {
   AR_DAYS,
   AR_REPORTING_SOURCES,
@@ -151,7 +151,9 @@ describe("What changed is always true (item 1)", () => {
             if (was !== null && now !== null && prev) {
               const move = Math.round((now - was) * 10 ** a.decimals) / 10 ** a.decimals;
               const mark = said(cell.querySelector(".chg"));
-              if (move === 0) expect(mark, where).toContain(lang === "ar" ? "دون تغيير" : "no change");
+              // A move that rounds to nothing in its unit reads "unchanged", never "+0 piastres" (issue 53).
+              if (shownDirection(move, a.decimals) === "flat")
+                expect(mark, where).toContain(lang === "ar" ? "دون تغيير" : "unchanged");
               else expect(mark, where).toContain(`${move > 0 ? "+" : "−"}${changeAmount(move, a.decimals, lang)}`);
             }
             if (a.market !== "reference" && prev) {

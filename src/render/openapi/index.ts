@@ -167,12 +167,18 @@ function parameterComponents(
   };
 }
 
-function contactOf(about: About): { contact?: object } {
+/**
+ * The description's contact: the operator's (site.json `contact`); else the docs page at the
+ * primary's absolute URL when site.json names it; else a name that says where the documentation is,
+ * without a URL, which must be absolute (OpenAPI 3.1 §4.8.3.1) and would be unknown. Always one:
+ * Spectral's `spectral:oas` ruleset asks for it (info-contact, issue 53).
+ */
+function contactOf(about: About): { contact: object } {
   if (about.contact) return { contact: about.contact };
   const primary = about.homes?.primary;
   return primary
     ? { contact: { name: "Price Feed API documentation", url: `${primary.replace(/\/$/, "")}${DOCS_PATH}` } }
-    : {};
+    : { contact: { name: `Price Feed API documentation: ${DOCS_PATH} on the host that serves this description` } };
 }
 
 export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
@@ -180,11 +186,11 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
   const assets = ex.index.filters.asset;
   const exampleSlug = ex.feed.assets[0]?.slug;
   const reusable = { ...responses(ex), ...archiveResponses(ex.problems), ...sellersResponses(ex.problems) };
-  const index = (operationId: string, summary: string) =>
+  const index = (operationId: string, summary: string, also = "") =>
     jsonDocument(
       operationId,
       summary,
-      "Endpoints, the values the filters accept, the limits and links.",
+      `Endpoints, the values the filters accept, the limits and links.${also}`,
       ref("schemas", "Index"),
       ex.index,
     );
@@ -216,11 +222,15 @@ export function buildOpenApi(ex: OpenApiExamples, about: About): Json {
       exampleSlug ? { ...ex.feed, _self: `/${files.asset(exampleSlug)}` } : undefined,
     ),
     [CATEGORY_FILE_PATH]: feedFile("getCategoryFeedFile", "category", "CategorySlug", undefined),
-    [INDEX_PATH]: index("getIndex", "What the API offers"),
+    [INDEX_PATH]: index(
+      "getIndex",
+      "What the API offers",
+      ` The same document answers at ${INDEX_PATH}/, with a trailing slash, and at ${INDEX_FILE_PATH}.`,
+    ),
     [INDEX_FILE_PATH]: index("getIndexFile", "What the API offers, at the path both homes serve"),
-    // `/api/v1/` answers as `/api/v1` does: its own path, so that validating proxies (Prism) and
-    // generated clients send it to the API (a path-level server took them to the HTML home page).
-    [`${INDEX_PATH}/`]: index("getIndexWithSlash", "What the API offers (with a trailing slash)"),
+    // `/api/v1/` answers as `/api/v1` does (src/edge/representation.ts siteFileFor), but the
+    // description names the index at its own path only: a path ending in a slash is one that
+    // Redocly's and Spectral's default rules refuse (issue 53), and the index says so in words.
     [OPENAPI_PATH]: jsonDocument(
       "getOpenApi",
       "This description",

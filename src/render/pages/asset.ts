@@ -156,6 +156,8 @@ ${periodCharts(ctx, a, lang)}
       title: w.feedTitle(title),
     },
     image: { path: cardPath(a.slug), alt: cardAlt(a, lang), ...CARD },
+    // A saved copy's banner counts the age of this asset's price (app.ts).
+    pricesAt: a.observedAt,
     ...simulatedBanner(input.dataset.site, lang),
   });
 }

@@ -11,7 +11,8 @@ import { assetPagePath, type PageLang } from "../../feed/paths.js";
 import type { ImageFile } from "../../feed/site.js";
 import type { Site } from "../../schema/inputs.js";
 import type { Asset } from "../../schema/outputs.js";
-import { changeAmount, directionOf } from "./change.js";
+import { changeAmount, shownDirection } from "./change.js";
+import { CHANGE_WORDS } from "./change-words.js";
 import { cairoClock, cairoDay, longDate, price, westernDigits } from "./format.js";
 import { html, join, nameText, type SafeHtml } from "./html.js";
 import { headlineOf, pageOrder } from "./lineup.js";
@@ -62,7 +63,8 @@ function sideBox(a: Asset, side: "sell" | "buy", x: number): SafeHtml {
   const d = a.directions[side];
   const w = 520;
   const move = d.previous ? d.previous.change : null;
-  const dir = move === null ? null : directionOf(move);
+  // A move that rounds to nothing is "= unchanged", not "▲ +0 piastres" (change.ts shownDirection).
+  const dir = move === null ? null : shownDirection(move, a.decimals);
   const moved =
     move === null || dir === null
       ? ""
@@ -70,7 +72,7 @@ function sideBox(a: Asset, side: "sell" | "buy", x: number): SafeHtml {
           x + 24,
           352,
           28,
-          `${dir === "up" ? "▲ +" : dir === "down" ? "▼ −" : "= "}${dir === "flat" ? "" : changeAmount(move, a.decimals, "en")}`,
+          `${dir === "up" ? "▲ +" : dir === "down" ? "▼ −" : "= "}${dir === "flat" ? CHANGE_WORDS.en.noChange : changeAmount(move, a.decimals, "en")}`,
           {
             fill: COLOUR[dir],
             bold: true,
@@ -225,6 +227,6 @@ ${text(60, 608, 26, when, { fill: MUTED })}
 
 /** The card of each asset, for the renderer: drawn now, made a PNG by the build's sink (or kept). */
 export function* cardImages(assets: readonly Asset[], site: Pick<Site, "simulated">): Generator<ImageFile> {
-  for (const a of assets) yield { path: cardPath(a.slug).slice(1), svg: cardSvg(a, site) };
-  yield { path: HOME_CARD_PATH.slice(1), svg: homeCardSvg(assets, site) };
+  for (const a of assets) yield { path: cardPath(a.slug).slice(1), svg: cardSvg(a, site), ...CARD };
+  yield { path: HOME_CARD_PATH.slice(1), svg: homeCardSvg(assets, site), ...CARD };
 }

@@ -15,15 +15,29 @@ import { CHANGE_WORDS } from "./change-words.js";
 /** Piastres in a pound. */
 const PIASTRES = 100;
 
+/**
+ * The size of a move without its sign as it is shown, rounded: in piastres under a pound (a
+ * currency's), else in pounds to the asset's decimals.
+ */
+function shownSize(change: number, decimals: number): { size: number; piastres: boolean } {
+  const size = Math.abs(change);
+  if (decimals >= 2 && size < 1) return { size: Math.round(size * PIASTRES), piastres: true };
+  return { size: roundHalfAway(size, decimals), piastres: false };
+}
+
 /** The size of a move without its sign, as its figure and its unit: ["33", "piastres"], ["1.25", "EGP"], ["25", "جنيهًا"]. */
 function changeParts(change: number, decimals: number, lang: PageLang): [figure: string, unit: string] {
-  const size = Math.abs(change);
-  if (decimals >= 2 && size < 1) {
-    const p = Math.round(size * PIASTRES);
-    return [count(p, lang), CHANGE_WORDS[lang].piastres(p)];
-  }
-  return [price(size, decimals, lang), CHANGE_WORDS[lang].pounds(roundHalfAway(size, decimals))];
+  const shown = shownSize(change, decimals);
+  if (shown.piastres) return [count(shown.size, lang), CHANGE_WORDS[lang].piastres(shown.size)];
+  return [price(Math.abs(change), decimals, lang), CHANGE_WORDS[lang].pounds(shown.size)];
 }
+
+/**
+ * The direction of a move as it is shown: a move that rounds to nothing in its unit (a fifth of a
+ * piastre) is flat, and reads "unchanged", never "▲ +0 piastres" (issue 53).
+ */
+export const shownDirection = (change: number, decimals: number): Direction =>
+  shownSize(change, decimals).size === 0 ? "flat" : directionOf(change);
 
 /** The size of a move without its sign: "33 piastres", "1.25 EGP", "25 جنيهًا". */
 export function changeAmount(change: number, decimals: number, lang: PageLang): string {
@@ -59,8 +73,8 @@ export interface ChangeMarkOptions {
  * text shows "−33" with its sign before the digits (Unicode UAX #9), and the unit follows in words.
  */
 export function changeMark(change: number, decimals: number, lang: PageLang, o: ChangeMarkOptions = {}): SafeHtml {
-  const dir = directionOf(change);
-  const good = goodForYou(change, o.side);
+  const dir = shownDirection(change, decimals);
+  const good = dir === "flat" ? null : goodForYou(change, o.side);
   const cls = good === null ? dir : `${dir} ${good ? "good" : "bad"}`;
   if (dir === "flat")
     return html`<span class="chg ${cls}"><span aria-hidden="true">${ARROW[dir]}</span> ${CHANGE_WORDS[lang].noChange}</span>`;

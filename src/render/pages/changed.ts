@@ -76,7 +76,9 @@ function dayCell(a: Asset, d: RecentDay, side: Side, lang: PageLang): SafeHtml {
       ? html`<span class="who"><b>${CHANGED_WORDS[lang].newSeller}</b> ${who(lang, s.seller)}</span>`
       : html`<span class="who">${who(lang, s.seller)}</span>`
     : "";
-  return html`<td class="n"${reference ? html` colspan="2"` : ""}><span class="v">${price(s.value, a.decimals, lang)}</span>${mark}${seller}</td>`;
+  // One column for a reference price (its head spans no second one: a column no cell begins in is
+  // invalid HTML, the table model of HTML §4.9.12).
+  return html`<td class="n"><span class="v">${price(s.value, a.decimals, lang)}</span>${mark}${seller}</td>`;
 }
 
 function dayRow(a: Asset, d: RecentDay, today: string, lang: PageLang): SafeHtml {
@@ -103,7 +105,7 @@ export function assetChanges(ctx: RenderContext, a: Asset, lang: PageLang): Safe
         );
   const head =
     a.market === "reference"
-      ? html`<th scope="col" class="n" colspan="2">${w.reference}</th>`
+      ? html`<th scope="col" class="n">${w.reference}</th>`
       : html`<th scope="col" class="n">${sideLabel("sell", lang)}</th><th scope="col" class="n">${sideLabel("buy", lang)}</th>`;
   const rows = [...r.days].reverse().map((d) => dayRow(a, d, r.to, lang));
   return html`${sentences}

@@ -24,6 +24,9 @@ export const EVENTS_WORDS = wordTable({
     comma: ", ",
     bestSeller: (subject: string, now: string, was: string) =>
       `${subject}: the best price is now at ${now}, was at ${was}`,
+    /** The best moved to another seller at the same price: who offers it changed, the price did not. */
+    bestSellerAlso: (subject: string, value: string, now: string, was: string) =>
+      `${subject}: the best price, ${value}, is now also at ${now} (it was at ${was})`,
     noSeller: "no seller",
     verdict: (subject: string, now: string, was: string) => `${subject}: now “${now}”, was “${was}”`,
     official: (subject: string, now: string, was: string) =>
@@ -51,6 +54,8 @@ export const EVENTS_WORDS = wordTable({
     rechecked: (name, reason) => `المصدر ${name} تحت الاختبار من جديد: أسعاره لا تُحتسب حتى يثبت سلامتها (${reason})`,
     comma: "، ",
     bestSeller: (subject, now, was) => `${subject}: أفضل سعر الآن لدى ${now}، وكان لدى ${was}`,
+    bestSellerAlso: (subject, value, now, was) =>
+      `${subject}: أفضل سعر، ${value}، أصبح أيضًا لدى ${now} (وكان لدى ${was})`,
     noSeller: "لا توجد جهة",
     verdict: (subject, now, was) => `${subject}: الآن «${now}»، وكان «${was}»`,
     official: (subject, now, was) => `${subject}: السعر الرسمي للبنك المركزي المصري الآن: ${now}؛ وكان: ${was}`,

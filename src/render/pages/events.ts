@@ -51,8 +51,12 @@ export function eventSentence(e: Event, names: EventNames, lang: PageLang): stri
   switch (e.kind) {
     case "best-seller": {
       // A seller's Arabic name as the event recorded it.
-      const seller = (b: NonNullable<typeof e.after>) => (lang === "ar" ? (b.sellerAr ?? b.seller) : b.seller);
+      const seller = (b: NonNullable<typeof e.after>) => (lang === "ar" ? (b.sellerAr ?? b.seller) : b.seller) ?? "";
       const at = (b: typeof e.after) => (b?.seller ? `${seller(b)} (${p(b.value)})` : w.noSeller);
+      // The best moved to another seller at the price it had, as shown: the price did not change,
+      // only who offers it (issue 53), so the sentence says so rather than "13.17, was 13.17".
+      if (e.after?.seller && e.before?.seller && p(e.after.value) === p(e.before.value))
+        return w.bestSellerAlso(subject, p(e.after.value), seller(e.after), seller(e.before));
       return w.bestSeller(subject, at(e.after), at(e.before));
     }
     case "verdict": {

@@ -8,6 +8,7 @@
 import type { RenderContext } from "../../feed/site.js";
 import type { Asset, Direction } from "../../schema/outputs.js";
 import { assetPagePath, localized, type PageLang } from "../../feed/paths.js";
+import { newestObservation } from "./app.js";
 import { html, join, nameIn, otherName, type SafeHtml } from "./html.js";
 import { page } from "./page.js";
 import { cairoClock, price, weekdayDate } from "./format.js";
@@ -151,6 +152,8 @@ ${eventsSection(ctx, lang)}`;
     baseUrl: input.dataset.site.baseUrl,
     // The market at a glance, for a link shared in a chat (card-image.ts homeCardSvg).
     image: { path: HOME_CARD_PATH, alt: homeCardAlt(feed.assets, lang), ...CARD },
+    // A saved copy's banner counts the age of the newest price on the page (app.ts).
+    pricesAt: newestObservation(feed.assets),
     ...simulatedBanner(input.dataset.site, lang),
   });
 }

@@ -24,6 +24,7 @@ import { renderSources } from "./sources.js";
 import { renderAssetPage } from "./asset.js";
 import { AMOUNT_SCRIPT, AMOUNT_SCRIPT_PATH, SCRIPT_TYPE } from "./amount-script.js";
 import { cardImages } from "./card-image.js";
+import { appFiles } from "./app.js";
 import { crawlFiles } from "./crawl.js";
 import { dayPages, pastDays } from "./day.js";
 import { renderNotFound } from "./not-found.js";
@@ -76,6 +77,9 @@ export const pageRenderer: Renderer = function* (ctx) {
     contentType: SCRIPT_TYPE,
     etagInput: () => AMOUNT_SCRIPT,
   };
+  // The web app (app.ts): its icons, manifests and the pages' second script, then the service
+  // worker, whose version is the digest of theirs and of the script above.
+  yield* appFiles(ctx);
   // Every past day's pages, one day's document read at a time (day.ts); a closed day's kept as published.
   yield* dayPages(ctx);
 };

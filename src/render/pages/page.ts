@@ -25,6 +25,7 @@ import { PAGE_CSP_META } from "../../core/csp.js";
 import { STYLE } from "./style.js";
 import { html, join, type SafeHtml } from "./html.js";
 import { PAGE_WORDS } from "./page-words.js";
+import { appHead, offlineBanner } from "./app.js";
 
 /**
  * A site path as seen from a page's path: `/api/v1/feed.json` from `/ar/assets/us-dollar/` is
@@ -78,6 +79,11 @@ export interface PageOptions {
   baseUrl?: string | undefined;
   /** The body has code blocks or wide tables (`<div class="wrap">`) that scroll (the docs pages). */
   scrolls?: boolean;
+  /**
+   * The page shows prices: the newest one's instant (the feed's observedAt), which the banner a
+   * saved copy shows counts its age from (app.ts offlineBanner).
+   */
+  pricesAt?: string | null | undefined;
   /** More of the head: an asset page's script (amount-script.ts). */
   head?: SafeHtml;
   /** An asset page's own Atom feed, announced before the feed of every event (autodiscovery). */
@@ -186,11 +192,12 @@ export function page(o: PageOptions): string {
 <meta name="description" content="${o.description}">
 ${openGraph(o)}
 ${alternates(o)}
-<link rel="icon" href="data:,">${o.head ?? ""}
+<link rel="icon" href="data:,">
+${appHead(o.lang)}${o.head ?? ""}
 <style>${STYLE}</style>
 </head>
 <body>
-<header><a class="skip" href="#main">${w.skip}</a>${navigation(o)}${o.banner ? html`<p class="banner" role="note">${o.banner}</p>` : ""}</header>
+<header><a class="skip" href="#main">${w.skip}</a>${navigation(o)}${o.banner ? html`<p class="banner" role="note">${o.banner}</p>` : ""}${o.pricesAt ? offlineBanner(o.lang, o.pricesAt) : ""}</header>
 <main id="main">
 ${o.body}
 </main>
