@@ -144,6 +144,10 @@ export async function judgeRawDays(
       out.set(qd.date, hit.day);
       continue;
     }
+    const offOn = new Map(
+      cfg.catalog.map((a, i) => [a.id, refs[i]![0] && { buy: refs[i]![0].buy, sell: refs[i]![0].sell }]),
+    );
+    const globOn = new Map(cfg.catalog.map((a, i) => [a.id, refs[i]![1]?.value ?? null]));
     const day = judgeDay(qd.quotes, {
       date: qd.date,
       nowMs,
@@ -152,11 +156,8 @@ export async function judgeRawDays(
       rank: cfg.rank,
       own: cfg.own,
       counts,
-      official: (a) => {
-        const r = inForce(official.get(a), qd.date);
-        return r && { buy: r.buy, sell: r.sell };
-      },
-      global: (a) => inForce(global.get(a), qd.date)?.value ?? null,
+      official: (a) => offOn.get(a) ?? null,
+      global: (a) => globOn.get(a) ?? null,
     });
     judgedCache.set(`${dataDir}\0${qd.date}`, { key, day });
     out.set(qd.date, day);
@@ -436,22 +437,33 @@ function judgeSide(
 
 /**
  * §2.4: the quotes of `asOf` of sources on probation at their instant, one per source and seller (its
- * latest; a later line wins a tie), with whether the rules passed it.
+ * latest; a later line wins a tie; listed only when that latest does not count), with whether the
+ * rules passed it. Made for every asset of the day in one pass, once per judged day.
  */
+const apartByDay = new WeakMap<JudgedDay, Map<string, ExpectedApart[]>>();
 function apart(asset: string, day: JudgedDay | undefined, cfg: Config): ExpectedApart[] {
   if (!day) return [];
-  const latest = new Map<string, (typeof day.quotes)[number]>();
-  for (const j of day.quotes) {
-    const q = j.quote;
-    if (q.asset !== asset || !cfg.subject.has(q.source)) continue;
-    const ms = parseInstant(q.observedAt);
-    if (ms === null) continue;
-    const k = `${q.source}\0${q.seller}`;
-    const had = latest.get(k);
-    if (!had || parseInstant(had.quote.observedAt)! <= ms) latest.set(k, j);
+  let byAsset = apartByDay.get(day);
+  if (!byAsset) {
+    const latest = new Map<string, { j: (typeof day.quotes)[number]; ms: number }>();
+    for (const j of day.quotes) {
+      const q = j.quote;
+      if (!cfg.subject.has(q.source)) continue;
+      const ms = parseInstant(q.observedAt);
+      if (ms === null) continue;
+      const k = `${q.asset}\0${q.source}\0${q.seller}`;
+      const had = latest.get(k);
+      if (!had || had.ms <= ms) latest.set(k, { j, ms });
+    }
+    byAsset = new Map();
+    for (const { j } of latest.values()) {
+      if (j.standingCounts) continue;
+      const list = byAsset.get(j.quote.asset) ?? [];
+      byAsset.set(j.quote.asset, list);
+      list.push({ source: j.quote.source, id: j.quote.seller, passed: j.reason === null, reason: j.reason });
+    }
+    for (const list of byAsset.values()) list.sort((a, b) => byCode(a.id, b.id) || byCode(a.source, b.source));
+    apartByDay.set(day, byAsset);
   }
-  return [...latest.values()]
-    .filter((j) => !j.standingCounts)
-    .map((j) => ({ source: j.quote.source, id: j.quote.seller, passed: j.reason === null, reason: j.reason }))
-    .sort((a, b) => byCode(a.id, b.id) || byCode(a.source, b.source));
+  return byAsset.get(asset) ?? [];
 }

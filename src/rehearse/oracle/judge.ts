@@ -128,8 +128,10 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
   // Groups of one source, seller, asset and instant; those whose rounded prices differ conflict.
   const groups = new Map<string, Judged[]>();
   for (const j of passing) {
-    const k = JSON.stringify([j.quote.source, j.quote.seller, j.quote.asset, j.ms]);
-    groups.set(k, [...(groups.get(k) ?? []), j]);
+    const k = `${j.quote.source}\0${j.quote.seller}\0${j.quote.asset}\0${j.ms}`;
+    const g = groups.get(k);
+    if (g) g.push(j);
+    else groups.set(k, [j]);
   }
   const conflicting = new Set<Judged>();
   for (const g of groups.values())
@@ -137,8 +139,12 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
 
   const order = closeOrder(ctx);
   const byAsset = new Map<string, Judged[]>();
-  for (const j of passing)
-    if (!conflicting.has(j)) byAsset.set(j.quote.asset, [...(byAsset.get(j.quote.asset) ?? []), j]);
+  for (const j of passing) {
+    if (conflicting.has(j)) continue;
+    const list = byAsset.get(j.quote.asset);
+    if (list) list.push(j);
+    else byAsset.set(j.quote.asset, [j]);
+  }
   // The peer values for (asset, excluded source, counted only): each seller's would-be close.
   const peerSets = new Map<string, Map<string, Judged>>();
   const peersOf = (asset: string, source: string, countedOnly: boolean): Map<string, Judged> => {
@@ -155,10 +161,19 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
     }
     return m;
   };
-  const othersValues = (peers: Map<string, Judged>, seller: string, side: Side): number[] => {
-    const out: number[] = [];
-    for (const [y, j] of peers) if (y !== seller && j[side] !== null) out.push(j[side]);
-    return out;
+  // The other sellers' values of a side and their median, once per peer set, seller and side.
+  const medians = new Map<Map<string, Judged>, Map<string, { n: number; median: number | null }>>();
+  const others = (peers: Map<string, Judged>, seller: string, side: Side) => {
+    let memo = medians.get(peers);
+    if (!memo) medians.set(peers, (memo = new Map()));
+    const key = `${seller}\0${side}`;
+    let r = memo.get(key);
+    if (!r) {
+      const values: number[] = [];
+      for (const [y, j] of peers) if (y !== seller && j[side] !== null) values.push(j[side]);
+      memo.set(key, (r = { n: values.length, median: median(values) }));
+    }
+    return r;
   };
 
   for (const j of passing) {
@@ -168,8 +183,8 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
     for (const side of SIDES) {
       const v = j[side];
       if (v === null) continue;
-      const others = othersValues(peers, q.seller, side);
-      const yard = others.length >= PLAUSIBLE_MIN_PEERS ? median(others) : (ctx.official(q.asset)?.[side] ?? null);
+      const o = others(peers, q.seller, side);
+      const yard = o.n >= PLAUSIBLE_MIN_PEERS ? o.median : (ctx.official(q.asset)?.[side] ?? null);
       const ok =
         yard !== null
           ? Math.abs(v - yard) <= PLAUSIBLE_BAND * yard
@@ -184,10 +199,10 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
     }
     if (j.reason !== null) continue;
     if (j.buy !== null && j.sell === null) {
-      const m = median(othersValues(peers, q.seller, "sell"));
+      const m = others(peers, q.seller, "sell").median;
       if (m !== null && j.buy > m) j.reason = "side-doubtful";
     } else if (j.sell !== null && j.buy === null) {
-      const m = median(othersValues(peers, q.seller, "buy"));
+      const m = others(peers, q.seller, "buy").median;
       if (m !== null && j.sell < m) j.reason = "side-doubtful";
     }
   }

@@ -52,6 +52,9 @@ export function dailyRates(rows: readonly RawRef[], assets: ReadonlyMap<string, 
 
 /** The rate in force on `date`: the latest day at or before it, at most REFERENCE_MAX_AGE_DAYS before. */
 export function inForce(days: readonly DayRate[] | undefined, date: string): DayRate | null {
-  const d = [...(days ?? [])].reverse().find((x) => x.date <= date);
-  return d && daysBetween(d.date, date) <= REFERENCE_MAX_AGE_DAYS ? d : null;
+  for (let i = (days?.length ?? 0) - 1; i >= 0; i--) {
+    const d = days![i]!;
+    if (d.date <= date) return daysBetween(d.date, date) <= REFERENCE_MAX_AGE_DAYS ? d : null;
+  }
+  return null;
 }

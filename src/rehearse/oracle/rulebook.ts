@@ -34,6 +34,13 @@ export const REFERENCE_MAX_AGE_DAYS = 7; // §9
  */
 export function roundHalf(x: number, decimals: number): number {
   if (!Number.isFinite(x)) return x;
+  // Far from a half, binary rounding of the scaled number cannot go the wrong way.
+  const f = 10 ** decimals;
+  const scaled = Math.abs(x) * f;
+  if (scaled < 1e15 && Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-6) {
+    const r = Math.round(scaled) / f;
+    return r === 0 ? 0 : x < 0 ? -r : r;
+  }
   const [mantissa, exp] = Math.abs(x).toExponential().split("e") as [string, string];
   const digits = mantissa.replace(".", "");
   const keep = 1 + Number(exp) + decimals; // how many of the digits lie before the cut
