@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { HandlerDeps } from "../../src/edge/deps.js";
 import { handle } from "../../src/edge/handler.js";
-import { PAGE_CSP } from "../../src/edge/headers.js";
+import { PAGE_CSP, WORKER_CSP } from "../../src/edge/headers.js";
 import { Feed } from "../../src/schema/outputs.js";
 import { Manifest, Problem } from "../../src/schema/documents.js";
 import { BUILT_AT, builtSite, depsFor } from "../helpers/site.js";
@@ -96,7 +96,7 @@ describe("the feed answer", () => {
     expect(page.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  test("the pages' policy allows their one script, a file of the site, and nothing more; netlify.toml says the same", async () => {
+  test("the pages' policy allows their scripts, files of the site, and nothing more; netlify.toml says the same", async () => {
     const directives = Object.fromEntries(PAGE_CSP.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
     expect(directives["script-src"]).toEqual(["'self'"]);
     expect(directives["default-src"]).toEqual(["'none'"]);
@@ -110,7 +110,27 @@ describe("the feed answer", () => {
     expect(await script.text()).toMatch(/^"use strict";/);
     const page = await (await call("/assets/us-dollar/")).text();
     expect(page).toContain('<script src="../../amount.js" defer></script>');
-    expect(page).not.toMatch(/<script(?! src="[^"]*amount\.js" defer><\/script>)/); // no inline script
+    expect(page).toContain('<script src="../../offline.js" defer></script>');
+    // no inline script: only the two files of the site (the web app's is src/render/pages/app.ts)
+    expect(page).not.toMatch(/<script(?! src="[^"]*(amount|offline)\.js" defer><\/script>)/);
+  });
+
+  test("the service worker: at the site's root, with its own policy and no-cache, on the edge too (no pages served)", async () => {
+    for (const serveSite of [true, false]) {
+      const res = await call("/sw.js", {}, { serveSite });
+      expect(res.status, `serveSite ${serveSite}`).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(res.headers.get("content-security-policy")).toBe(WORKER_CSP);
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(await res.text()).toBe(await fs.readFile(path.join(out, "sw.js"), "utf8"));
+    }
+    // The manifest is a file of the site like any other, with the pages' policy nowhere near it.
+    const m = await call("/ar/app.webmanifest");
+    expect(m.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
+    expect((await m.json()) as object).toMatchObject({ lang: "ar", dir: "rtl" });
+    expect((await call("/app.webmanifest", {}, { serveSite: false })).status).toBe(404);
+    // netlify.toml sends the worker through the function, where its headers are set.
+    expect(await fs.readFile("netlify.toml", "utf8")).toMatch(/function = "api"\n\s*path = "\/sw\.js"/);
   });
 
   test("HEAD has the same headers and no body", async () => {
