@@ -13,12 +13,19 @@ export function healthText(r: HealthReport): string {
   lines.push(
     `${pad("source", idWidth)}${pad("standing", 11)}${pad("last success", 26)}${pad("failing", 8)}last reason`,
   );
-  for (const s of r.sources)
+  for (const s of r.sources) {
     lines.push(
       logSafe(
         `${pad(s.id, idWidth)}${pad(s.standing, 11)}${pad(s.lastSuccessAt ?? (s.lastRunAt ? "never" : "not run yet"), 26)}${pad(String(s.failuresInRow), 8)}${s.lastReason ?? "-"}`,
       ),
     );
+    if (s.unknownNames.length)
+      lines.push(
+        logSafe(
+          `${" ".repeat(idWidth)}names the registry does not know: ${s.unknownNames.map((n) => `«${n.name}» (${n.runs} run${n.runs === 1 ? "" : "s"})`).join(", ")}`,
+        ),
+      );
+  }
   const f = r.feed;
   lines.push(
     f.status === "no-build"

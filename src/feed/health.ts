@@ -11,6 +11,7 @@
 import { PROBATION_RUNS } from "../core/methodology.js";
 import { inSession } from "../core/cairo.js";
 import { redactUrls } from "../core/redact.js";
+import { publishedUnknown } from "../core/unknown-names.js";
 import { standingSummary, subjectSources } from "../rules/probation.js";
 import { sourceKind, type SourceConfig } from "../schema/sources.js";
 import type { SourceKind } from "../schema/source-base.js";
@@ -26,6 +27,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const FAILING_AFTER_HOURS = 6;
 /** A source on probation longer than this has a problem the rules will not solve alone (a week: 24 runs take two days). */
 export const PROBATION_TOO_LONG_MS = 7 * DAY_MS;
+/** A seller name the registry does not know, given by this many successful runs in a row (a day of them), is a problem. */
+export const UNKNOWN_NAME_RUNS = 24;
 /** How far back the failures in a row are counted, at most: a year of hourly runs. */
 const MAX_HOURS_COUNTED = 366 * 24;
 
@@ -65,6 +68,8 @@ export interface SourceHealthLine {
   lastReason: string | null;
   /** The categories whose sessions count for it: its assets' (all categories when it served none yet). */
   market: string[];
+  /** Seller names its last successful run gave that the registry does not know, with how many runs in a row gave each. */
+  unknownNames: Array<{ name: string; runs: number; firstSeenAt: string }>;
 }
 
 export interface Problem {
@@ -174,6 +179,9 @@ export function sourceLine(s: SourceConfig, i: HealthInputs, subject: ReadonlySe
       : 0,
     lastReason: run?.lastFailure ? redactUrls(run.lastFailure.reason) : null,
     market: market.map(([c]) => c),
+    unknownNames: run
+      ? publishedUnknown(run).names.map((n) => ({ name: n.name, runs: n.runs, firstSeenAt: n.firstSeenAt }))
+      : [],
   };
 }
 
@@ -224,6 +232,24 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
       state: s.lastReason ?? "",
       since: s.failingSince,
     });
+  // A name that keeps coming and is no seller: a bank renamed on the page, or one the registry lacks.
+  // Its quotes count for nothing until the registry gives the name (rule 1 of docs/methodology.md).
+  const strangers = s.unknownNames.filter((n) => n.runs >= UNKNOWN_NAME_RUNS);
+  if (strangers.length)
+    out.push({
+      key: `source-unknown-names:${s.id}`,
+      title: `${s.id}: ${strangers.length} seller name${strangers.length === 1 ? "" : "s"} the registry does not know`,
+      detail: [
+        `The last ${UNKNOWN_NAME_RUNS} or more successful runs of \`${s.id}\` gave seller names that the registry (sellers.json) does not know; their rows are skipped, so whatever those sellers quote is not in the feed:`,
+        strangers.map((n) => `- «${n.name}»: ${n.runs} runs in a row, since ${n.firstSeenAt}`).join("\n"),
+      ].join("\n\n"),
+      action: `A bank of the registry written another way (renamed, or spelled otherwise on this page): add the name to that seller's \`aliases\` in sellers.json. A licensed seller the registry lacks: add it (${OPERATING} "Adding a licensed seller"). A name that is no seller to list: the source's \`skipSellers\`, where its adapter takes one.`,
+      state: strangers
+        .map((n) => n.name)
+        .sort()
+        .join("\n"),
+      since: strangers.map((n) => n.firstSeenAt).sort()[0] ?? null,
+    });
   const p = i.probation.sources[s.id];
   const last = p?.changes.at(-1);
   if (s.standing === "probation" && p && last?.standing === "probation")
@@ -263,7 +289,7 @@ function feedHealth(i: HealthInputs): { feed: FeedHealth; problem: Problem | nul
       problem: {
         key: "feed-stale",
         title: "The feed is not ready: no published build",
-        detail: `No build's manifest was found in ${i.site}: nothing is published from here.`,
+        detail: `No build's manifest was found in ${i.site}: no build was published there, or the job stopped before it built (its log says where).`,
         action: "Run the hourly job (ingest, compact, build, publish); its log says what stopped it.",
         state: "no-build",
         since: null,

@@ -211,6 +211,39 @@ describe("the official and reference sources: a trading day is a problem whateve
   });
 });
 
+describe("seller names the registry does not know", () => {
+  const withNames = (runs: number[]): SourceRuns => ({
+    sources: {
+      bank: {
+        ...ok("2026-11-22T10:07:00.000Z"),
+        unknownNames: runs.map((n, k) => ({
+          name: `Bank ${k}`,
+          runs: n,
+          firstSeenAt: new Date(at("2026-11-22T10:07:00Z") - (n - 1) * HOUR).toISOString(),
+          lastSeenAt: "2026-11-22T10:07:00.000Z",
+        })),
+      },
+    },
+  });
+  test.each([
+    { name: "a name given by 23 runs: not yet", runs: [23], keys: [], state: null },
+    { name: "a name given by a day of runs", runs: [24], keys: ["source-unknown-names:bank"], state: "Bank 0" },
+    { name: "two names, one new", runs: [30, 2], keys: ["source-unknown-names:bank"], state: "Bank 0" },
+  ])("$name", ({ runs, keys, state }) => {
+    const r = judgeHealth(inputs("2026-11-22T10:10:00Z", { runs: withNames(runs) }));
+    expect(r.problems.map((p) => p.key)).toEqual(keys);
+    if (state !== null) expect(r.problems[0]!.state).toBe(state);
+    expect(r.sources[0]!.unknownNames.map((n) => n.runs)).toEqual(runs);
+  });
+
+  test("an older ingest's bare list counts one run each", () => {
+    const runs = { sources: { bank: { ...ok("2026-11-22T10:07:00.000Z"), unknownSellers: ["Bank X"] } } };
+    const r = judgeHealth(inputs("2026-11-22T10:10:00Z", { runs }));
+    expect(r.sources[0]!.unknownNames).toEqual([{ name: "Bank X", runs: 1, firstSeenAt: "2026-11-22T10:07:00.000Z" }]);
+    expect(r.problems).toEqual([]);
+  });
+});
+
 describe("probation", () => {
   const onProbation = (since: string, changes: SourceProbation["changes"] = []): ProbationState => ({
     sources: { bank: graduated, dealer: graduated, newbie: { standing: "probation", since, runs: [], changes } },
