@@ -18,6 +18,7 @@ import { initCommand } from "./init.js";
 import { sampleCommand } from "./sample.js";
 import { serveCommand } from "./serve.js";
 import { keygenCommand, verifyCommand } from "./verify.js";
+import { namesCommand } from "./names.js";
 import { healthCommand } from "./health.js";
 import { rehearseCommand } from "./rehearse.js";
 
@@ -56,6 +57,7 @@ const FOLDERS: Record<string, string[]> = {
   demo: ["data"],
   rehearse: ["data"],
   health: ["data"],
+  names: ["data"],
 };
 
 async function assertFolder(dir: string, flag: string): Promise<void> {
@@ -100,6 +102,7 @@ export function program(exit: (status: number) => void = () => {}): Command {
   keygenCommand(cli);
   healthCommand(cli, exit);
   rehearseCommand(cli, exit);
+  namesCommand(cli);
   cli.addHelpText("after", EXIT_HELP);
   for (const c of cli.commands) c.exitOverride();
   cli.hook("preAction", async (_cli, command) => {
