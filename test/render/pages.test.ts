@@ -453,7 +453,10 @@ describe("what moved, gold, the converter and the charts by period (the simulate
     for (const g of ["1 جرام", "5 جرام", "10 جرام"]) expect(gold).toContain(g);
     // Script only adds a field for any amount (amount-script.ts): the table is there without it.
     const page = await read("assets/us-dollar/index.html");
-    expect([...page.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="../../amount.js" defer>']);
+    expect([...page.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script src="../../offline.js" defer>',
+      '<script src="../../amount.js" defer>',
+    ]);
     expect(page).toContain(`<th scope="col" class="n" data-price="${best}">You buy at</th>`);
     expect(page).toMatch(
       /<template id="amount-tpl"><div class="amount"><label for="amount-in">Any amount \(USD\)<\/label>/,
