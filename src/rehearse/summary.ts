@@ -58,6 +58,9 @@ export function summaryText(r: RehearsalResult): string {
     `replay: ${replayCommand({ seed: r.seed, fromMs: Date.parse(r.from), days: r.days, faults: r.faultsOn, data: r.data })}`,
   );
   lines.push(`${r.hours} hours in ${r.timing.seconds} s: ${r.timing.hoursPerSecond} hours simulated per second`);
+  const steps = Object.entries(r.timing.steps);
+  if (steps.length)
+    lines.push(`  of which ${steps.map(([k, v]) => `${k} ${v} s (CPU ${r.timing.cpu[k] ?? 0} s)`).join(", ")}`);
   lines.push(r.checks.failed ? `FAILED: ${r.checks.failed} check(s) failed` : "every check passed");
   return `${lines.join("\n")}\n`;
 }

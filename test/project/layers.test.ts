@@ -23,7 +23,8 @@ const LAYER: Record<string, number> = {
   netlify: 5,
   incremental: 6,
   jobs: 7,
-  cli: 8,
+  rehearse: 8,
+  cli: 9,
 };
 
 const SRC = path.resolve("src");
