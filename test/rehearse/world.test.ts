@@ -25,8 +25,8 @@ let data: string;
 let raw: { contact?: string; sources: Array<Record<string, unknown>> };
 let world: World;
 
-async function pointAt(w: World, dir: string, only?: readonly string[]) {
-  const pointed = w.pointSources(raw as never) as unknown as typeof raw;
+async function pointAt(w: World, dir: string, only?: readonly string[], src: typeof raw = raw) {
+  const pointed = w.pointSources(src as never) as unknown as typeof raw;
   pointed.contact = CONTACT;
   if (only) pointed.sources = pointed.sources.filter((s) => only.includes(s["id"] as string));
   const file = path.join(dir, only ? `sources-${only.join("+")}.json` : "sources.json");
@@ -35,12 +35,12 @@ async function pointAt(w: World, dir: string, only?: readonly string[]) {
 }
 
 /** A dry run of ingest against the world at `nowMs` (short timeouts, no real waiting): every source's report. */
-async function ask(nowMs: number, o: { only?: readonly string[]; w?: World; dir?: string; save?: string } = {}) {
-  const dir = o.dir ?? data;
-  const sourcesFile = o.only || o.w ? await pointAt(o.w ?? world, await tempDir("pf-world-src-"), o.only) : undefined;
+async function ask(nowMs: number, o: { only?: readonly string[]; w?: World; src?: typeof raw; save?: string } = {}) {
+  const sourcesFile =
+    o.only || o.w ? await pointAt(o.w ?? world, await tempDir("pf-world-src-"), o.only, o.src) : undefined;
   const waits: number[] = [];
   const { reports } = await runIngest({
-    dataDir: dir,
+    dataDir: data,
     ...(sourcesFile ? { sourcesFile } : {}),
     nowMs,
     dryRun: true,
@@ -362,5 +362,131 @@ describe("determinism", () => {
     expect(b).toEqual(a);
     const differ = [...a.keys()].filter((k) => c.get(k) !== a.get(k));
     expect(differ.length).toBeGreaterThan(world.served.length - 2);
+  });
+});
+
+describe("an operator's configuration", () => {
+  /** Every source of init's file, the disabled ones (2016 layouts, the NBE's service, egrates' bank pages) enabled. */
+  const everySource = () => ({ ...raw, sources: raw.sources.map(({ enabled: _, ...x }) => x) });
+
+  test("every source of init's file, its disabled layouts enabled: html, XML, JSON by POST, each read back by its reader", async () => {
+    const src = everySource();
+    const w = await startWorld({ seed: SEED, sources: src as never, dataDir: data });
+    try {
+      expect(w.unserved).toEqual([]);
+      expect(w.served).toHaveLength(src.sources.length);
+      w.setHour(SUNDAY, []);
+      const { by } = await ask(SUNDAY, { w, src });
+      for (const id of w.served) {
+        const r = by.get(id)!;
+        expect(r.ok, `${id}: ${r.error ?? ""}`).toBe(true);
+        expect(observed(r), id).toEqual(await w.expected(id));
+      }
+      // A date without a time (the EDBE's file, ABK's page): today's rates, observed at the run.
+      for (const q of by.get("export-development-bank-of-egypt")!.observed!.quotes)
+        expect(q.observedAt).toBe(new Date(SUNDAY).toISOString());
+      // SAIB writes piastres (divideBy 100): back in pounds.
+      const saib = by
+        .get("societe-arabe-internationale-de-banque")!
+        .observed!.quotes.find((q) => q.asset === "USD-EGP")!;
+      expect(Math.abs(saib.buy! / 47.55 - 1)).toBeLessThan(0.1);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test("where 127.0.0.x cannot be had: every host on 127.0.0.1 under its own path, read the same", async () => {
+    const w = await startWorld({ seed: SEED, sources: raw as never, dataDir: data, oneAddress: true });
+    try {
+      const pointed = w.pointSources(raw as never) as unknown as typeof raw;
+      for (const x of pointed.sources.filter((y) => y["enabled"] !== false))
+        expect(new URL((x["url"] ?? x["pageUrl"] ?? (x["urls"] as string[])[0]) as string).host).toBe(
+          new URL(w.url).host,
+        );
+      w.setHour(SUNDAY, []);
+      const { by } = await ask(SUNDAY, { w });
+      for (const id of w.served) {
+        expect(by.get(id)!.ok, `${id}: ${by.get(id)!.error ?? ""}`).toBe(true);
+        expect(observed(by.get(id)!), id).toEqual(await w.expected(id));
+      }
+    } finally {
+      await w.close();
+    }
+  });
+
+  test("a dealer's CSV is served; what the world cannot serve is named with the reason", async () => {
+    const src = {
+      contact: CONTACT,
+      sources: [
+        {
+          id: "gold-csv",
+          name: "A dealer's CSV",
+          adapter: "seller-document",
+          kind: "seller",
+          format: "csv",
+          url: "https://gold.example.net/prices.csv",
+          seller: "dahab-zaman",
+          fields: { asset: "Karat", buy: "Buy", sell: "Sell", time: "Updated" },
+          time: { format: "yyyy-MM-dd HH:mm" },
+        },
+        {
+          id: "local-file",
+          name: "A file of the data folder",
+          adapter: "seller-document",
+          kind: "seller",
+          format: "json",
+          path: "prices.json",
+          seller: "banque-misr",
+          fields: { asset: "a", buy: "b", sell: "c" },
+        },
+        {
+          id: "stranger",
+          name: "A bank the registry does not list",
+          adapter: "html",
+          kind: "seller",
+          url: "https://stranger.example.org/rates",
+          seller: "no-such-bank",
+          rows: "table tr",
+          fields: { asset: { cell: 0 }, buy: { cell: 1 }, sell: { cell: 2 } },
+        },
+        {
+          id: "siblings",
+          name: "A page whose rows the world cannot build",
+          adapter: "html",
+          kind: "seller",
+          url: "https://siblings.example.org/rates",
+          seller: "banque-misr",
+          rows: "h2 ~ table tr",
+          fields: { asset: { cell: 0 }, buy: { cell: 1 }, sell: { cell: 2 } },
+        },
+      ],
+    };
+    const w = await startWorld({ seed: SEED, sources: src as never, dataDir: data });
+    try {
+      expect(w.served).toEqual(["gold-csv"]);
+      expect(w.unserved).toEqual([
+        { id: "local-file", why: "not a network source: ingest reads it without the world" },
+        { id: "stranger", why: 'its seller "no-such-bank" is not in the registry' },
+        { id: "siblings", why: 'its rows selector "h2 ~ table tr" is not one the world can build' },
+      ]);
+      w.setHour(SUNDAY, []);
+      const { by } = await ask(SUNDAY, { w, src: src as never, only: ["gold-csv"] });
+      expect(observed(by.get("gold-csv")!)).toEqual(await w.expected("gold-csv"));
+      expect(
+        by
+          .get("gold-csv")!
+          .observed!.quotes.map((q) => q.asset)
+          .sort(),
+      ).toEqual(["GOLDPOUND-EGP", "XAU18K-EGP", "XAU21K-EGP", "XAU24K-EGP"]);
+      // An unserved source's address is the world's too: it answers 404 with the reason, never the real site.
+      const pointed = w.pointSources(src as never) as unknown as typeof raw;
+      const stranger = await fetch(pointed.sources.find((x) => x["id"] === "stranger")!["url"] as string);
+      expect(stranger.status).toBe(404);
+      expect(await stranger.text()).toMatch(
+        /does not serve stranger: its seller "no-such-bank" is not in the registry/,
+      );
+    } finally {
+      await w.close();
+    }
   });
 });

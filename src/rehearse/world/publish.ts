@@ -26,6 +26,7 @@ import {
   RENAMED_SELLER,
   renamedBank,
   sellerSpelling,
+  textPicking,
   unknownBank,
 } from "./names.js";
 import type { NetFaultKind } from "./types.js";
@@ -152,11 +153,20 @@ export function planDocument(
   const transfers = fields["transferBuy"] !== undefined && fields["transferSell"] !== undefined;
 
   // How each asset is written: the reader's own resolution decides the name and the units.
-  const style = format === "html" ? (cfg.kind === "aggregator" && !namesSellers ? "relay" : "page") : "code";
+  // Codes where the page heads the column (or names the element) "code"; a relay's "Name (CODE)"; else names.
+  const byCode = /code/i.test(JSON.stringify(fields["asset"] ?? ""));
+  const style = format !== "html" || byCode ? "code" : cfg.kind === "aggregator" && !namesSellers ? "relay" : "page";
+  // A name the asset field's regex picks whole ("usd" out of "usd.png"), when it has one.
+  const assetField = perAsset === undefined ? fields["asset"] : undefined;
+  const regex =
+    typeof assetField === "object" && assetField !== null && "regex" in assetField
+      ? (assetField as { regex?: string }).regex
+      : undefined;
+  const fits = (name: string) => regex === undefined || textPicking(regex, name, "value") !== null;
   const writing = new Map<string, { name: string; per: number }>();
   for (const a of assets) {
     const asset = market.asset(a)!;
-    const w = assetWriting(a, assetCandidates(asset, style), cfg, known);
+    const w = assetWriting(a, assetCandidates(asset, style), cfg, known, fits);
     if (w === null) return { why: `no name of ${a} reads back as it through the source's naming` };
     writing.set(a, w);
   }

@@ -233,6 +233,8 @@ function headerLayout(columns: string[][]): Array<Array<{ text: string; colspan:
 
 export type Rendered = { body: string } | { why: string };
 
+const hasText = (el: El): boolean => el.children.some((c) => (typeof c === "string" ? c.trim() !== "" : hasText(c)));
+
 /** What each field of a row writes: its text (before a regex or an attribute places it). */
 function values(p: DocumentPlan, r: Row): Record<FieldName, string | null> {
   const price = (v: number | null, cash: boolean) =>
@@ -283,13 +285,11 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Re
   const lastCell = Math.max(-1, ...fields.map(([, f]) => ("cell" in f && f.cell !== undefined ? f.cell : -1)));
   const width = Math.max(columns.length, lastCell + 1);
   const rowLast = rowSteps[rowSteps.length - 1]!.compound;
-  const rowTag = rowLast.tag ?? "tr";
-  const cellTag = cellCompound?.tag ?? (rowTag === "tr" ? "td" : "div");
-  const newCell = (row: El, header: boolean) => {
-    const el = cellCompound ? create(cellCompound, cellTag) : new El(header && rowTag === "tr" ? "th" : cellTag);
-    row.add(el);
-    return el;
-  };
+  /** A cell of a row: the `cells` selector's element; else a table row's td (th in a header), a div's div. */
+  const cellOf = (row: El, header: boolean) =>
+    cellCompound
+      ? create(cellCompound, row.tag === "tr" ? "td" : "div")
+      : new El(row.tag === "tr" ? (header ? "th" : "td") : row.tag === "ul" ? "li" : "div");
 
   if (columns.length > 0) {
     if (cfg.header === undefined) return { why: "its fields name columns but it has no header selector" };
@@ -304,7 +304,7 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Re
       const row = create(headerLast, tagUnder(container));
       container.add(row);
       for (const c of cells) {
-        const el = cellCompound && !th ? create(cellCompound, "td") : new El(th || !cellCompound ? "th" : "td");
+        const el = th && row.tag === "tr" ? new El("th") : cellOf(row, true);
         if (c.colspan > 1) el.attrs.set("colspan", String(c.colspan));
         if (c.rowspan > 1) el.attrs.set("rowspan", String(c.rowspan));
         el.add(c.text);
@@ -317,7 +317,7 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Re
   for (const r of pub.rows) {
     const row = create(rowLast, tagUnder(container));
     container.add(row);
-    const cells = Array.from({ length: width }, () => newCell(row, false));
+    const cells = Array.from({ length: width }, () => row.add(cellOf(row, false)) as El);
     const v = values(p, r);
     for (const [k, f] of fields) {
       if ("const" in f && f.const !== undefined) continue;
@@ -342,6 +342,9 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Re
       if (f.attr !== undefined) el.attrs.set(f.attr, text);
       else el.add(el.children.some((c) => typeof c === "string") ? ` ${text}` : text);
     }
+    // A row whose fields are all attributes (a currency converter's <option value data-buy data-sell>)
+    // still shows its name: the reader takes a row without text or picture for a spacer.
+    if (!hasText(row)) row.add(r.assetName);
   }
   const lang = p.arabic ? ` lang="ar" dir="rtl"` : ` lang="en"`;
   return {

@@ -62,6 +62,11 @@ export interface WorldOptions {
   sources: SourcesFile;
   /** The copy: its catalog (assets.json), registry (sellers.json) and calendar (calendar.json). */
   dataDir: string;
+  /**
+   * Serve every host on 127.0.0.1 under a path of its own (`/<host>/…`), as the world does by itself
+   * where the other loopback addresses cannot be bound: ingest then asks every source in one lane.
+   */
+  oneAddress?: boolean;
 }
 
 /** Faults the network side answers itself, whatever the source's format. */

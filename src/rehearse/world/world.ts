@@ -302,7 +302,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const indexUrl = `http://127.0.0.1:${indexPort}`;
   const servers: Server[] = [index];
   const sites = new Map<string, Site>();
-  let fallback = false;
+  let fallback = o.oneAddress === true;
   for (const [i, host] of hosts.entries()) {
     const address = `127.0.0.${i + 2}`;
     if (!fallback && i + 2 < 255) {
