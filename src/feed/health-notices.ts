@@ -7,6 +7,8 @@
  * the problem's key, `<!-- price-feed-health: source-failing:cib-rates-api -->`, by which a problem
  * finds its issue and is never opened twice; and what was last said of it, its state, when it began
  * and when it was last said, by which a change is commented on at most every COMMENT_EVERY_MS.
+ * An issue the operator closed as not planned stays closed while its problem says the same: they
+ * have seen it and chose to live with it (a name on a page that is no seller, say).
  */
 import { humanAge } from "./readiness.js";
 import type { Problem } from "./health.js";
@@ -20,10 +22,12 @@ export const REOPEN_WITHIN_MS = 24 * 3_600_000;
 const KEY_MARK = "price-feed-health:";
 const STATE_MARK = "price-feed-health-state:";
 
-/** An issue as the plan needs it (the REST API's `number`, `state`, `body`, `closed_at`, `html_url`). */
+/** An issue as the plan needs it (the REST API's `number`, `state`, `state_reason`, `body`, `closed_at`, `html_url`). */
 export interface IssueView {
   number: number;
   state: "open" | "closed";
+  /** How it was closed: "completed" (by this command, or by hand), "not_planned" (by hand: let it be); null when open. */
+  stateReason: string | null;
   title: string;
   body: string;
   closedAt: string | null;
@@ -42,7 +46,7 @@ export type Notice = { key: string; title: string; alert: string | null } & (
   | { do: "open"; body: string }
   | { do: "comment"; number: number; comment: string; body: string }
   | { do: "reopen"; number: number; comment: string; body: string }
-  | { do: "close"; number: number; comment: string }
+  | { do: "close"; number: number; comment: string; body?: string; stateReason: "completed" | "not_planned" }
 );
 
 export const keyMarker = (key: string) => `<!-- ${KEY_MARK} ${key} -->`;
@@ -115,6 +119,9 @@ export function planNotices(problems: readonly Problem[], issues: readonly Issue
         number: i.number,
         title: i.title,
         comment: `A duplicate of #${open.get(key)!.number}, which follows this problem: closed at ${now}.`,
+        // Its key marker goes: no later run takes it for the problem's issue.
+        body: i.body.replace(keyMarker(key), `<!-- price-feed-health duplicate of #${open.get(key)!.number} -->`),
+        stateReason: "not_planned",
         alert: null,
       });
   }
@@ -137,6 +144,15 @@ export function planNotices(problems: readonly Problem[], issues: readonly Issue
       });
       continue;
     }
+    // Closed as not planned by the operator, and the problem says what it said then: let it be.
+    const dismissed = ours.some(
+      (i) =>
+        i.state === "closed" &&
+        i.stateReason === "not_planned" &&
+        keyOf(i.body) === p.key &&
+        saidOf(i.body)?.state === p.state,
+    );
+    if (dismissed) continue;
     const closed = ours
       .filter((i) => i.state === "closed" && keyOf(i.body) === p.key && i.closedAt !== null)
       .filter((i) => nowMs - Date.parse(i.closedAt!) <= REOPEN_WITHIN_MS)
@@ -171,6 +187,7 @@ export function planNotices(problems: readonly Problem[], issues: readonly Issue
       number: issue.number,
       title: issue.title,
       comment: `**Cleared at ${now}**${since ? `, after ${ago(since, nowMs)} (it began at ${since})` : ""}: this run of \`price-feed health\` no longer finds the problem. Should it come back within ${humanAge(REOPEN_WITHIN_MS / 1000)}, this issue reopens; later, a new one opens.`,
+      stateReason: "completed",
       alert: `price-feed health: cleared at ${now}${since ? ` after ${ago(since, nowMs)}` : ""}: ${issue.title}`,
     });
   }

@@ -243,7 +243,7 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
         `The last ${UNKNOWN_NAME_RUNS} or more successful runs of \`${s.id}\` gave seller names that the registry (sellers.json) does not know; their rows are skipped, so whatever those sellers quote is not in the feed:`,
         strangers.map((n) => `- «${n.name}»: ${n.runs} runs in a row, since ${n.firstSeenAt}`).join("\n"),
       ].join("\n\n"),
-      action: `A bank of the registry written another way (renamed, or spelled otherwise on this page): add the name to that seller's \`aliases\` in sellers.json. A licensed seller the registry lacks: add it (${OPERATING} "Adding a licensed seller"). A name that is no seller to list: the source's \`skipSellers\`, where its adapter takes one.`,
+      action: `A bank of the registry written another way (renamed, or spelled otherwise on this page): add the name to that seller's \`aliases\` in sellers.json. A licensed seller the registry lacks: add it (${OPERATING} "Adding a licensed seller"). A name that is no seller to list (a bank not licensed, a heading read as a name): close this issue as not planned; it stays closed while the names are the same.`,
       state: strangers
         .map((n) => n.name)
         .sort()

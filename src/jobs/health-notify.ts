@@ -5,29 +5,23 @@
  * log line ever holds the token or the webhook's URL (scrub()).
  *
  * The REST calls, as GitHub documents them (docs.github.com/en/rest/issues, API version 2022-11-28):
- * - list a repository's issues: GET /repos/{owner}/{repo}/issues?labels=…&state=open|closed&since=…
- *   &per_page=100, paged by the Link header's rel="next"; pull requests come back too (they carry a
- *   `pull_request` member) and are passed over. ("List repository issues", rest/issues/issues)
+ * - list a repository's issues: GET /repos/{owner}/{repo}/issues?labels=…&state=open|closed
+ *   &sort=updated&direction=desc&per_page=100, paged by the Link header's rel="next"; pull requests
+ *   come back too (they carry a `pull_request` member) and are passed over; each has `state_reason`.
+ *   ("List repository issues", rest/issues/issues)
  * - create an issue: POST /repos/{owner}/{repo}/issues {title, body, labels} → 201 with `number`,
  *   `html_url`. ("Create an issue")
  * - create an issue comment: POST /repos/{owner}/{repo}/issues/{issue_number}/comments {body} → 201.
  *   ("Create an issue comment", rest/issues/comments#create-an-issue-comment)
  * - update an issue: PATCH /repos/{owner}/{repo}/issues/{issue_number} {state: "closed"|"open",
- *   state_reason: "completed"|"reopened", body}; state_reason is taken only with a change of state
+ *   state_reason: "completed"|"not_planned"|"reopened", body}; state_reason is taken only with a change of state
  *   (github/docs issue 22914). ("Update an issue", rest/issues/issues#update-an-issue)
  * Headers: `Accept: application/vnd.github+json`, `Authorization: Bearer <token>`,
  * `X-GitHub-Api-Version: 2022-11-28`. The base is GITHUB_API_URL (Actions sets it; GitHub Enterprise
  * differs), https://api.github.com when unset.
  */
 import { redactUrls } from "../core/redact.js";
-import {
-  HEALTH_LABEL,
-  REOPEN_WITHIN_MS,
-  keyOf,
-  planNotices,
-  type IssueView,
-  type Notice,
-} from "../feed/health-notices.js";
+import { HEALTH_LABEL, keyOf, planNotices, type IssueView, type Notice } from "../feed/health-notices.js";
 import type { Problem } from "../feed/health.js";
 
 export const DEFAULT_API = "https://api.github.com";
@@ -78,6 +72,7 @@ interface ApiIssue {
   title: string;
   body?: string | null;
   closed_at?: string | null;
+  state_reason?: string | null;
   html_url: string;
   pull_request?: unknown;
 }
@@ -136,9 +131,9 @@ class GitHub {
     return `${this.base.replace(/\/+$/, "")}/repos/${this.repo}${p}`;
   }
 
-  async list(state: "open" | "closed", sinceMs?: number): Promise<IssueView[]> {
-    const q = new URLSearchParams({ labels: HEALTH_LABEL, state, per_page: "100" });
-    if (sinceMs !== undefined) q.set("since", new Date(sinceMs).toISOString());
+  /** The issues with the label, most lately updated first, at most MAX_PAGES pages. */
+  async list(state: "open" | "closed"): Promise<IssueView[]> {
+    const q = new URLSearchParams({ labels: HEALTH_LABEL, state, sort: "updated", direction: "desc", per_page: "100" });
     const out: IssueView[] = [];
     let url: string | null = this.url(`/issues?${q}`);
     for (let page = 0; url && page < MAX_PAGES; page++) {
@@ -148,6 +143,7 @@ class GitHub {
           out.push({
             number: i.number,
             state: i.state === "closed" ? "closed" : "open",
+            stateReason: i.state_reason ?? null,
             title: i.title,
             body: i.body ?? "",
             closedAt: i.closed_at ?? null,
@@ -194,10 +190,7 @@ async function carryOut(
       return { line: `reopened #${n.number} ${n.key}`, url: urls.get(n.number) ?? null };
     case "close":
       await gh.comment(n.number, n.comment);
-      await gh.update(n.number, {
-        state: "closed",
-        state_reason: n.comment.startsWith("A duplicate") ? "not_planned" : "completed",
-      });
+      await gh.update(n.number, { state: "closed", state_reason: n.stateReason, ...(n.body ? { body: n.body } : {}) });
       return { line: `closed #${n.number} ${n.key}`, url: urls.get(n.number) ?? null };
   }
 }
@@ -245,8 +238,9 @@ export async function notifyHealth(
   const gh = new GitHub(env.GITHUB_API_URL?.trim() || DEFAULT_API, repo, token, fetchImpl);
   let issues: IssueView[];
   try {
-    // The open ones, and those closed lately, which a problem back soon reopens.
-    const [open, closed] = [await gh.list("open"), await gh.list("closed", nowMs - REOPEN_WITHIN_MS)];
+    // The open ones, and the closed ones: one closed lately reopens when its problem is back; one the
+    // operator closed as not planned keeps it quiet while it says the same (src/feed/health-notices.ts).
+    const [open, closed] = [await gh.list("open"), await gh.list("closed")];
     issues = [...open, ...closed.filter((i) => keyOf(i.body) !== null)];
   } catch (e) {
     warn(

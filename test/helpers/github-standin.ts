@@ -108,7 +108,11 @@ export async function startStandIn(hookSecret = "T0PSECRET-hook"): Promise<Stand
           .filter((i) => state === "all" || i.state === state)
           .filter((i) => labels.every((l) => i.labels.includes(l)))
           .filter((i) => since === null || i.updated_at >= since)
-          .sort((a, b) => b.number - a.number);
+          .sort((a, b) =>
+            url.searchParams.get("sort") === "updated"
+              ? b.updated_at.localeCompare(a.updated_at) || b.number - a.number
+              : b.number - a.number,
+          );
         const page = Number(url.searchParams.get("page") ?? "1");
         const slice = all.slice((page - 1) * s.pageSize, page * s.pageSize);
         const next = new URL(url.href);

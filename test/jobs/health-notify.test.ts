@@ -167,6 +167,51 @@ describe("a problem's history gives exactly its issue's openings, comments and c
     },
   );
 
+  test("closed as not planned by the operator: quiet while the problem says the same, a new issue when it changes", async () => {
+    await replay([[0, [A("x")]]]);
+    gh.now = new Date(T0 + HOUR).toISOString();
+    Object.assign(gh.issues[0]!, {
+      state: "closed",
+      state_reason: "not_planned",
+      closed_at: gh.now,
+      updated_at: gh.now,
+    });
+    expect(
+      await replay([
+        [2, [A("x")]],
+        [40, [A("x")]],
+        [41, [A("y")]],
+      ]),
+    ).toEqual([[], [], ["opened #2 source-failing:cib-rates-api"]]);
+  });
+
+  test("two open issues for one problem (a run cut short between calls): the older kept, the other closed and unmarked", async () => {
+    for (const n of [1, 2])
+      gh.issues.push({
+        number: n,
+        title: "t",
+        body: `${keyMarker("feed-stale")}\n\n${stateMarker({ state: "s", since: gh.now, said: gh.now })}`,
+        state: "open",
+        state_reason: null,
+        labels: ["feed-health"],
+        created_at: gh.now,
+        updated_at: gh.now,
+        closed_at: null,
+        comments: [],
+      });
+    expect(
+      await replay([
+        [0, [B()]],
+        [1, [B()]],
+      ]),
+    ).toEqual([["closed #2 feed-stale"], []]);
+    expect(gh.issues.map((i) => `#${i.number} ${i.state} ${i.state_reason ?? "-"}`)).toEqual([
+      "#1 open -",
+      "#2 closed not_planned",
+    ]);
+    expect(gh.issues[1]!.body).not.toContain(keyMarker("feed-stale"));
+  });
+
   test("the closing comment says when and after how long; the issue is closed as completed", async () => {
     await replay([
       [0, [A()]],
@@ -227,7 +272,7 @@ describe("a problem's history gives exactly its issue's openings, comments and c
       ["open", "feed-health", "3"],
       ["closed", "feed-health", "1"],
     ]);
-    expect(lists[3]!.query["since"]).toBe("2026-11-21T08:07:00.000Z");
+    expect(lists.every((r) => r.query["sort"] === "updated" && r.query["direction"] === "desc")).toBe(true);
     for (const r of gh.requests) {
       expect(r.authorization).toBe(`Bearer ${TOKEN}`);
       expect(r.apiVersion).toBe("2022-11-28");
