@@ -296,10 +296,7 @@ export const SourceRun = z.strictObject({
   unknownMore: z.number().int().min(1).optional().meta({
     description: "How many more such names that run gave, past the 20 kept.",
   }),
-  failingSince: IsoInstant.optional().meta({
-    description:
-      "While the source fails: the first failed run since its last success (price-feed health counts its failures in a row from it); absent once a run succeeds.",
-  }),
+  failingSince: IsoInstant.optional().meta({ description: "While failing: the first failure since a success." }),
 });
 export type SourceRun = z.infer<typeof SourceRun>;
 
