@@ -197,14 +197,39 @@ const hex = (key: string) =>
       .padStart(4, "0"),
   ).join("");
 
-const listen = (server: Server, host: string) =>
+const listenAt = (server: Server, host: string, port: number) =>
   new Promise<number>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       server.off("error", reject);
       resolve((server.address() as AddressInfo).port);
     });
   });
+
+/**
+ * The ports the world tries, in order, from its seed: the addresses end up in the copy's sources file
+ * and in ingest's reasons (a failure names its URL), which the site publishes, so the same seed must
+ * give the same addresses for a run to replay byte for byte. A port taken by another program is
+ * skipped for the next of the seed's; only when all are taken does the system choose.
+ */
+function portsOf(seed: string): number[] {
+  const first = Math.floor(uniform(`${seed}:world-port`) * 30_000);
+  return [...Array.from({ length: 12 }, (_, k) => 20_000 + ((first + k * 7919) % 30_000)), 0];
+}
+
+/** A server listening on `host` at the first free port of `ports`; null when the address cannot be had. */
+async function serve(handler: Parameters<typeof createServer>[1], host: string, ports: readonly number[]) {
+  for (const port of ports) {
+    const server = createServer(handler);
+    try {
+      return { server, port: await listenAt(server, host, port) };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EADDRINUSE" && code !== "EACCES") return null;
+    }
+  }
+  return null;
+}
 
 export async function startWorld(o: WorldOptions): Promise<World> {
   const files = dataPaths(o.dataDir);
@@ -297,26 +322,27 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       parsed.sources.filter((s) => s.enabled && usesNetwork(s)).flatMap((s) => urlsOf(s).map((u) => new URL(u).host)),
     ),
   ].sort();
-  const index = createServer((req, res) => void answer(null, req, res));
-  const indexPort = await listen(index, "127.0.0.1");
-  const indexUrl = `http://127.0.0.1:${indexPort}`;
-  const servers: Server[] = [index];
+  const ports = portsOf(o.seed);
+  const index = await serve((req, res) => void answer(null, req, res), "127.0.0.1", ports);
+  if (index === null) throw new Error("the rehearsal's world cannot listen on 127.0.0.1");
+  const indexUrl = `http://127.0.0.1:${index.port}`;
+  const servers: Server[] = [index.server];
   const sites = new Map<string, Site>();
   let fallback = o.oneAddress === true;
   for (const [i, host] of hosts.entries()) {
     const address = `127.0.0.${i + 2}`;
-    if (!fallback && i + 2 < 255) {
-      const server = createServer((req, res) => void answer(host, req, res));
-      try {
-        const port = await listen(server, address);
-        servers.push(server);
-        sites.set(host, { host, origin: `http://${address}:${port}`, prefix: "" });
-        continue;
-      } catch {
-        fallback = true;
-      }
+    // Every host at the index's port when it is free there: one port to read in the sources file.
+    const site =
+      fallback || i + 2 >= 255
+        ? null
+        : await serve((req, res) => void answer(host, req, res), address, [index.port, ...ports]);
+    if (site) {
+      servers.push(site.server);
+      sites.set(host, { host, origin: `http://${address}:${site.port}`, prefix: "" });
+    } else {
+      fallback = true;
+      sites.set(host, { host, origin: `${indexUrl}/${host}`, prefix: `/${host}` });
     }
-    sites.set(host, { host, origin: `${indexUrl}/${host}`, prefix: `/${host}` });
   }
 
   // Routes: per host, `METHOD path?query` → the source and the step of its exchange.
