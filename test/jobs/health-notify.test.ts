@@ -369,6 +369,17 @@ describe("price-feed health --notify, the command", () => {
     vi.restoreAllMocks();
   });
 
+  test("a usage error is exit 1: a bad --after, a missing --data", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    vi.spyOn(process.stderr, "write").mockImplementation((c: string | Uint8Array) => lines.push(String(c)) > 0);
+    expect(await main(["node", "price-feed", "health", "--after", "0"])).toBe(1);
+    expect(lines.join("")).toContain('"0" is not a whole number of hours from 1 to 8784');
+    lines.length = 0;
+    expect(await main(["node", "price-feed", "health", "--data", "/nonexistent/data"])).toBe(1);
+    expect(lines.join("\n")).toContain("/nonexistent/data: no such folder (--data)");
+  });
+
   test("exit 3 with the problems opened as issues; the token and the webhook's URL in no line it prints", async () => {
     const data = await writeDataset(await tempDir(), smallRows());
     await writeSourceRuns(data, {
