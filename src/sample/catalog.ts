@@ -81,6 +81,7 @@ const bank = (id: string, name: string, nameAr: string): RegistrySeller => ({
   nameAr,
   kind: "bank",
   licensedBy: "Central Bank of Egypt",
+  licensedByAr: "البنك المركزي المصري",
   categories: ["currencies"],
 });
 const exchange = (id: string, name: string, nameAr: string): RegistrySeller => ({
@@ -89,6 +90,7 @@ const exchange = (id: string, name: string, nameAr: string): RegistrySeller => (
   nameAr,
   kind: "exchange-house",
   licensedBy: "Central Bank of Egypt",
+  licensedByAr: "البنك المركزي المصري",
   categories: ["currencies"],
 });
 const dealer = (id: string, name: string, nameAr: string): RegistrySeller => ({
@@ -97,6 +99,7 @@ const dealer = (id: string, name: string, nameAr: string): RegistrySeller => ({
   nameAr,
   kind: "gold-dealer",
   licensedBy: "Egyptian Gold Chamber (simulated)",
+  licensedByAr: "شعبة الذهب المصرية (محاكاة)",
   categories: ["metals"],
 });
 

@@ -65,6 +65,7 @@ function syntheticSeller(i: number): RegistrySeller {
         nameAr: `تاجر ذهب تجريبي ${n}`,
         kind: "gold-dealer",
         licensedBy: "Egyptian Gold Chamber (simulated)",
+        licensedByAr: "شعبة الذهب المصرية (محاكاة)",
         categories: ["metals"],
       }
     : {
@@ -73,6 +74,7 @@ function syntheticSeller(i: number): RegistrySeller {
         nameAr: `بنك تجريبي ${n}`,
         kind: "bank",
         licensedBy: "Central Bank of Egypt",
+        licensedByAr: "البنك المركزي المصري",
         categories: ["currencies"],
       };
 }

@@ -70,6 +70,11 @@ export const RegistrySeller = z.strictObject({
   nameAr: z.string().min(1).nullable(),
   kind: z.enum(["bank", "exchange-house", "gold-dealer"]),
   licensedBy: z.string().min(1),
+  /**
+   * The same body's name in Arabic, as the Arabic pages say it («البنك المركزي المصري»); without it
+   * they give the English name, marked as English (issue 53).
+   */
+  licensedByAr: z.string().min(1).optional(),
   categories: z.array(Category).min(1),
   /**
    * Other names sources give the seller, where they differ from `name` and `nameAr` by more than

@@ -30,7 +30,8 @@ import { changeMark } from "../../src/render/pages/change.js";
 import { eventSentence } from "../../src/render/pages/events.js";
 import type { Event } from "../../src/schema/events.js";
 import type { Manifest } from "../../src/schema/documents.js";
-import { builtSite } from "../helpers/site.js";
+import { builtSample, builtSite } from "../helpers/site.js";
+import { Registry } from "../../src/schema/inputs.js";
 
 const text = (h: string) => parse(h).text.replace(/\s+/g, " ").trim();
 
@@ -245,4 +246,28 @@ describe("the best moving to another seller at the same price", () => {
       "US Dollar, you buy at: the best price is now at Beta Bank (13.17), was at Alpha Bank (13.20)",
     );
   });
+});
+
+describe("the regulator's name in Arabic on Arabic pages", () => {
+  let sample: string;
+  beforeAll(async () => {
+    sample = await builtSample("pf-regulator-");
+  }, 120_000);
+
+  test("the registry gives it (the sample's and the real deployment's); the Arabic pages say it, the English ones do not", async () => {
+    for (const file of ["data/sellers.json", "examples/egypt/sellers.json"]) {
+      const registry = Registry.parse(JSON.parse(await fs.readFile(file, "utf8")));
+      for (const s of registry) expect(s.licensedByAr, `${file} ${s.id}`).toMatch(/[\u0600-\u06FF]/);
+      const banks = registry.filter((s) => s.kind !== "gold-dealer");
+      expect(new Set(banks.map((s) => s.licensedByAr)), file).toEqual(new Set(["البنك المركزي المصري"]));
+    }
+    const read = (f: string) => fs.readFile(path.join(sample, f), "utf8");
+    const arSources = parse(await read("ar/sources/index.html"));
+    const cells = arSources.querySelectorAll("#seller-nile-commercial td").map((td) => td.text);
+    expect(cells[0]).toBe("البنك المركزي المصري");
+    expect(await read("sources/index.html")).not.toContain("البنك المركزي المصري");
+    const arSeller = parse(await read("ar/sellers/nile-commercial/index.html")).text;
+    expect(arSeller).toContain("البنك المركزي المصري");
+    expect(arSeller).not.toContain("Central Bank of Egypt ·");
+  }, 60_000);
 });

@@ -51,7 +51,9 @@ function licence(ctx: RenderContext, s: Identity, lang: PageLang): SafeHtml {
   const check = v
     ? html`${sellerWord(W.licence.checked, lang)} <bdi dir="ltr">${v.where}</bdi> ${sellerWord(W.licence.on, lang)} ${fullDate(v.at, lang)}`
     : sellerWord(dealer ? W.licence.registrationNotVerified : W.licence.licenceNotVerified, lang);
-  return html`${sellerWord(W.kind[s.kind], lang)} · ${by} ${nameIn(lang, s.licensedBy, null)} · ${check}`;
+  // The body's Arabic name where the registry gives it (licensedByAr), else its English one, marked so.
+  const body = ctx.input.dataset.registry.find((r) => r.id === s.id)?.licensedByAr;
+  return html`${sellerWord(W.kind[s.kind], lang)} · ${by} ${nameIn(lang, s.licensedBy, body)} · ${check}`;
 }
 
 /** "You buy at: best price to buy from on 12 of the 30 days it quoted, usually 0.30% dearer than the best." */

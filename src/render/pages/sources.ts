@@ -56,8 +56,16 @@ function standing(s: Status, lang: PageLang): SafeHtml | string {
   return html`${w.probation}<span class="sub">${p.runs ?? 0} ${w.runs} ${p.runsNeeded ?? ""}${since}</span>`;
 }
 
-/** Every seller of the registry, who licenses or registers it, and whether the operator checked it. */
-export function registryTable(health: SourceHealth, lang: PageLang): SafeHtml {
+/**
+ * Every seller of the registry, who licenses or registers it (in Arabic on the Arabic page where the
+ * registry gives the body's Arabic name, `licensedByAr`), and whether the operator checked it.
+ */
+export function registryTable(
+  health: SourceHealth,
+  lang: PageLang,
+  registry: ReadonlyArray<{ id: string; licensedByAr?: string | undefined }> = [],
+): SafeHtml {
+  const arabicBody = new Map(registry.map((s) => [s.id, s.licensedByAr]));
   const w = SOURCES_WORDS[lang];
   const rows = health.sellers.map((r) => {
     const check = r.verified
@@ -65,7 +73,7 @@ export function registryTable(health: SourceHealth, lang: PageLang): SafeHtml {
       : r.kind === "gold-dealer"
         ? w.notVerified
         : w.licenceNotVerified;
-    return html`<tr id="seller-${r.id}"><th scope="row">${nameIn(lang, r.name, r.nameAr ?? undefined)}</th><td data-label="${w.by}">${english(r.licensedBy)}</td><td data-label="${w.check}">${check}</td></tr>`;
+    return html`<tr id="seller-${r.id}"><th scope="row">${nameIn(lang, r.name, r.nameAr ?? undefined)}</th><td data-label="${w.by}">${nameIn(lang, r.licensedBy, arabicBody.get(r.id))}</td><td data-label="${w.check}">${check}</td></tr>`;
   });
   return html`<h2>${w.registryHead}</h2><p>${w.registryIntro}</p>
 <table class="sources-health"><thead><tr><th scope="col">${w.seller}</th><th scope="col">${w.by}</th><th scope="col">${w.check}</th></tr></thead>
@@ -106,7 +114,7 @@ export function renderSources(ctx: RenderContext, lang: PageLang): string {
     path: SOURCES_PAGE_PATH,
     title: w.title,
     description: w.description,
-    body: html`${w.intro(SOURCES_PATH)}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}\n${registryTable(ctx.sources, lang)}`,
+    body: html`${w.intro(SOURCES_PATH)}\n${sourcesTable(ctx.sources, names, lang, new Map(ctx.input.dataset.sources.sources.map((s) => [s.id, s.nameAr])))}\n${registryTable(ctx.sources, lang, ctx.input.dataset.registry)}`,
     baseUrl: site.baseUrl,
     ...simulatedBanner(site, lang),
   });
