@@ -69,7 +69,8 @@ export function keyOf(body: string | null | undefined): string | null {
 /** What the body says was last said, or null when it says nothing readable. */
 export function saidOf(body: string | null | undefined): Said | null {
   const text = body ?? "";
-  const at = text.indexOf(`<!-- ${STATE_MARK} `);
+  // The last marker: ours closes the body, after any text a source wrote that might imitate it.
+  const at = text.lastIndexOf(`<!-- ${STATE_MARK} `);
   if (at < 0) return null;
   const start = at + STATE_MARK.length + 6;
   const end = text.indexOf(" -->", start);

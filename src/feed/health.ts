@@ -105,6 +105,13 @@ export interface HealthReport {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Text a source or a page wrote (a failure's reason, a seller's name), as Markdown shows it
+ * verbatim: one code span, so that it can mention nobody, link nowhere and load no image in the
+ * issue it lands in (GitHub renders nothing inside a code span).
+ */
+export const verbatim = (text: string) => `\`${text.replaceAll("`", "'").replace(/\s+/g, " ").trim()}\``;
+
 /** The calendars of a source's market: its assets' categories, or every category when it served none. */
 export function marketOf(
   served: ReadonlySet<string> | undefined,
@@ -221,7 +228,7 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
       title: `${s.id}: failing inside its trading sessions${reference && threshold < i.afterHours ? " for a trading day" : ""}`,
       detail: [
         `The ${kindWords[s.kind]} \`${s.id}\` has failed every run since ${s.failingSince}; ${s.failuresInRow} of those runs fell inside the trading sessions of its market (${s.market.join(", ")}), where a failure counts (the threshold is ${threshold}${reference && threshold < i.afterHours ? ", a trading day, for this source" : ""}).`,
-        `Last success: ${s.lastSuccessAt ?? "never"}. Last reason: ${s.lastReason ?? "none recorded"}.`,
+        `Last success: ${s.lastSuccessAt ?? "never"}. Last reason: ${s.lastReason === null ? "none recorded" : verbatim(s.lastReason)}.`,
         ...(reference
           ? [
               `Without it the feed shows the ${s.kind === "official" ? "official rate" : "global reference"} last in force, and the verdicts that weigh against it grow old.`,
@@ -241,7 +248,7 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
       title: `${s.id}: ${strangers.length} seller name${strangers.length === 1 ? "" : "s"} the registry does not know`,
       detail: [
         `The last ${UNKNOWN_NAME_RUNS} or more successful runs of \`${s.id}\` gave seller names that the registry (sellers.json) does not know; their rows are skipped, so whatever those sellers quote is not in the feed:`,
-        strangers.map((n) => `- «${n.name}»: ${n.runs} runs in a row, since ${n.firstSeenAt}`).join("\n"),
+        strangers.map((n) => `- ${verbatim(n.name)}: ${n.runs} runs in a row, since ${n.firstSeenAt}`).join("\n"),
       ].join("\n\n"),
       action: `A bank of the registry written another way (renamed, or spelled otherwise on this page): add the name to that seller's \`aliases\` in sellers.json. A licensed seller the registry lacks: add it (${OPERATING} "Adding a licensed seller"). A name that is no seller to list (a bank not licensed, a heading read as a name): close this issue as not planned; it stays closed while the names are the same.`,
       state: strangers
@@ -333,7 +340,7 @@ function buildProblem(b: BuildOutcome | null): Problem | null {
   return {
     key: "build-refused",
     title: "The build was refused",
-    detail: `The build at ${b.at} was refused and published nothing: ${reason}. The site stays as last built${b.lastBuiltAt ? ` (${b.lastBuiltAt})` : ""}.`,
+    detail: `The build at ${b.at} was refused and published nothing: ${verbatim(reason)}. The site stays as last built${b.lastBuiltAt ? ` (${b.lastBuiltAt})` : ""}.`,
     action:
       'Run the build with the same --now on a copy of data/ to see the whole message; it says what to fix (docs/operating.md "What can go wrong"). The site goes stale two hours after the last good build.',
     state: reason,
