@@ -143,11 +143,24 @@ export interface QuoteDay {
   quotes: RawQuote[];
 }
 
+/** Today's log grows by appends: the lines after the text already parsed are parsed alone. */
+const grown = new Map<string, { text: string; quotes: RawQuote[] }>();
+
 export async function readQuoteDays(dataDir: string): Promise<QuoteDay[]> {
   const folder = path.join(dataDir, "quotes");
   const out: QuoteDay[] = [];
   for (const date of await listDays(folder, "ndjson")) {
-    const f = await cached(path.join(folder, `${date}.ndjson`), (t) => ndjson<RawQuote>(t));
+    const file = path.join(folder, `${date}.ndjson`);
+    const f = await cached(file, (text) => {
+      const had = grown.get(file);
+      // Only after a whole last line: a torn one is cut by the next ingest, not completed.
+      const quotes =
+        had && had.text.endsWith("\n") && text.startsWith(had.text)
+          ? [...had.quotes, ...ndjson<RawQuote>(text.slice(had.text.length))]
+          : ndjson<RawQuote>(text);
+      grown.set(file, { text, quotes });
+      return quotes;
+    });
     if (f) out.push({ date, key: f.key, quotes: f.value });
   }
   return out;

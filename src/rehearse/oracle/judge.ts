@@ -81,32 +81,41 @@ function closeOrder(ctx: DayContext) {
 }
 
 /** Tests 1 to 5 (and the input checks), in the rulebook's order: the reason, or the rounded prices. */
-function firstTests(
-  q: RawQuote,
-  ctx: DayContext,
-): { reason: string } | { buy: number | null; sell: number | null; ms: number } {
+/** Tests 1 to 5 (and the input checks), in the rulebook's order, on a judged quote: its reason, or its rounded prices and instant. */
+function firstTests(j: Judged, ctx: DayContext): void {
+  const q = j.quote;
+  const fail = (reason: string) => {
+    j.reason = reason;
+  };
   const asset = ctx.assets.get(q.asset);
-  if (!asset || (asset.retired !== undefined && ctx.date >= asset.retired)) return { reason: "unknown-asset" };
+  if (!asset || (asset.retired !== undefined && ctx.date >= asset.retired)) return fail("unknown-asset");
   const seller = ctx.sellers.get(q.seller);
-  if (!seller) return { reason: "unlicensed-seller" };
-  if (!seller.categories.includes(asset.category)) return { reason: "not-licensed-for-category" };
-  if (q.buy === null && q.sell === null) return { reason: "no-price" };
+  if (!seller) return fail("unlicensed-seller");
+  if (!seller.categories.includes(asset.category)) return fail("not-licensed-for-category");
+  if (q.buy === null && q.sell === null) return fail("no-price");
   // "a value that is not a finite positive number after rounding is refused before any rule"; one too
   // large to be rounded exactly (over 2^53 − 1 in the asset's smallest unit) has its own reason (§2.1).
   const positive = (v: number | null) => v === null || (Number.isFinite(v) && v > 0);
-  if (!positive(q.buy) || !positive(q.sell)) return { reason: "non-positive-price" };
+  if (!positive(q.buy) || !positive(q.sell)) return fail("non-positive-price");
   const exact = (v: number | null) => v === null || v * 10 ** asset.decimals <= Number.MAX_SAFE_INTEGER;
-  if (!exact(q.buy) || !exact(q.sell)) return { reason: "out-of-range-price" };
+  if (!exact(q.buy) || !exact(q.sell)) return fail("out-of-range-price");
   const buy = q.buy === null ? null : roundHalf(q.buy, asset.decimals);
   const sell = q.sell === null ? null : roundHalf(q.sell, asset.decimals);
-  if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return { reason: "non-positive-price" };
-  if (buy !== null && sell !== null && buy > sell) return { reason: "crossed" };
-  const ms = parseInstant(q.observedAt);
-  if (ms === null) return { reason: "invalid-observedAt" };
-  if (ms > ctx.nowMs + CLOCK_SKEW_MS) return { reason: "observed-in-future" };
-  if (asset.market === "reference") return { reason: "reference-asset" };
-  if (cairoDate(ms) !== ctx.date) return { reason: "wrong-day-file" };
-  return { buy, sell, ms };
+  if ((buy !== null && buy <= 0) || (sell !== null && sell <= 0)) return fail("non-positive-price");
+  if (buy !== null && sell !== null && buy > sell) return fail("crossed");
+  if (Number.isNaN(j.ms)) return fail("invalid-observedAt");
+  if (j.ms > ctx.nowMs + CLOCK_SKEW_MS) return fail("observed-in-future");
+  if (asset.market === "reference") return fail("reference-asset");
+  if (cairoDate(j.ms) !== ctx.date) return fail("wrong-day-file");
+  j.buy = buy;
+  j.sell = sell;
+}
+
+/** A map's entry, made when missing. */
+function entry<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = make()));
+  return v;
 }
 
 /**
@@ -118,68 +127,104 @@ function firstTests(
  */
 export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDay {
   const judged: Judged[] = quotes.map((quote, i) => {
-    const r = firstTests(quote, ctx);
-    return "reason" in r
-      ? { line: i + 1, quote, reason: r.reason, ms: NaN, buy: null, sell: null, standingCounts: false, counted: false }
-      : { line: i + 1, quote, reason: null, ms: r.ms, buy: r.buy, sell: r.sell, standingCounts: false, counted: false };
+    const ms = parseInstant(quote.observedAt);
+    const j: Judged = {
+      line: i + 1,
+      quote,
+      reason: null,
+      ms: ms ?? NaN,
+      buy: null,
+      sell: null,
+      standingCounts: ms !== null && ctx.counts(quote.source, ms),
+      counted: false,
+    };
+    firstTests(j, ctx);
+    return j;
   });
   const passing = judged.filter((j) => j.reason === null);
 
-  // Groups of one source, seller, asset and instant; those whose rounded prices differ conflict.
-  const groups = new Map<string, Judged[]>();
+  // asset → seller → source → instant → its quotes: a group whose rounded prices differ conflicts.
+  const tree = new Map<string, Map<string, Map<string, Map<number, Judged[]>>>>();
   for (const j of passing) {
-    const k = `${j.quote.source}\0${j.quote.seller}\0${j.quote.asset}\0${j.ms}`;
-    const g = groups.get(k);
-    if (g) g.push(j);
-    else groups.set(k, [j]);
+    const { asset, seller, source } = j.quote;
+    const instants = entry(
+      entry(
+        entry(tree, asset, () => new Map()),
+        seller,
+        () => new Map(),
+      ),
+      source,
+      () => new Map(),
+    );
+    entry(instants, j.ms, () => []).push(j);
   }
-  const conflicting = new Set<Judged>();
-  for (const g of groups.values())
-    if (g.some((j) => j.buy !== g[0]!.buy || j.sell !== g[0]!.sell)) for (const j of g) conflicting.add(j);
-
+  // Each seller's latest quote per source, among all and among those that count, conflicts left out:
+  // its would-be close among any set of sources is the best of these by §2.3's order.
   const order = closeOrder(ctx);
-  const byAsset = new Map<string, Judged[]>();
-  for (const j of passing) {
-    if (conflicting.has(j)) continue;
-    const list = byAsset.get(j.quote.asset);
-    if (list) list.push(j);
-    else byAsset.set(j.quote.asset, [j]);
-  }
+  const conflicting = new Set<Judged>();
+  const bySeller = new Map<string, Map<string, Map<string, { all?: Judged; counted?: Judged }>>>();
+  for (const [asset, sellers] of tree)
+    for (const [seller, sources] of sellers)
+      for (const [source, instants] of sources) {
+        const best: { all?: Judged; counted?: Judged } = {};
+        for (const g of instants.values()) {
+          const j = g[0]!;
+          if (g.some((x) => x.buy !== j.buy || x.sell !== j.sell)) {
+            for (const x of g) conflicting.add(x);
+            continue;
+          }
+          if (!best.all || j.ms > best.all.ms) best.all = j;
+          if (j.standingCounts && (!best.counted || j.ms > best.counted.ms)) best.counted = j;
+        }
+        if (best.all)
+          entry(
+            entry(bySeller, asset, () => new Map()),
+            seller,
+            () => new Map(),
+          ).set(source, best);
+      }
   // The peer values for (asset, excluded source, counted only): each seller's would-be close.
-  const peerSets = new Map<string, Map<string, Judged>>();
+  const peerSets = new Map<string, Map<string, Array<Map<string, Judged>>>>(); // asset → source → [all, counted]
   const peersOf = (asset: string, source: string, countedOnly: boolean): Map<string, Judged> => {
-    const key = `${asset}\0${source}\0${countedOnly}`;
-    let m = peerSets.get(key);
+    let ofAsset = peerSets.get(asset);
+    if (!ofAsset) peerSets.set(asset, (ofAsset = new Map()));
+    let pair = ofAsset.get(source);
+    if (!pair) ofAsset.set(source, (pair = []));
+    let m = pair[Number(countedOnly)];
     if (!m) {
       m = new Map();
-      for (const j of byAsset.get(asset) ?? []) {
-        if (j.quote.source === source || (countedOnly && !ctx.counts(j.quote.source, j.ms))) continue;
-        const cur = m.get(j.quote.seller);
-        if (!cur || order(j, cur) < 0) m.set(j.quote.seller, j);
+      for (const [seller, sources] of bySeller.get(asset) ?? []) {
+        let best: Judged | undefined;
+        for (const [s, c] of sources) {
+          const j = countedOnly ? c.counted : c.all;
+          if (s !== source && j && (!best || order(j, best) < 0)) best = j;
+        }
+        if (best) m.set(seller, best);
       }
-      peerSets.set(key, m);
+      pair[Number(countedOnly)] = m;
     }
     return m;
   };
   // The other sellers' values of a side and their median, once per peer set, seller and side.
-  const medians = new Map<Map<string, Judged>, Map<string, { n: number; median: number | null }>>();
-  const others = (peers: Map<string, Judged>, seller: string, side: Side) => {
+  type Yard = { n: number; median: number | null };
+  const medians = new Map<Map<string, Judged>, Map<string, Partial<Record<Side, Yard>>>>();
+  const others = (peers: Map<string, Judged>, seller: string, side: Side): Yard => {
     let memo = medians.get(peers);
     if (!memo) medians.set(peers, (memo = new Map()));
-    const key = `${seller}\0${side}`;
-    let r = memo.get(key);
+    let bySide = memo.get(seller);
+    if (!bySide) memo.set(seller, (bySide = {}));
+    let r = bySide[side];
     if (!r) {
       const values: number[] = [];
       for (const [y, j] of peers) if (y !== seller && j[side] !== null) values.push(j[side]);
-      memo.set(key, (r = { n: values.length, median: median(values) }));
+      bySide[side] = r = { n: values.length, median: median(values) };
     }
     return r;
   };
 
   for (const j of passing) {
     const q = j.quote;
-    const counts = ctx.counts(q.source, j.ms);
-    const peers = peersOf(q.asset, q.source, counts);
+    const peers = peersOf(q.asset, q.source, j.standingCounts);
     for (const side of SIDES) {
       const v = j[side];
       if (v === null) continue;
@@ -207,16 +252,16 @@ export function judgeDay(quotes: readonly RawQuote[], ctx: DayContext): JudgedDa
     }
   }
   // A conflicting group whose survivors still differ: none of them is used.
-  for (const g of groups.values()) {
-    const left = g.filter((j) => conflicting.has(j) && j.reason === null);
-    if (left.some((j) => j.buy !== left[0]!.buy || j.sell !== left[0]!.sell))
-      for (const j of left) j.reason = "conflicting-quote";
-  }
-  for (const j of judged) {
-    const ms = parseInstant(j.quote.observedAt);
-    j.standingCounts = ms !== null && ctx.counts(j.quote.source, ms);
-    j.counted = j.reason === null && j.standingCounts;
-  }
+  if (conflicting.size > 0)
+    for (const sellers of tree.values())
+      for (const sources of sellers.values())
+        for (const instants of sources.values())
+          for (const g of instants.values()) {
+            const left = g.filter((j) => conflicting.has(j) && j.reason === null);
+            if (left.some((j) => j.buy !== left[0]!.buy || j.sell !== left[0]!.sell))
+              for (const j of left) j.reason = "conflicting-quote";
+          }
+  for (const j of judged) j.counted = j.reason === null && j.standingCounts;
   return { quotes: judged, assets: closeAssets(judged, ctx) };
 }
 
