@@ -35,9 +35,20 @@ export interface AdapterContext {
   demo: Sources["demo"];
 }
 
+/**
+ * Each registry's names, made once: an ingest run hands every source one registry, and an aggregator
+ * with a source per currency would otherwise fold every seller's every name again for each (a fifth
+ * of the CPU of a run of init's sources, measured by the rehearsal, src/rehearse).
+ */
+const namesOfRegistry = new WeakMap<Registry, SellerNames>();
+
 /** The registry as names for a source whose records name their sellers; undefined when it has none to match. */
-export const registryNamesOf = (ctx: AdapterContext): SellerNames | undefined =>
-  ctx.registry === undefined ? undefined : sellerNamesOf(ctx.registry);
+export const registryNamesOf = (ctx: AdapterContext): SellerNames | undefined => {
+  if (ctx.registry === undefined) return undefined;
+  let names = namesOfRegistry.get(ctx.registry);
+  if (!names) namesOfRegistry.set(ctx.registry, (names = sellerNamesOf(ctx.registry)));
+  return names;
+};
 
 export const emptyObservations = (): Observations => ({
   quotes: [],
