@@ -291,7 +291,8 @@ describe("the field for any amount (src/render/pages/amount-script.ts), under th
     expect(failures).toEqual([]);
     const origin = new URL(site.server.url).origin;
     expect(requests.filter((u) => new URL(u).origin !== origin)).toEqual([]);
-    expect(requests.filter((u) => u.endsWith(".js")).every((u) => u.endsWith("/amount.js"))).toBe(true);
+    // The scripts are the site's own: the field's, and the web app's with its worker (app.ts).
+    expect(requests.filter((u) => u.endsWith(".js")).every((u) => /\/(amount|offline|sw)\.js$/.test(u))).toBe(true);
   }, 120_000);
 
   test("without script the table is the converter, and no field is shown", async () => {

@@ -73,6 +73,10 @@ const TYPES: Record<string, string> = {
   csv: "text/csv; charset=utf-8",
   svg: "image/svg+xml",
   css: "text/css; charset=utf-8",
+  // As Netlify serves them: the pages' scripts, the web app's manifest and its icons.
+  js: "application/javascript; charset=utf-8",
+  webmanifest: "application/manifest+json",
+  png: "image/png",
 };
 
 const notFound = () =>

@@ -19,6 +19,8 @@ import { Manifest, Problem } from "../../src/schema/documents.js";
 import { builtSite, depsFor } from "../helpers/site.js";
 import { handle } from "../../src/edge/handler.js";
 import { tempDir } from "../helpers/dataset.js";
+import { installability } from "../helpers/installable.js";
+import { WORKER_CSP } from "../../src/core/csp.js";
 
 const HARNESS = fileURLToPath(new URL("../helpers/netlify-harness.ts", import.meta.url));
 /** The variables the adapter reads, and the only ones Deno may. */
@@ -155,7 +157,7 @@ beforeAll(async () => {
   bundle = await bundleEdge(path.join(edgeDir, "api.js"));
   // The paths netlify.toml gives the function, as Netlify would route them.
   routes = [...toml.matchAll(/\[\[edge_functions\]\]\s*function = "api"\s*path = "([^"]+)"/g)].map((m) => m[1]!);
-  expect(routes).toEqual(["/api/*", "/readyz"]);
+  expect(routes).toEqual(["/api/*", "/readyz", "/sw.js"]);
   deno = denoBinary();
   manifest = Manifest.parse(JSON.parse(await fs.readFile(path.join(out, "_manifest.json"), "utf8")));
   feedFile = await fs.readFile(path.join(out, "api/v1/feed.json"), "utf8");
@@ -178,6 +180,33 @@ async function expectProblem(res: Response, status: number, slug: string) {
   expect(p).toMatchObject({ status, type: `/docs/#problem-${slug}` });
   return p;
 }
+
+describe("the web app on the edge (issue 53)", () => {
+  test("the service worker comes from the function with its own headers; the pages and the manifest are static", async () => {
+    const sw = await fetch(`${site.url}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get("x-harness")).toBeNull(); // the function's answer, not the CDN's
+    expect(sw.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(sw.headers.get("content-security-policy")).toBe(WORKER_CSP);
+    expect(sw.headers.get("cache-control")).toBe("no-cache");
+    expect(await sw.text()).toBe(await fs.readFile(path.join(out, "sw.js"), "utf8"));
+    const m = await fetch(`${site.url}/app.webmanifest`);
+    expect(m.headers.get("x-harness")).toBe("static");
+    expect(((await m.json()) as { start_url: string }).start_url).toBe("./");
+  });
+
+  test.each(["/", "/ar/"])(
+    "Chromium finds no installability error on %s served by the edge",
+    async (p) => {
+      const found = await installability(site.url + p);
+      expect(found.url).toBe(`${site.url}${p}app.webmanifest`);
+      expect(found.manifest).toEqual([]);
+      expect(found.console).toEqual([]);
+      expect(found.errors).toEqual([]);
+    },
+    60_000,
+  );
+});
 
 describe("the edge function under Deno, behind Netlify's side", () => {
   test("the runtime is Deno 2", async () => {
