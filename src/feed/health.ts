@@ -196,8 +196,8 @@ const OPERATING = "docs/operating.md";
 
 /** What a failing source's operator does, by what its reason says (docs/operating.md "When something breaks"). */
 export function failingAction(reason: string | null): string {
-  const r = (reason ?? "").toLowerCase();
-  if (/\b(403|429|503)\b|captcha|challenge|cloudflare|bot|forbidden/.test(r))
+  const r = (reason ?? "").slice(0, 2_000).toLowerCase();
+  if (/\b(403|429|503)\b|captcha|challenge|cloudflare|\bbots?\b|forbidden/.test(r))
     return `It may be a bot wall: the hourly run keeps every answer the source gave (--save-bodies; the artifact failed-source-bodies of the run). Open the saved body: a challenge page means the source refuses the job; a real page in a new shape means the adapter's fields must follow it (${OPERATING} "When a source breaks").`;
   if (/\b(404|410)\b|moved|not found/.test(r))
     return `The source's address answers nothing usable: find where it moved and update its url in sources.json, or disable it (${OPERATING} "When a source breaks").`;

@@ -10,7 +10,7 @@ import { Sources } from "../../src/schema/inputs.js";
 import type { Manifest, SourceRuns } from "../../src/schema/documents.js";
 import type { ProbationState, SourceProbation } from "../../src/schema/probation.js";
 import type { BuildOutcome } from "../../src/schema/health.js";
-import { inSessionRuns, judgeHealth, tradingDayRuns, type HealthInputs } from "../../src/feed/health.js";
+import { failingAction, inSessionRuns, judgeHealth, tradingDayRuns, type HealthInputs } from "../../src/feed/health.js";
 import { calendar, catalog } from "../helpers/dataset.js";
 
 const HOUR = 3_600_000;
@@ -187,6 +187,18 @@ describe("failures in a row count only hourly runs inside the source's sessions"
     expect(
       inSessionRuns(at("2026-11-22T06:07:00Z"), at("2026-11-22T16:07:00Z"), [calendar.categories["currencies"]!]),
     ).toBe(8);
+  });
+});
+
+describe("what to do, by the reason", () => {
+  test.each([
+    ["HTTP 403 Forbidden (https://bank.example/r)", /bot wall/],
+    ["a challenge page (Cloudflare)", /bot wall/],
+    ["HTTP 404 Not Found (https://bank.example/r)", /moved/],
+    ["timed out after 20000 ms", /cannot be reached/],
+    ['no rows match "table tbody tr" (robots.txt aside)', /saved answers/],
+  ])("%s", (reason, action) => {
+    expect(failingAction(reason)).toMatch(action);
   });
 });
 
