@@ -40,6 +40,8 @@ export const REASONS = {
   edited: "what was kept is not as it was made (its digest does not match): made again, and named in the warnings",
   unreadable: "what was kept cannot be read: made again, and named in the warnings",
   "not-published": "the site being replaced does not have it under this ETag at its size",
+  unrecorded:
+    "no digest of its bytes was recorded when it was made, so what the site being replaced has cannot be checked",
   "day-changed": "a closed day of it was made again",
   "part-missing": "the files kept of it are missing or not as they were made",
 } as const;

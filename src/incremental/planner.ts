@@ -10,7 +10,8 @@
  * - a raw day's closes (data/state/closed-days/, closed-days.ts);
  * - the archive's closed part and closed days (data/state/archive/ and `<site>.archive-cache/`,
  *   archive-days.ts), and a history file the site being replaced has with the bytes made now;
- * - a past day's pages, from the site being replaced (published-pages.ts);
+ * - a past day's pages, from the site being replaced, checked against the digests recorded beside it
+ *   (`<site>.page-digests.json`, published-pages.ts);
  * - the share cards' PNGs (`<site>.card-cache/`, card-cache.ts).
  * None is ever the record: whatever a build cannot keep, it makes, and the bytes are the same.
  * Whatever it keeps is checked against the SHA-256 of its bytes taken when it was made (digests.ts),
@@ -27,7 +28,7 @@ import { ArchiveDays } from "./archive-days.js";
 import { CardCache, cardCacheDir } from "./card-cache.js";
 import { ClosedDays } from "./closed-days.js";
 import { Decisions } from "./decisions.js";
-import { PublishedPages, readPublished, signedDigests } from "./published-pages.js";
+import { PublishedPages, readPageDigests, readPublished, signedDigests } from "./published-pages.js";
 import type { Manifest } from "../schema/documents.js";
 import type { PublicKeys } from "../schema/signing.js";
 import { historySummaries } from "./summaries.js";
@@ -60,9 +61,11 @@ export class Planner implements Reuse, SummariesPlanner {
     private readonly archive: ArchiveDays,
     published: Manifest | null,
     digests: ReadonlyMap<string, string>,
+    recorded: ReturnType<typeof readPageDigests>,
   ) {
     this.decisions = decisions;
-    this.pages = new PublishedPages(o.outDir, published, decisions, digests);
+    this.pages = new PublishedPages(o.outDir, published, decisions, digests, recorded.digests);
+    if (recorded.warning) this.pages.warnings.push(recorded.warning);
     this.cards = new CardCache(cardCacheDir(o.outDir), decisions, o.rasterizer);
   }
 
@@ -80,7 +83,9 @@ export class Planner implements Reuse, SummariesPlanner {
       rawKey: (date) => closed.closedKey(date),
     });
     const digests = o.keys ? await signedDigests(o.outDir, o.keys) : new Map<string, string>();
-    return new Planner(o, decisions, closed, archive, published, digests);
+    // The digests the site's pages were made with (published-pages.ts): a kept page is checked against them.
+    const recorded = readPageDigests(o.outDir);
+    return new Planner(o, decisions, closed, archive, published, digests, recorded);
   }
 
   summaries(historyFiles: ReadonlyArray<{ date: string; file: string }>, warnings: string[]): Promise<SummaryPlan> {
@@ -113,6 +118,7 @@ export class Planner implements Reuse, SummariesPlanner {
   async record(made: Made): Promise<void> {
     this.cards.prune();
     await this.archive.saveCache(made.part);
+    await this.pages.save();
     if (!this.o.saveState) return;
     await withDataLock(this.o.dataDir, { command: "build", nowMs: this.o.nowMs }, async () => {
       const p = dataPaths(this.o.dataDir);
@@ -121,6 +127,11 @@ export class Planner implements Reuse, SummariesPlanner {
       await this.closed.save(made.closes);
       await this.archive.save();
     });
+  }
+
+  /** What the pages' plan has to say (a page remade because its bytes were edited), for the report's warnings. */
+  get pageWarnings(): readonly string[] {
+    return this.pages.warnings;
   }
 
   /** Raw days whose closes an earlier build's stood for, and closed days kept as published (the build's summary line). */

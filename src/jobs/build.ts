@@ -238,7 +238,12 @@ async function buildUnlocked(o: BuildOptions, leftovers: readonly string[]): Pro
   // What the build made, for the next (src/incremental/): beside the site, and in data/state/.
   await planner.record(site.made);
   // What the plan kept and made, and why, counted (`build --explain` lists each).
-  site.report = { ...site.report, plan: planner.decisions.counts() };
+  site.report = {
+    ...site.report,
+    plan: planner.decisions.counts(),
+    // A past day's page remade because its bytes were not as made (src/incremental/published-pages.ts).
+    warnings: [...site.report.warnings, ...planner.pageWarnings],
+  };
   if (saveState)
     // data/state/ is written under the data folder's lock (src/io/data-lock.ts), as ingest and compact
     // write data/, and never through a folder that leaves it (docs/operating.md "What can go wrong").

@@ -5,7 +5,7 @@
  * only ever read; everything is written under the working folder (`.demo/` by default):
  *
  *   .demo/data      the copy the demo ingests into and builds from
- *   .demo/public    the built site the demo serves (public.build-report.json and public.archive-cache/ beside it)
+ *   .demo/public    the built site the demo serves (public.build-report.json, public.page-digests.json and public.archive-cache/ beside it)
  *   .demo/demo.pid  one demo per working folder
  */
 import path from "node:path";
@@ -121,7 +121,7 @@ export async function checkWork(from: string, p: DemoPaths): Promise<string[]> {
 
 /** What a demo leaves in its working folder: the copy, the site and the build's by-products, the pid. */
 const DEMO_FILES =
-  /^(data|data\.lock|public|public\.build-report\.json|public\.(archive|card)-cache|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
+  /^(data|data\.lock|public|public\.build-report\.json|public\.page-digests\.json|public\.(archive|card)-cache|public\.lock|public\.(tmp|old)-\d+|demo\.pid)$/;
 
 /** The demo market of the copy's sources file; the demo runs only the simulated market. */
 export async function demoMarket(dataDir: string): Promise<NonNullable<Sources["demo"]>> {
