@@ -6,11 +6,19 @@
  */
 import type { PageLang } from "../../feed/paths.js";
 import { westernDigits } from "./format.js";
+import { withoutControls } from "../../core/controls.js";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text for an element or a quoted attribute: the same escaping serves both. */
-const esc = (text: string) => (/[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text);
+/**
+ * Text for an element or a quoted attribute: the same escaping serves both. The characters that act
+ * (control and bidi-override characters, src/core/controls.ts) are dropped: a NUL or an ESC in a
+ * seller's name has no business in a page or a title, and one makes an Atom feed ill-formed XML.
+ */
+const esc = (text: string) => {
+  const t = withoutControls(text);
+  return /[&<>"']/.test(t) ? t.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : t;
+};
 
 /** Markup: what `html` makes. It nests in another template as it is. */
 export class SafeHtml {
