@@ -178,6 +178,22 @@ describe("the world serves init's configuration", () => {
     expect([...days].sort()).toEqual(["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"]);
   });
 
+  test("the pages are printed as the sites print theirs: what the readers must look past is there", async () => {
+    world.setHour(SUNDAY, []);
+    const pointed = JSON.parse(await fs.readFile(path.join(data, "sources.json"), "utf8")) as typeof raw;
+    const page = async (id: string) =>
+      (await fetch(pointed.sources.find((s) => s["id"] === id)!["url"] as string)).text();
+    // Ta3weem: the day's change in a second span beside each price ("span" must pick the first).
+    expect(await page("ta3weem-cib")).toMatch(/<td><span>\d+\.\d+<\/span><span>\d\.\d{3}%<\/span><\/td>/);
+    // egrates: the price in <i data-value> and again as a link; the banks' names as links, in Arabic.
+    expect(await page("egrates-usd")).toMatch(/<i data-value="(\d+\.\d+)"><\/i> <a href="#">\1<\/a>/);
+    expect(await page("egrates-usd")).toContain('<td><a href="#">بنك مصر</a></td>');
+    // Banque Misr: a flag and a line break before each currency's name, the two-row header.
+    const bm = await page("banque-misr");
+    expect(bm).toMatch(/<td><img class="img-flag" src="[^"]+"><br>US Dollar<\/td>/);
+    expect(bm).toContain('<th colspan="2">Notes</th>');
+  });
+
   test("Dahab Masr's prices only with a fresh nonce and its session cookie, each nonce once", async () => {
     world.setHour(SUNDAY, []);
     const pointed = JSON.parse(await fs.readFile(path.join(data, "sources.json"), "utf8")) as typeof raw;

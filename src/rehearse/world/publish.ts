@@ -89,6 +89,8 @@ export interface DocumentPlan {
   grouped: boolean;
   /** perAsset: the entry of the mapping that gives each asset. */
   entryOf: Map<string, number>;
+  /** An HTML page printed as a site prints it (heading, links, flags, a change beside a price); plain when that would not read back. */
+  dressed: boolean;
 }
 
 /** The reader's mapping fields, whatever the adapter. */
@@ -193,6 +195,7 @@ export function planDocument(
       perAsset !== undefined ||
       (cfg.adapter === "xml" && Object.values(cfg.fields).some((f) => typeof f === "string" && f.includes("{name}"))),
     entryOf,
+    dressed: true,
   };
 }
 

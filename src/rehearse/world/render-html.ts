@@ -205,6 +205,7 @@ class Page {
   }
 }
 
+const PRICES = new Set(["buy", "sell", "transferBuy", "transferSell"]);
 const FIELD_ORDER = ["seller", "asset", "buy", "sell", "transferBuy", "transferSell", "time", "unit"] as const;
 type FieldName = (typeof FIELD_ORDER)[number];
 type Field = Exclude<HtmlSource["fields"][FieldName], undefined>;
@@ -253,9 +254,15 @@ function values(p: DocumentPlan, r: Row): Record<FieldName, string | null> {
 }
 
 /** The page of a publication, or why the mapping cannot be written. */
-export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Rendered {
+export function renderHtml(p: DocumentPlan, pub: Publication, title: string, dress = true): Rendered {
   const cfg = p.cfg as HtmlSource;
   const page = new Page();
+  // A page's own heading, as sites print one above their rates.
+  if (dress) {
+    const h1 = new El("h1");
+    h1.add(title);
+    page.body.add(h1);
+  }
   const rowSteps = parseSelector(cfg.rows);
   if (rowSteps === null) return { why: `its rows selector "${cfg.rows}" is not one the world can build` };
   if (cfg.fields.unit !== undefined) return { why: "it reads a unit per row (fields.unit)" };
@@ -339,8 +346,46 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string): Re
         if (steps === null) return { why: `the ${k} selector "${f.selector}" is not one the world can build` };
         el = page.place(steps, el);
       }
+      const cell = el !== row && f.selector === undefined;
       if (f.attr !== undefined) el.attrs.set(f.attr, text);
-      else el.add(el.children.some((c) => typeof c === "string") ? ` ${text}` : text);
+      else if (dress && cell && (k === "seller" || (k === "asset" && text.includes("(")))) {
+        // A name as a link (egrates' banks, Ta3weem's currencies): the cell's text is the same.
+        const a = new El("a");
+        a.attrs.set("href", "#");
+        if (k === "asset") {
+          const span = new El("span");
+          span.add(text);
+          a.add(span);
+        } else a.add(text);
+        el.add(a);
+      } else if (dress && cell && k === "asset") {
+        // A flag before the currency's name (Banque Misr's rows): a picture and a line break, no text.
+        const img = new El("img");
+        img.classes.push("img-flag");
+        img.attrs.set("src", `/media/flags/${r.asset.split("-")[0]!.toLowerCase()}.png`);
+        el.add(img);
+        el.add(new El("br"));
+        el.add(text);
+      } else if (dress && cell && k === "time" && text.includes(" ")) {
+        // The time and the date in two blocks (Ta3weem's "Last Updated"): read as one text, a space apart.
+        for (const part of text.split(" ")) {
+          const div = new El("div");
+          const span = new El("span");
+          span.add(part);
+          div.add(span);
+          el.add(div);
+        }
+      } else el.add(el.children.some((c) => typeof c === "string") ? ` ${text}` : text);
+      if (dress && PRICES.has(k) && el !== row && !cell && el.parent !== null && text !== "" && text !== "0") {
+        // Beside a price read from an element of its own: the price again as a link (egrates' `<i
+        // data-value>` then `<a>`), or the day's change in an element of the same kind (Ta3weem's
+        // second span) — which a reader must not take for the price.
+        const next = f.attr !== undefined ? new El("a") : new El(el.tag);
+        if (f.attr !== undefined) next.attrs.set("href", "#");
+        next.add(f.attr !== undefined ? text : `${(((Number(text) * 997) % 300) / 1000).toFixed(3)}%`);
+        el.parent.add(next, el);
+        if (f.attr !== undefined) el.parent.add(" ", el);
+      }
     }
     // A row whose fields are all attributes (a currency converter's <option value data-buy data-sell>)
     // still shows its name: the reader takes a row without text or picture for a spacer.

@@ -130,8 +130,8 @@ const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment.
 </div></div><script>window._cf_chl_opt={cvId:'3',cType:'managed'};</script></body></html>
 `;
 
-function renderDocument(p: DocumentPlan, pub: ReturnType<typeof publish>): Rendered {
-  if (p.format === "html") return renderHtml(p, pub, p.arabic ? (p.cfg.nameAr ?? p.cfg.name) : p.cfg.name);
+function renderDocument(p: DocumentPlan, pub: ReturnType<typeof publish>, dress = true): Rendered {
+  if (p.format === "html") return renderHtml(p, pub, p.arabic ? (p.cfg.nameAr ?? p.cfg.name) : p.cfg.name, dress);
   if (p.format === "json") return renderJson(p, pub);
   if (p.format === "csv") return renderCsv(p, pub);
   return renderXml(p, pub);
@@ -268,11 +268,12 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         unserved.push({ id: s.id, why: doc.why });
         continue;
       }
-      // Written at the check instant and read with the real reader: served only when it reads back.
+      // Written at the check instant and read with the real reader: served only when it reads back,
+      // dressed as a site prints its page (headings, links, flags, a change beside a price) or else plain.
       const pub = publish(doc, market, names, CHECK_MS, new Set());
-      const body = renderDocument(doc, pub);
-      const why =
-        "why" in body
+      const check = (dress: boolean) => {
+        const body = renderDocument(doc, pub, dress);
+        return "why" in body
           ? body.why
           : disagreement(
               doc,
@@ -282,8 +283,11 @@ export async function startWorld(o: WorldOptions): Promise<World> {
               known,
               names,
             );
+      };
+      const dressed = check(true) === null;
+      const why = dressed ? null : check(false);
       if (why !== null) unserved.push({ id: s.id, why });
-      else plans.set(s.id, { type: "document", id: s.id, cfg: s, doc });
+      else plans.set(s.id, { type: "document", id: s.id, cfg: s, doc: { ...doc, dressed } });
     } else unserved.push({ id: s.id, why: `the world has no ${s.adapter} source` });
   }
   for (const p of plans.values())
@@ -415,7 +419,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     let b = bodies.get(p.id);
     if (!b) {
       const pub = publish(p.doc, market, names, nowMs, valueFaults(p.id));
-      const r = renderDocument(p.doc, pub);
+      const r = renderDocument(p.doc, pub, p.doc.dressed);
       b = { bytes: Buffer.from("why" in r ? r.why : r.body, "utf8"), type: CONTENT[p.doc.format] };
       bodies.set(p.id, b);
     }
