@@ -249,7 +249,7 @@ export async function benchBuild() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const only = process.env["BENCH_ONLY"]; // "build" or "serve"
+  const only = process.env["BENCH_ONLY"]; // "build", "serve" or "rehearse"
   const machine = {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model,
@@ -258,14 +258,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     runs: RUNS,
   };
   const results: Record<string, unknown> = { machine };
-  if (only !== "serve") {
+  if (only === undefined || only === "build") {
     const build = await benchBuild();
     console.log("\nBuild (median of runs; peak RSS is the maximum):");
     console.table(build.rows);
     console.log(`large ÷ half build time: ${build.largeOverHalf} (2.0 = linear in assets)`);
     results["build"] = build;
   }
-  if (only !== "build") {
+  if (only === undefined || only === "serve") {
     const { inProcess, overHttp } = await import("./bench-serve.js");
     const sampleOut = path.join(BENCH, "sample-public");
     const largeOut = path.join(BENCH, "large-public");
@@ -313,6 +313,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`server CPU per request, sirv ÷ ours (${ds}): ${h.cpuRatio ?? "not measured (no /proc)"}`);
     }
     results["serve"] = { handler, http };
+  }
+  if (only === undefined || only === "rehearse") {
+    // The rehearsal's 14 days of init's configuration (test/rehearse/rehearse.test.ts): its wall time.
+    const { benchRehearse } = await import("./bench-rehearse.js");
+    await fs.mkdir(BENCH, { recursive: true });
+    const r = await benchRehearse(BENCH);
+    console.log(
+      `\nRehearsal (${r.args}, faults on): ${r.hours} hours in ${r.wholeProcessS} s, ${r.hoursPerSecond} hours simulated per second, ${r.cpuSecondsPerHour} s of CPU an hour; ${r.checksFailed} check(s) failed`,
+    );
+    console.table([
+      { step: "wall s", ...r.steps },
+      { step: "CPU s", ...r.cpu },
+    ]);
+    results["rehearse"] = r;
   }
   await fs.writeFile(
     path.join(BENCH, only ? `results-${only}.json` : "results.json"),

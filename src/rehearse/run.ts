@@ -106,11 +106,16 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     faults: {},
     checks: { passed: 0, failed: 0, byInvariant: {} },
     failures: [],
+    incidents: [],
     sources: [],
     unserved: [],
     timing: { seconds: 0, hoursPerSecond: 0, steps: {}, cpu: {} },
   };
   for (const k of Object.keys(INVARIANTS)) result.checks.byInvariant[k] = { passed: 0, failed: 0 };
+  /** The copy's paths as data/…, public/…: a replay in another temporary folder says the same bytes. */
+  const local = (what: string) => what.split(`${work}${path.sep}`).join("");
+  const incident = (hour: number, nowMs: number, what: string) =>
+    result.incidents.push({ hour, at: instantString(nowMs), what: local(what) });
   const check = (hour: number, nowMs: number, invariant: Invariant, problems: readonly string[]) => {
     const tally = result.checks.byInvariant[invariant]!;
     if (!problems.length) {
@@ -120,7 +125,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
     result.checks.failed++;
     tally.failed++;
-    for (const what of problems.slice(0, 5)) {
+    for (const what of problems.slice(0, 5).map(local)) {
       const f: Failure = { hour, at: instantString(nowMs), invariant, what };
       result.failures.push(f);
       log(`FAIL hour ${hour} (${f.at}) ${invariant}: ${what} — replay: ${replay}`);
@@ -202,9 +207,14 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
               jobProblems.push(`${name} failed without a clear line: ${errorText(e)}`);
               return null;
             }
-            if (restore && cut && line.includes(path.basename(cut.target))) {
+            if (restore && cut && line.includes(cut.target)) {
               await restore();
               restore = null;
+              incident(
+                hour,
+                nowMs,
+                `${cut.target} cut short: ${name} refused in one line (${line}); restored as committed, ${name} run again`,
+              );
               continue;
             }
             jobProblems.push(`${name} refused: ${line}`);
@@ -232,7 +242,10 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       runs.push(record);
       await timed("compact", () => step("compact", () => runCompact(dataDir, nowMs, () => {})));
 
-      if (startsNow("cache-lost")) await loseCache(outDir);
+      if (startsNow("cache-lost")) {
+        await loseCache(outDir);
+        incident(hour, nowMs, "the site's cache lost: the build starts with no previous site and no caches");
+      }
       const kill = startsNow("build-killed");
       const before: string | null = builtAt;
       let built = false;
@@ -254,6 +267,12 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
         // What a client gets now: the previous site, or (killed after its renames) this hour's, whole.
         const served = await servedSite(outDir);
         const gen = served ? await generatedAt(served) : null;
+        incident(
+          hour,
+          nowMs,
+          `build killed at ${kill.target}: the site served is ${gen === at ? "this hour's, whole" : gen === null ? "none yet" : `the previous (${gen})`}${served && served !== outDir ? `, from ${path.basename(served)}` : ""}`,
+        );
+        if (gen !== null) builtAt = gen;
         if (before !== null && gen !== before && gen !== at)
           jobProblems.push(
             `after the build killed at ${kill.target} the site served is of ${gen ?? "nothing"}, not ${before} nor ${at}`,
@@ -265,6 +284,14 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       } else {
         const r = await timed("build", () => step("build", () => runBuild({ dataDir, outDir, nowMs, env })));
         built = r !== null;
+        // A record the build recovers from (docs/operating.md "What can go wrong": events.json
+        // unreadable) is said in its report, or it is a silent loss.
+        if (r && restore && cut) {
+          if (JSON.stringify(r.site.report).includes(cut.target))
+            incident(hour, nowMs, `${cut.target} cut short: the build went on and its report says so`);
+          else
+            jobProblems.push(`${cut.target} was cut short, and neither a step refused nor the build's report says so`);
+        }
         if (!built) {
           // A refusal keeps the site as it was.
           const gen = await generatedAt(outDir);
