@@ -163,6 +163,10 @@ export async function readQuoteDays(dataDir: string): Promise<QuoteDay[]> {
     });
     if (f) out.push({ date, key: f.key, quotes: f.value });
   }
+  // A day compacted away is read no more: its text and quotes are let go.
+  const listed = new Set(out.map((d) => path.join(folder, `${d.date}.ndjson`)));
+  for (const file of grown.keys()) if (path.dirname(file) === folder && !listed.has(file)) grown.delete(file);
+  for (const file of cache.keys()) if (path.dirname(file) === folder && !listed.has(file)) cache.delete(file);
   return out;
 }
 

@@ -162,6 +162,9 @@ export async function judgeRawDays(
     judgedCache.set(`${dataDir}\0${qd.date}`, { key, day });
     out.set(qd.date, day);
   }
+  // A day no longer raw (compacted) is judged no more: let it go.
+  const raw = new Set(quoteDays.map((qd) => `${dataDir}\0${qd.date}`));
+  for (const k of judgedCache.keys()) if (k.startsWith(`${dataDir}\0`) && !raw.has(k)) judgedCache.delete(k);
   return out;
 }
 
