@@ -444,8 +444,20 @@ describe("an operator's configuration", () => {
           format: "csv",
           url: "https://gold.example.net/prices.csv",
           seller: "dahab-zaman",
-          fields: { asset: "Karat", buy: "Buy", sell: "Sell", time: "Updated" },
+          fields: { asset: "Karat", buy: "Buy", sell: "Sell", time: "Updated", unit: "Unit" },
+          rowUnits: { ounce: 31.1034768, gram: 1 },
           time: { format: "yyyy-MM-dd HH:mm" },
+        },
+        {
+          id: "gold-page",
+          name: "A dealer's page, each row with its unit",
+          adapter: "html",
+          kind: "seller",
+          url: "https://gold.example.net/ar/prices",
+          seller: "dahab-masr",
+          rows: "table.prices tbody tr",
+          fields: { asset: { cell: 0 }, unit: { cell: 1 }, buy: { cell: 2 }, sell: { cell: 3 } },
+          rowUnits: { "10 جرام": 10 },
         },
         {
           id: "local-file",
@@ -481,15 +493,19 @@ describe("an operator's configuration", () => {
     };
     const w = await startWorld({ seed: SEED, sources: src as never, dataDir: data });
     try {
-      expect(w.served).toEqual(["gold-csv"]);
+      expect(w.served).toEqual(["gold-csv", "gold-page"]);
       expect(w.unserved).toEqual([
         { id: "local-file", why: "not a network source: ingest reads it without the world" },
         { id: "stranger", why: 'its seller "no-such-bank" is not in the registry' },
         { id: "siblings", why: 'its rows selector "h2 ~ table tr" is not one the world can build' },
       ]);
       w.setHour(SUNDAY, []);
-      const { by } = await ask(SUNDAY, { w, src: src as never, only: ["gold-csv"] });
+      const { by } = await ask(SUNDAY, { w, src: src as never, only: ["gold-csv", "gold-page"] });
       expect(observed(by.get("gold-csv")!)).toEqual(await w.expected("gold-csv"));
+      // A page priced per 10 grams, its unit on every row: per gram in the catalog.
+      expect(observed(by.get("gold-page")!)).toEqual(await w.expected("gold-page"));
+      const g24 = (id: string) => by.get(id)!.observed!.quotes.find((q) => q.asset === "XAU24K-EGP")!.buy!;
+      expect(g24("gold-page") / g24("gold-csv")).toBeCloseTo(1, 1);
       expect(
         by
           .get("gold-csv")!

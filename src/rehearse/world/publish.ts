@@ -89,6 +89,8 @@ export interface DocumentPlan {
   grouped: boolean;
   /** perAsset: the entry of the mapping that gives each asset. */
   entryOf: Map<string, number>;
+  /** The unit name each row writes (`fields.unit`, one of `rowUnits`); null when the mapping reads none. */
+  unitName: string | null;
   /** An HTML page printed as a site prints it (heading, links, flags, a change beside a price); plain when that would not read back. */
   dressed: boolean;
 }
@@ -172,6 +174,14 @@ export function planDocument(
     if (w === null) return { why: `no name of ${a} reads back as it through the source's naming` };
     writing.set(a, w);
   }
+  // A row's own unit (`fields.unit`, looked up in `rowUnits`) replaces the one its name gives: the
+  // world writes the unit worth one of the catalog's (a gram), else the first listed, and prices for it.
+  const unitField =
+    fields["unit"] !== undefined || (perAsset ?? []).some((e) => e.unit !== undefined)
+      ? Object.entries(cfg.rowUnits ?? {})
+      : [];
+  const unit = unitField.find(([, v]) => v === 1) ?? unitField[0];
+  if (unit !== undefined) for (const w of writing.values()) w.per = unit[1] * (cfg.divideBy ?? 1);
   const spelling = new Map(
     sellers.map((s) => [s, sellerSpelling(market.seed, host, market.sellers.get(s)!, arabic, names)] as const),
   );
@@ -195,6 +205,7 @@ export function planDocument(
       perAsset !== undefined ||
       (cfg.adapter === "xml" && Object.values(cfg.fields).some((f) => typeof f === "string" && f.includes("{name}"))),
     entryOf,
+    unitName: unit?.[0] ?? null,
     dressed: true,
   };
 }

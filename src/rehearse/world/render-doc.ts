@@ -72,10 +72,12 @@ export function renderJson(p: DocumentPlan, pub: Publication): Rendered {
     const ok =
       put(rec, cfg.fields.seller, first.name) &&
       put(rec, cfg.fields.time, time) &&
+      put(rec, cfg.fields.unit, p.unitName ?? undefined) &&
       rows.every((r) => {
         const f = cfg.perAsset ? cfg.perAsset[p.entryOf.get(r.asset)!]! : cfg.fields;
         return (
           put(rec, f.asset, r.assetName) &&
+          ("unit" in f && f !== cfg.fields ? put(rec, f.unit, p.unitName ?? undefined) : true) &&
           put(rec, f.buy, priceOf(r, r.buy, true)) &&
           put(rec, f.sell, priceOf(r, r.sell, true)) &&
           put(rec, f.transferBuy, priceOf(r, r.buy, false)) &&
@@ -85,8 +87,6 @@ export function renderJson(p: DocumentPlan, pub: Publication): Rendered {
     if (!ok) return { why: "a regex of its fields does not invert" };
     records.push(rec);
   }
-  if (cfg.fields.unit !== undefined || cfg.perAsset?.some((e) => e.unit !== undefined))
-    return { why: "it reads a unit per record (fields.unit)" };
   let doc: unknown;
   if (cfg.records === "") {
     // A dealer's list keyed by number ({"1": {...}, "2": {...}}) is one object; anything else a list.
@@ -157,7 +157,6 @@ function xserialize(name: string, n: XNode, indent: string): string {
 
 export function renderXml(p: DocumentPlan, pub: Publication): Rendered {
   const cfg = p.cfg as XmlSource;
-  if (cfg.fields.unit !== undefined) return { why: "it reads a unit per record (fields.unit)" };
   const path = cfg.records.split(".").filter(Boolean);
   const text = (f: string | { const: string } | undefined) => (f === undefined || typeof f !== "string" ? null : f);
   const records: XNode[] = [];
@@ -169,6 +168,8 @@ export function renderXml(p: DocumentPlan, pub: Publication): Rendered {
     if (seller !== null) xset(rec, seller, first.name);
     const time = text(cfg.fields.time);
     if (time !== null && stamp !== null) xset(rec, time, writtenTime(stamp, p.timeFormat, p.timeZone));
+    const unit = text(cfg.fields.unit);
+    if (unit !== null && p.unitName !== null && !unit.includes("{name}")) xset(rec, unit, p.unitName);
     for (const r of rows) {
       const price = (v: number | null, cash: boolean) =>
         cash && r.transferOnly ? "0" : v === null ? "" : printed(perUnits(v, r.per));
@@ -178,6 +179,7 @@ export function renderXml(p: DocumentPlan, pub: Publication): Rendered {
         xset(rec, t.split("{name}").join(r.assetName), v);
       };
       fill(cfg.fields.asset, r.assetName);
+      if (text(cfg.fields.unit)?.includes("{name}") && p.unitName !== null) fill(cfg.fields.unit, p.unitName);
       fill(cfg.fields.buy, price(r.buy, true));
       fill(cfg.fields.sell, price(r.sell, true));
       fill(cfg.fields.transferBuy, price(r.buy, false));

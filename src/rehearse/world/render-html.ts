@@ -249,7 +249,7 @@ function values(p: DocumentPlan, r: Row): Record<FieldName, string | null> {
     transferBuy: price(r.buy, false),
     transferSell: price(r.sell, false),
     time: stamp === null ? null : writtenTime(stamp, p.timeFormat, p.timeZone),
-    unit: null,
+    unit: p.unitName,
   };
 }
 
@@ -265,7 +265,6 @@ export function renderHtml(p: DocumentPlan, pub: Publication, title: string, dre
   }
   const rowSteps = parseSelector(cfg.rows);
   if (rowSteps === null) return { why: `its rows selector "${cfg.rows}" is not one the world can build` };
-  if (cfg.fields.unit !== undefined) return { why: "it reads a unit per row (fields.unit)" };
 
   // The page's time first: pages print it above their table.
   if (cfg.time?.selector !== undefined && pub.stampMs !== null) {
