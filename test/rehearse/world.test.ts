@@ -213,9 +213,25 @@ describe("the world serves init's configuration", () => {
 
 describe("the network's faults", () => {
   /** The source each fault is tried on, and what its reader must then say. */
-  const CASES: Array<[NetFaultKind, string, (r: SourceReport, base: SourceReport, waits: number[]) => void]> = [
-    ["outage", "banque-misr", (r) => expect(r.error).toMatch(/network error/)],
-    ["timeout", "cib-rates-api", (r) => expect(r.error).toMatch(/timed out after 300 ms/)],
+  const CASES: Array<
+    [NetFaultKind, string, (r: SourceReport, base: SourceReport, waits: number[], asked: number) => void]
+  > = [
+    [
+      "outage",
+      "banque-misr",
+      (r, _, __, asked) => {
+        expect(r.error).toMatch(/network error/);
+        expect(asked).toBe(2); // reset, asked again once (retries: 1), reset
+      },
+    ],
+    [
+      "timeout",
+      "cib-rates-api",
+      (r, _, __, asked) => {
+        expect(r.error).toMatch(/timed out after 300 ms/);
+        expect(asked).toBe(2);
+      },
+    ],
     [
       "rate-limited",
       "egrates-usd",
@@ -224,9 +240,10 @@ describe("the network's faults", () => {
     [
       "unavailable",
       "ta3weem-cib",
-      (r, _, waits) => {
+      (r, _, waits, asked) => {
         expect(r.error).toMatch(/HTTP 503/);
         expect(waits).toEqual([1000]); // Retry-After: 1 honoured before the one retry
+        expect(asked).toBe(2);
       },
     ],
     ["challenge", "dahab-masr", (r) => expect(r.error).toMatch(/bot challenge.*Cloudflare/)],
@@ -313,7 +330,9 @@ describe("the network's faults", () => {
     const base = (await ask(SUNDAY, { only: [id] })).by.get(id)!;
     expect(base.ok, base.error).toBe(true);
     world.setHour(SUNDAY, [{ kind, source: id }]);
+    const before = world.requests.get(id) ?? 0;
     const { by, waits } = await ask(SUNDAY, { only: [id] });
+    const asked = (world.requests.get(id) ?? 0) - before;
     const r = by.get(id)!;
     const expected = await world.expected(id);
     if (expected === null) expect(r.ok).toBe(false);
@@ -321,7 +340,7 @@ describe("the network's faults", () => {
       expect(r.ok, r.error).toBe(true);
       expect(observed(r)).toEqual(expected);
     }
-    check(r, base, waits);
+    check(r, base, waits, asked);
     // The fault is the hour's: the next hour without it reads as before.
     world.setHour(SUNDAY, []);
     expect(observed((await ask(SUNDAY, { only: [id] })).by.get(id)!)).toEqual(observed(base));
