@@ -15,6 +15,16 @@ function hours(value: string): number {
   return n;
 }
 
+interface Flags {
+  data: string;
+  out: string;
+  now?: number;
+  after: number;
+  json: boolean;
+  notify: boolean;
+  publishResult?: string;
+}
+
 export function healthCommand(program: Command, exit: (status: number) => void): void {
   program
     .command("health")
@@ -32,17 +42,29 @@ export function healthCommand(program: Command, exit: (status: number) => void):
         .default(6)
         .argParser(hours),
     )
+    .addOption(
+      new Option(
+        "--publish-result <result>",
+        "how the hourly run's publish job ended (the workflow passes needs.publish.result): anything but success is a problem, unless a refused build says why",
+      ).choices(["success", "failure", "cancelled", "skipped"]),
+    )
     .option("--json", "print the report as JSON", false)
     .option(
       "--notify",
       "open a GitHub issue per problem, comment when it changes, close it when it clears (GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL); post the openings and closings to PRICE_FEED_ALERT_WEBHOOK when set. A failure there is a warning, never an error",
       false,
     )
-    .action(async (o: { data: string; out: string; now?: number; after: number; json: boolean; notify: boolean }) => {
+    .action(async (o: Flags) => {
       const { checkHealth } = await import("../jobs/health.js");
       const { healthText } = await import("./health-text.js");
       const nowMs = o.now ?? Date.now();
-      const report = await checkHealth({ dataDir: o.data, outDir: o.out, nowMs, afterHours: o.after });
+      const report = await checkHealth({
+        dataDir: o.data,
+        outDir: o.out,
+        nowMs,
+        afterHours: o.after,
+        publishResult: o.publishResult ?? null,
+      });
       console.log(o.json ? JSON.stringify(report, null, 2) : healthText(report));
       if (o.notify) {
         const { notifyHealth } = await import("../jobs/health-notify.js");

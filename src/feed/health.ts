@@ -49,6 +49,12 @@ export interface HealthInputs {
   site: string;
   /** data/state/build.json, or null when no build recorded one. */
   build: BuildOutcome | null;
+  /**
+   * How the hourly run's publish job ended (`--publish-result`, the workflow's needs.publish.result),
+   * when told: a deploy or a data commit that failed after a good build leaves a fresh manifest
+   * here while the site that readers get goes stale.
+   */
+  publishResult?: string | null;
 }
 
 export interface SourceHealthLine {
@@ -348,6 +354,20 @@ function buildProblem(b: BuildOutcome | null): Problem | null {
   };
 }
 
+/** The run's problem: its publish job did not succeed, and no refused build says why. */
+function publishProblem(result: string | null | undefined, build: BuildOutcome | null): Problem | null {
+  if (!result || result === "success" || build?.outcome === "refused") return null;
+  return {
+    key: "publish-failed",
+    title: `The hourly run did not publish (its publish job: ${result})`,
+    detail: `The publish job of the hourly run ended \`${result}\` after its build: the data commit or the deploy may not have happened, so the site readers get may be older than the build judged here.`,
+    action:
+      "Open the run in the Actions tab: the failed step is marked. A push refused 5 times leaves the artifact unpushed-data (apply it with git am); a failed deploy names what it lacks (the Netlify secrets, docs/deployment.md). Then run the workflow again by hand.",
+    state: result,
+    since: null,
+  };
+}
+
 /** The whole report: every enabled source's line, the feed, the build, and the problems, by key. */
 export function judgeHealth(i: HealthInputs): HealthReport {
   const subject = subjectSources(i.sources);
@@ -356,7 +376,7 @@ export function judgeHealth(i: HealthInputs): HealthReport {
   const problems = [
     ...sources.flatMap((s) => sourceProblems(s, i)),
     ...(problem ? [problem] : []),
-    ...[buildProblem(i.build)].filter((p) => p !== null),
+    ...[buildProblem(i.build), publishProblem(i.publishResult, i.build)].filter((p) => p !== null),
   ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { checkedAt: iso(i.nowMs), afterHours: i.afterHours, sources, feed, build: i.build, problems };
 }

@@ -25,6 +25,8 @@ export interface HealthOptions {
   nowMs: number;
   /** In-session failed runs in a row that make a problem; FAILING_AFTER_HOURS when not given. */
   afterHours?: number;
+  /** How the hourly run's publish job ended (the workflow's needs.publish.result), when known. */
+  publishResult?: string | null;
 }
 
 export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
@@ -49,5 +51,6 @@ export async function checkHealth(o: HealthOptions): Promise<HealthReport> {
     manifest,
     site: o.outDir,
     build,
+    publishResult: o.publishResult ?? null,
   });
 }

@@ -360,6 +360,23 @@ describe("the deployment: the feed as /readyz judges it, the last build", () => 
     expect(r.problems[0]!.detail).toContain("(2026-11-22T09:07:00.000Z)");
   });
 
+  test.each([
+    { result: "success", build: "built", keys: [] },
+    { result: "failure", build: "built", keys: ["publish-failed"] },
+    { result: "cancelled", build: "built", keys: ["publish-failed"] },
+    { result: "failure", build: "refused", keys: ["build-refused"] },
+    { result: null, build: "built", keys: [] },
+  ] as const)("the publish job $result after a build $build: $keys", ({ result, build, keys }) => {
+    const outcome: BuildOutcome = {
+      at: "2026-11-22T10:07:00.000Z",
+      outcome: build,
+      reason: build === "refused" ? "x" : null,
+      lastBuiltAt: "2026-11-22T10:07:00.000Z",
+    };
+    const r = judgeHealth(inputs("2026-11-22T10:10:00Z", { build: outcome, publishResult: result }));
+    expect(r.problems.map((p) => p.key)).toEqual(keys);
+  });
+
   test("problems come sorted by key, the same inputs giving the same report", () => {
     const build: BuildOutcome = { at: "2026-11-22T12:07:00.000Z", outcome: "refused", reason: "x", lastBuiltAt: null };
     const i = inputs("2026-11-22T12:10:00Z", {

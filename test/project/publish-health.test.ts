@@ -89,13 +89,15 @@ describe("the workflow's health steps", () => {
     await fs.writeFile(path.join(left, "public/_manifest.json"), "{}\n");
     const step = health.find((s) => s.name === "Feed health")!;
     const bin = await fakeNpx(dir, status);
-    const r = await bash(work, step.run!, {
+    const r = await bash(work, step.run!.replaceAll("${{ needs.publish.result }}", "failure"), {
       RUNNER_TEMP: path.join(dir, "tmp"),
       PATH: `${bin}:${process.env["PATH"]}`,
     });
     expect(r.code, r.out).toBe(code);
     expect(r.out.includes("::warning title=Feed health::something needs the operator")).toBe(warning);
-    expect((await fs.readFile(path.join(dir, "asked"), "utf8")).trim()).toBe("price-feed health --notify");
+    expect((await fs.readFile(path.join(dir, "asked"), "utf8")).trim()).toBe(
+      "price-feed health --notify --publish-result failure",
+    );
     // What the run left is what health judged: the refused build, and the manifest beside it.
     expect(await fs.readFile(path.join(dir, "seen"), "utf8")).toBe('{"outcome":"refused"}\n_manifest.json\n');
   });
@@ -107,7 +109,7 @@ describe("the workflow's health steps", () => {
     await fs.writeFile(path.join(work, "data/state/build.json"), '{"outcome":"built"}\n');
     const bin = await fakeNpx(dir, 0);
     const step = health.find((s) => s.name === "Feed health")!;
-    const r = await bash(work, step.run!, {
+    const r = await bash(work, step.run!.replaceAll("${{ needs.publish.result }}", "failure"), {
       RUNNER_TEMP: path.join(dir, "tmp"),
       PATH: `${bin}:${process.env["PATH"]}`,
     });
