@@ -38,6 +38,8 @@ import {
 } from "./schedule.js";
 import { faultTargets, killedBuild, loseCache, publishWorstAsBest, STATE_FILES, truncateFile } from "./faults.js";
 import { copyConfiguration, throwawayKey } from "./copy.js";
+import * as realOracle from "./oracle/index.js";
+import { startWorld as realWorld } from "./world/index.js";
 import {
   errorText,
   eventsDisagree,
@@ -136,222 +138,9 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     }
   };
 
-  const givenSources = await readJson(dataPaths(o.dataDir).sources, Sources, o.dataDir);
-  const catalog = await readJson(dataPaths(o.dataDir).catalog, Catalog, o.dataDir);
-  await copyConfiguration(o.dataDir, dataDir, givenSources);
-  const startWorld = o.startWorld ?? (await defaultWorld());
-  const oracle = o.oracle ?? (await defaultOracle());
-  const world = await startWorld({ seed: o.seed, sources: givenSources, dataDir });
   try {
-    // The copy: its sources pointed at the world, a contact that reaches someone (the requests go to
-    // loopback only), and the throwaway key listed as the one that may sign.
-    const pointed = world.pointSources(givenSources);
-    const contact = pointed.contact && !unreachableContact(pointed.contact) ? pointed.contact : REHEARSAL_CONTACT;
-    await fs.writeFile(dataPaths(dataDir).sources, `${JSON.stringify({ ...pointed, contact }, null, 2)}\n`);
-    const key = await throwawayKey(o.seed, firstMs);
-    await fs.writeFile(
-      dataPaths(dataDir).keys,
-      `${JSON.stringify({ schemaVersion: 1, keys: [key.entry] }, null, 2)}\n`,
-    );
-    const env = { PRICE_FEED_SIGNING_KEY: key.pem };
-    const trusted = [{ id: key.entry.id, publicKey: key.entry.publicKey }];
-    result.unserved = [...world.unserved];
-    for (const u of world.unserved) log(`not served by the rehearsal's internet: ${u.id} (${u.why})`);
-
-    const schedule: ScheduledFault[] = o.faults
-      ? faultSchedule({
-          seed: o.seed,
-          hours,
-          targets: world.faultTargets
-            ? Object.fromEntries(NET_FAULTS.map((k) => [k, world.faultTargets!(k)]))
-            : faultTargets(pointed.sources, world.served, catalog),
-          killPoints: KILL_POINTS,
-          stateFiles: STATE_FILES,
-        })
-      : [];
-    for (const f of schedule) result.faults[f.kind] = (result.faults[f.kind] ?? 0) + 1;
-    const subject = subjectSources(pointed.sources);
-    const runs: HourRecord[] = [];
-    let marks = await markLogs(dataDir);
-    let builtAt: string | null = null; // the generatedAt of the site last published
-    let dayChecks = { passed: result.checks.passed, failed: result.checks.failed };
-
-    for (let hour = 0; hour < hours; hour++) {
-      const nowMs = firstMs + hour * HOUR_MS + RUN_MINUTE_MS;
-      const at = instantString(nowMs);
-      const active = faultsAt(schedule, hour);
-      const startsNow = (k: FaultKind) => active.find((f) => f.kind === k && f.hour === hour);
-      world.setHour(
-        nowMs,
-        active.filter((f) => isNetFault(f.kind)).map((f) => ({ kind: f.kind as NetFaultKind, source: f.target })),
-      );
-      const jobProblems: string[] = [];
-
-      // A state file cut short before the hour: the step that reads it must refuse in one line or
-      // recover as docs/operating.md says; the operator then restores it from the last commit.
-      const cut = startsNow("state-truncated");
-      let restore: (() => Promise<void>) | null = null;
-      if (cut) {
-        const file = path.join(dataDir, cut.target);
-        const bytes = await truncateFile(file, `${o.seed}/cut/${hour}`);
-        if (bytes) restore = () => fs.writeFile(file, bytes);
-      }
-      /** A step, run again once after the operator restored the cut file, when it refused over it. */
-      const step = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
-        for (;;) {
-          try {
-            return await run();
-          } catch (e) {
-            const line = oneLine(e);
-            if (line === null) {
-              jobProblems.push(`${name} failed without a clear line: ${errorText(e)}`);
-              return null;
-            }
-            if (restore && cut && line.includes(cut.target)) {
-              await restore();
-              restore = null;
-              incident(
-                hour,
-                nowMs,
-                `${cut.target} cut short: ${name} refused in one line (${line}); restored as committed, ${name} run again`,
-              );
-              continue;
-            }
-            jobProblems.push(`${name} refused: ${line}`);
-            return null;
-          }
-        }
-      };
-
-      const ingested = await timed("ingest", () =>
-        step("ingest", () =>
-          runIngest({
-            dataDir,
-            nowMs,
-            // Loopback answers in milliseconds: a short timeout keeps a held connection cheap, and a
-            // Retry-After is waited for on the virtual clock (no real sleep).
-            timeoutMs: 1000,
-            retries: 1,
-            backoffMs: 0,
-            sleep: () => Promise.resolve(),
-            keepObserved: true,
-          }),
-        ),
-      );
-      const record: HourRecord = { hour, nowMs, at, reports: ingested?.reports ?? [] };
-      runs.push(record);
-      await timed("compact", () => step("compact", () => runCompact(dataDir, nowMs, () => {})));
-
-      if (startsNow("cache-lost")) {
-        await loseCache(outDir);
-        incident(hour, nowMs, "the site's cache lost: the build starts with no previous site and no caches");
-      }
-      const kill = startsNow("build-killed");
-      const before: string | null = builtAt;
-      let built = false;
-      if (kill) {
-        const k = await timed("killed build", () =>
-          killedBuild({
-            dataDir,
-            outDir,
-            nowMs,
-            killAt: kill.target,
-            signingKey: key.pem,
-            ...(o.bin && { bin: o.bin }),
-          }),
-        );
-        if (k.signal !== "SIGKILL")
-          jobProblems.push(
-            `the build meant to be killed at ${kill.target} ended with ${k.signal ?? `status ${k.code}`}: ${k.stderr.trim().split("\n")[0] ?? ""}`,
-          );
-        // What a client gets now: the previous site, or (killed after its renames) this hour's, whole.
-        const served = await servedSite(outDir);
-        const gen = served ? await generatedAt(served) : null;
-        incident(
-          hour,
-          nowMs,
-          `build killed at ${kill.target}: the site served is ${gen === at ? "this hour's, whole" : gen === null ? "none yet" : `the previous (${gen})`}${served && served !== outDir ? `, from ${path.basename(served)}` : ""}`,
-        );
-        if (gen !== null) builtAt = gen;
-        if (before !== null && gen !== before && gen !== at)
-          jobProblems.push(
-            `after the build killed at ${kill.target} the site served is of ${gen ?? "nothing"}, not ${before} nor ${at}`,
-          );
-        if (served && gen !== null) {
-          const v = await verifySite(folderReader(served), trusted);
-          check(hour, nowMs, "verify", v.fatal ? [v.fatal] : v.problems.map((p) => `${p.path}: ${p.problem}`));
-        }
-      } else {
-        const r = await timed("build", () => step("build", () => runBuild({ dataDir, outDir, nowMs, env })));
-        built = r !== null;
-        // A record the build recovers from (docs/operating.md "What can go wrong": events.json
-        // unreadable) is said in its report, or it is a silent loss.
-        if (r && restore && cut) {
-          if (JSON.stringify(r.site.report).includes(cut.target))
-            incident(hour, nowMs, `${cut.target} cut short: the build went on and its report says so`);
-          else
-            jobProblems.push(`${cut.target} was cut short, and neither a step refused nor the build's report says so`);
-        }
-        if (!built) {
-          // A refusal keeps the site as it was.
-          const gen = await generatedAt(outDir);
-          if (gen !== before)
-            jobProblems.push(`the refused build left a site of ${gen ?? "nothing"}, not ${before ?? "nothing"}`);
-        }
-      }
-      if (restore) await restore(); // a cut file no step read this hour: the operator's restore all the same
-      if (built) {
-        builtAt = at;
-        if (o.tamper === "worst-as-best") await publishWorstAsBest(outDir);
-        const v = await timed("verify", () => verifySite(folderReader(outDir), trusted));
-        check(hour, nowMs, "verify", v.fatal ? [v.fatal] : v.problems.map((p) => `${p.path}: ${p.problem}`));
-        const diffs = await timed("oracle", async () =>
-          oracle.compareFeed(await oracle.expectFeed(dataDir, nowMs), outDir),
-        );
-        check(
-          hour,
-          nowMs,
-          "feed",
-          diffs.map(
-            (d) =>
-              `${d.invariant && d.invariant !== "feed" ? `[${d.invariant}] ` : ""}${d.asset ? `${d.asset} ` : ""}${d.path}: expected ${short(d.expected)}, published ${short(d.published)}`,
-          ),
-        );
-        check(hour, nowMs, "events", await eventsDisagree(dataDir, outDir, subject, nowMs));
-      }
-      if (oracle.checkProbation) {
-        const diffs = await timed("probation", () => oracle.checkProbation!({ dataDir, nowMs, runs }));
-        check(
-          hour,
-          nowMs,
-          "probation",
-          diffs.map((d) => `${d.path}: expected ${short(d.expected)}, recorded ${short(d.published)}`),
-        );
-      }
-      check(hour, nowMs, "job", jobProblems);
-      const next = await timed("data", () => markLogs(dataDir));
-      check(hour, nowMs, "data", await lostFromLogs(dataDir, marks, next));
-      marks = next;
-
-      if ((hour + 1) % 24 === 0 || hour === hours - 1) {
-        const day = Math.floor(hour / 24) + 1;
-        const faults = schedule.filter((f) => f.hour > hour - 24 && f.hour <= hour).map((f) => f.kind);
-        log(
-          `day ${day} (${cairoDate(nowMs)}): checks ${result.checks.passed - dayChecks.passed} passed, ${result.checks.failed - dayChecks.failed} failed` +
-            (faults.length ? `; faults: ${faults.join(", ")}` : ""),
-        );
-        dayChecks = { passed: result.checks.passed, failed: result.checks.failed };
-      }
-    }
-
-    // Each source's standing changes over the span, as the record kept them.
-    const state = await readJson(dataPaths(dataDir).probation, ProbationState).catch(
-      () => ({ sources: {} }) as ProbationState,
-    );
-    for (const [source, p] of Object.entries(state.sources).sort(([a], [b]) => (a < b ? -1 : 1)))
-      for (const c of p.changes) result.sources.push({ source, at: c.at, standing: c.standing, reason: c.reason });
+    await live();
   } finally {
-    await world.close();
     if (own) await fs.rm(work, { recursive: true, force: true });
   }
   const seconds = (performance.now() - started) / 1000;
@@ -362,17 +151,227 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
     cpu: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   };
   return result;
-}
 
-/** The simulated internet (src/rehearse/world), loaded when the rehearsal runs. */
-async function defaultWorld(): Promise<StartWorld> {
-  const spec = "./world/index.js";
-  const m = (await import(spec)) as { startWorld: StartWorld };
-  return m.startWorld;
-}
+  async function live(): Promise<void> {
+    const givenSources = await readJson(dataPaths(o.dataDir).sources, Sources, o.dataDir);
+    const catalog = await readJson(dataPaths(o.dataDir).catalog, Catalog, o.dataDir);
+    await copyConfiguration(o.dataDir, dataDir, givenSources);
+    // The loopback internet and the second implementation of the rulebook, or a test's stand-ins.
+    const startWorld: StartWorld = o.startWorld ?? realWorld;
+    const oracle: Oracle = o.oracle ?? realOracle;
+    const world = await startWorld({ seed: o.seed, sources: givenSources, dataDir });
+    try {
+      // The copy: its sources pointed at the world, a contact that reaches someone (the requests go to
+      // loopback only), and the throwaway key listed as the one that may sign.
+      const pointed = world.pointSources(givenSources);
+      const contact = pointed.contact && !unreachableContact(pointed.contact) ? pointed.contact : REHEARSAL_CONTACT;
+      await fs.writeFile(dataPaths(dataDir).sources, `${JSON.stringify({ ...pointed, contact }, null, 2)}\n`);
+      const key = await throwawayKey(o.seed, firstMs);
+      await fs.writeFile(
+        dataPaths(dataDir).keys,
+        `${JSON.stringify({ schemaVersion: 1, keys: [key.entry] }, null, 2)}\n`,
+      );
+      const env = { PRICE_FEED_SIGNING_KEY: key.pem };
+      const trusted = [{ id: key.entry.id, publicKey: key.entry.publicKey }];
+      result.unserved = [...world.unserved];
+      for (const u of world.unserved) log(`not served by the rehearsal's internet: ${u.id} (${u.why})`);
 
-/** The second implementation of the rulebook (src/rehearse/oracle), loaded when the rehearsal runs. */
-async function defaultOracle(): Promise<Oracle> {
-  const spec = "./oracle/index.js";
-  return (await import(spec)) as Oracle;
+      const schedule: ScheduledFault[] = o.faults
+        ? faultSchedule({
+            seed: o.seed,
+            hours,
+            targets: world.faultTargets
+              ? Object.fromEntries(NET_FAULTS.map((k) => [k, world.faultTargets!(k)]))
+              : faultTargets(pointed.sources, world.served, catalog),
+            killPoints: KILL_POINTS,
+            stateFiles: STATE_FILES,
+          })
+        : [];
+      for (const f of schedule) result.faults[f.kind] = (result.faults[f.kind] ?? 0) + 1;
+      const subject = subjectSources(pointed.sources);
+      const runs: HourRecord[] = [];
+      let marks = await markLogs(dataDir);
+      let builtAt: string | null = null; // the generatedAt of the site last published
+      let dayChecks = { passed: result.checks.passed, failed: result.checks.failed };
+
+      for (let hour = 0; hour < hours; hour++) {
+        const nowMs = firstMs + hour * HOUR_MS + RUN_MINUTE_MS;
+        const at = instantString(nowMs);
+        const active = faultsAt(schedule, hour);
+        const startsNow = (k: FaultKind) => active.find((f) => f.kind === k && f.hour === hour);
+        world.setHour(
+          nowMs,
+          active.filter((f) => isNetFault(f.kind)).map((f) => ({ kind: f.kind as NetFaultKind, source: f.target })),
+        );
+        const jobProblems: string[] = [];
+
+        // A state file cut short before the hour: the step that reads it must refuse in one line or
+        // recover as docs/operating.md says; the operator then restores it from the last commit.
+        const cut = startsNow("state-truncated");
+        let restore: (() => Promise<void>) | null = null;
+        if (cut) {
+          const file = path.join(dataDir, cut.target);
+          const bytes = await truncateFile(file, `${o.seed}/cut/${hour}`);
+          if (bytes) restore = () => fs.writeFile(file, bytes);
+        }
+        /** A step, run again once after the operator restored the cut file, when it refused over it. */
+        const step = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
+          for (;;) {
+            try {
+              return await run();
+            } catch (e) {
+              const line = oneLine(e);
+              if (line === null) {
+                jobProblems.push(`${name} failed without a clear line: ${errorText(e)}`);
+                return null;
+              }
+              if (restore && cut && line.includes(cut.target)) {
+                await restore();
+                restore = null;
+                incident(
+                  hour,
+                  nowMs,
+                  `${cut.target} cut short: ${name} refused in one line (${line}); restored as committed, ${name} run again`,
+                );
+                continue;
+              }
+              jobProblems.push(`${name} refused: ${line}`);
+              return null;
+            }
+          }
+        };
+
+        const ingested = await timed("ingest", () =>
+          step("ingest", () =>
+            runIngest({
+              dataDir,
+              nowMs,
+              // Loopback answers in milliseconds: a short timeout keeps a held connection cheap, and a
+              // Retry-After is waited for on the virtual clock (no real sleep).
+              timeoutMs: 1000,
+              retries: 1,
+              backoffMs: 0,
+              sleep: () => Promise.resolve(),
+              keepObserved: true,
+            }),
+          ),
+        );
+        const record: HourRecord = { hour, nowMs, at, reports: ingested?.reports ?? [] };
+        runs.push(record);
+        await timed("compact", () => step("compact", () => runCompact(dataDir, nowMs, () => {})));
+
+        if (startsNow("cache-lost")) {
+          await loseCache(outDir);
+          incident(hour, nowMs, "the site's cache lost: the build starts with no previous site and no caches");
+        }
+        const kill = startsNow("build-killed");
+        const before: string | null = builtAt;
+        let built = false;
+        if (kill) {
+          const k = await timed("killed build", () =>
+            killedBuild({
+              dataDir,
+              outDir,
+              nowMs,
+              killAt: kill.target,
+              signingKey: key.pem,
+              ...(o.bin && { bin: o.bin }),
+            }),
+          );
+          if (k.signal !== "SIGKILL")
+            jobProblems.push(
+              `the build meant to be killed at ${kill.target} ended with ${k.signal ?? `status ${k.code}`}: ${k.stderr.trim().split("\n")[0] ?? ""}`,
+            );
+          // What a client gets now: the previous site, or (killed after its renames) this hour's, whole.
+          const served = await servedSite(outDir);
+          const gen = served ? await generatedAt(served) : null;
+          incident(
+            hour,
+            nowMs,
+            `build killed at ${kill.target}: the site served is ${gen === at ? "this hour's, whole" : gen === null ? "none yet" : `the previous (${gen})`}${served && served !== outDir ? `, from ${path.basename(served)}` : ""}`,
+          );
+          if (gen !== null) builtAt = gen;
+          if (before !== null && gen !== before && gen !== at)
+            jobProblems.push(
+              `after the build killed at ${kill.target} the site served is of ${gen ?? "nothing"}, not ${before} nor ${at}`,
+            );
+          if (served && gen !== null) {
+            const v = await verifySite(folderReader(served), trusted);
+            check(hour, nowMs, "verify", v.fatal ? [v.fatal] : v.problems.map((p) => `${p.path}: ${p.problem}`));
+          }
+        } else {
+          const r = await timed("build", () => step("build", () => runBuild({ dataDir, outDir, nowMs, env })));
+          built = r !== null;
+          // A record the build recovers from (docs/operating.md "What can go wrong": events.json
+          // unreadable) is said in its report, or it is a silent loss.
+          if (r && restore && cut) {
+            if (JSON.stringify(r.site.report).includes(cut.target))
+              incident(hour, nowMs, `${cut.target} cut short: the build went on and its report says so`);
+            else
+              jobProblems.push(
+                `${cut.target} was cut short, and neither a step refused nor the build's report says so`,
+              );
+          }
+          if (!built) {
+            // A refusal keeps the site as it was.
+            const gen = await generatedAt(outDir);
+            if (gen !== before)
+              jobProblems.push(`the refused build left a site of ${gen ?? "nothing"}, not ${before ?? "nothing"}`);
+          }
+        }
+        if (restore) await restore(); // a cut file no step read this hour: the operator's restore all the same
+        if (built) {
+          builtAt = at;
+          if (o.tamper === "worst-as-best") await publishWorstAsBest(outDir);
+          const v = await timed("verify", () => verifySite(folderReader(outDir), trusted));
+          check(hour, nowMs, "verify", v.fatal ? [v.fatal] : v.problems.map((p) => `${p.path}: ${p.problem}`));
+          const diffs = await timed("oracle", async () =>
+            oracle.compareFeed(await oracle.expectFeed(dataDir, nowMs), outDir),
+          );
+          check(
+            hour,
+            nowMs,
+            "feed",
+            diffs.map(
+              (d) =>
+                `${d.invariant && d.invariant !== "feed" ? `[${d.invariant}] ` : ""}${d.asset ? `${d.asset} ` : ""}${d.path}: expected ${short(d.expected)}, published ${short(d.published)}`,
+            ),
+          );
+          check(hour, nowMs, "events", await eventsDisagree(dataDir, outDir, subject, nowMs));
+        }
+        if (oracle.checkProbation) {
+          const diffs = await timed("probation", () => oracle.checkProbation!({ dataDir, nowMs, runs }));
+          check(
+            hour,
+            nowMs,
+            "probation",
+            diffs.map((d) => `${d.path}: expected ${short(d.expected)}, recorded ${short(d.published)}`),
+          );
+        }
+        check(hour, nowMs, "job", jobProblems);
+        const next = await timed("data", () => markLogs(dataDir));
+        check(hour, nowMs, "data", await lostFromLogs(dataDir, marks, next));
+        marks = next;
+
+        if ((hour + 1) % 24 === 0 || hour === hours - 1) {
+          const day = Math.floor(hour / 24) + 1;
+          const faults = schedule.filter((f) => f.hour > hour - 24 && f.hour <= hour).map((f) => f.kind);
+          log(
+            `day ${day} (${cairoDate(nowMs)}): checks ${result.checks.passed - dayChecks.passed} passed, ${result.checks.failed - dayChecks.failed} failed` +
+              (faults.length ? `; faults: ${faults.join(", ")}` : ""),
+          );
+          dayChecks = { passed: result.checks.passed, failed: result.checks.failed };
+        }
+      }
+
+      // Each source's standing changes over the span, as the record kept them.
+      const state = await readJson(dataPaths(dataDir).probation, ProbationState).catch(
+        () => ({ sources: {} }) as ProbationState,
+      );
+      for (const [source, p] of Object.entries(state.sources).sort(([a], [b]) => (a < b ? -1 : 1)))
+        for (const c of p.changes) result.sources.push({ source, at: c.at, standing: c.standing, reason: c.reason });
+    } finally {
+      await world.close();
+    }
+  }
 }

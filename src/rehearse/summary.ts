@@ -22,6 +22,7 @@ export function summaryJson(r: RehearsalResult): { text: string; replay: string 
     faults: Object.fromEntries(Object.entries(rest.faults).sort(([a], [b]) => (a < b ? -1 : 1))),
     checks: rest.checks,
     failures: rest.failures,
+    incidents: rest.incidents,
     sources: rest.sources,
     unserved: rest.unserved,
   };
@@ -44,6 +45,8 @@ export function summaryText(r: RehearsalResult): string {
     lines.push(
       `  ${k.padEnd(10)} ${String(t.passed).padStart(5)} passed ${String(t.failed).padStart(4)} failed  ${INVARIANTS[k as keyof typeof INVARIANTS] ?? ""}`,
     );
+  if (r.incidents.length) lines.push("process faults met:");
+  for (const i of r.incidents) lines.push(`  hour ${i.hour} (${i.at}) ${i.what}`);
   lines.push(r.sources.length ? "standing changes:" : "standing changes: none");
   for (const s of r.sources) lines.push(`  ${s.at}  ${s.source}  ${s.standing}: ${s.reason}`);
   for (const u of r.unserved) lines.push(`not served by the rehearsal's internet: ${u.id} (${u.why})`);

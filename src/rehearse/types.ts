@@ -92,6 +92,8 @@ export interface RehearsalResult {
   faults: Record<string, number>;
   checks: { passed: number; failed: number; byInvariant: Record<string, { passed: number; failed: number }> };
   failures: Failure[];
+  /** What each process fault met: the refusal and the restore, the site a killed build left, a lost cache. */
+  incidents: Array<{ hour: number; at: string; what: string }>;
   sources: StandingRow[];
   /** Sources the world could not serve, and why (they fail every hour, as an unreachable site would). */
   unserved: Array<{ id: string; why: string }>;
