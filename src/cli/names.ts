@@ -1,6 +1,6 @@
 /**
  * `price-feed names "…"`: how a seller's name folds and which seller of the registry it resolves to
- * (src/ingest/document/names.ts explainSeller), or none and the registry's nearest keys, so that the
+ * (src/ingest/document/seller-names.ts explainSeller), or none and the registry's nearest keys, so that the
  * operator who sees a name in sources.json's `unknownNames` can add it as an alias in one line
  * (docs/operating.md "How a seller's name is matched"). It reads the registry only; it writes nothing.
  */

@@ -11,6 +11,7 @@ import { Events } from "./events.js";
 import { SellerRecord, Sellers } from "./sellers.js";
 import { Homes } from "./homes.js";
 import { EvidenceKind } from "./source-base.js";
+import { UnknownName } from "./unknown-name.js";
 
 /** RFC 9457 problem details, with the members that fix the call. */
 export const Problem = z
@@ -256,24 +257,6 @@ export const Readiness = z
     description: "200 when the build is recent and no asset is stale; 503 otherwise, saying which.",
   });
 export type Readiness = z.infer<typeof Readiness>;
-
-/** A seller name a source gave that the registry does not know, with how often and since when (issue 51). */
-const UnknownName = z
-  .strictObject({
-    name: z.string().meta({
-      description: "As the source wrote it, cut to 120 characters (then ending with …).",
-    }),
-    runs: z.number().int().min(1).meta({
-      description: "How many successful runs in a row have given it, up to and including the last.",
-    }),
-    firstSeenAt: IsoInstant.meta({ description: "The first run of those." }),
-    lastSeenAt: IsoInstant.meta({ description: "The last run that gave it: the source's last success." }),
-  })
-  .meta({
-    id: "UnknownName",
-    description:
-      "A seller name the registry does not know: never a seller (rule 1); the operator adds the bank, or the name as an alias (docs/operating.md).",
-  });
 
 /** What ingest last saw of one source: kept in data/state/sources.json, published in /api/v1/sources.json. */
 export const SourceRun = z.strictObject({

@@ -80,7 +80,7 @@ export const RegistrySeller = z.strictObject({
    * Other names sources give the seller, where they differ from `name` and `nameAr` by more than
    * the folds: short names ("NBE", "FABMISR", «كريدي»), other wordings («بنك قطر الوطني» for QNB Alahli). Names
    * match whatever their case, punctuation, Arabic letter forms, diacritics, a bracketed abbreviation,
-   * a leading «بنك» or "Bank", a country suffix or a trailing "Bank" (src/ingest/document/names.ts
+   * a leading «بنك» or "Bank", a country suffix or a trailing "Bank" (src/ingest/document/seller-names.ts
    * foldSeller); a name no seller gives is never a seller.
    */
   aliases: z.array(z.string().min(1)).optional(),
