@@ -231,19 +231,16 @@ async function serve(handler: Parameters<typeof createServer>[1], host: string, 
   return null;
 }
 
-export async function startWorld(o: WorldOptions): Promise<World> {
-  const files = dataPaths(o.dataDir);
-  const [catalog, registry, calendar] = await Promise.all([
-    readJson(files.catalog, Catalog, o.dataDir),
-    readJson(files.registry, Registry, o.dataDir),
-    readJson(files.calendar, Calendar, o.dataDir),
-  ]);
-  const market = new WorldMarket(o.seed, { catalog, registry, calendar });
-  const names = sellerNamesOf(registry);
-  const known = new Set(catalog.map((a) => a.id));
-  const parsed = Sources.parse(o.sources);
-
-  // What each enabled network source is to the world, or why it is not served.
+/**
+ * What each enabled network source is to the world, or why it is not served: every body is written
+ * at the check instant and read back with the source's real reader first.
+ */
+async function planSources(
+  parsed: Sources,
+  market: WorldMarket,
+  names: SellerNames,
+  known: ReadonlySet<string>,
+): Promise<{ plans: Map<string, Plan>; unserved: Array<{ id: string; why: string }> }> {
   const plans = new Map<string, Plan>();
   const unserved: Array<{ id: string; why: string }> = [];
   for (const s of parsed.sources.filter((x) => x.enabled)) {
@@ -318,6 +315,23 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     const w = cbeWorkbook(cfg, market, form, ms);
     return "bytes" in w ? w.bytes : Buffer.alloc(0);
   }
+
+  return { plans, unserved };
+}
+
+export async function startWorld(o: WorldOptions): Promise<World> {
+  const files = dataPaths(o.dataDir);
+  const [catalog, registry, calendar] = await Promise.all([
+    readJson(files.catalog, Catalog, o.dataDir),
+    readJson(files.registry, Registry, o.dataDir),
+    readJson(files.calendar, Calendar, o.dataDir),
+  ]);
+  const market = new WorldMarket(o.seed, { catalog, registry, calendar });
+  const names = sellerNamesOf(registry);
+  const known = new Set(catalog.map((a) => a.id));
+  const parsed = Sources.parse(o.sources);
+
+  const { plans, unserved } = await planSources(parsed, market, names, known);
 
   // The sites: every host an enabled network source names, served or not (an unserved source's
   // requests reach the world too, and are answered 404 with the reason: never the real site).
