@@ -671,5 +671,19 @@ describe("probation replayed against ingest's own record", () => {
     expect((await judgeRun(dir, start + 28 * 3_600_000, "p", runs[28]!.reports[1]!.observed!.quotes)).refusals).toEqual(
       ["implausible-sell", "implausible-sell"],
     );
+    // A record that lost its return is caught.
+    const file = path.join(dir, "state", "probation.json");
+    const kept = JSON.parse(await fs.readFile(file, "utf8")) as ProbationState;
+    const p = kept.sources["p"]!;
+    kept.sources["p"] = {
+      ...p,
+      standing: "graduated",
+      since: p.changes[0]!.at,
+      runs: [],
+      changes: p.changes.slice(0, 1),
+    };
+    await fs.writeFile(file, JSON.stringify(kept));
+    const diffs = await checkProbation({ dataDir: dir, nowMs: runs.at(-1)!.nowMs, runs });
+    expect(diffs.map((d) => [d.invariant, d.path])).toEqual([["probation", "sources.p"]]);
   });
 });
