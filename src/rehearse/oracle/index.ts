@@ -10,7 +10,14 @@
  * - judgeRun(dataDir, nowMs, sourceId, quotes) → the refusals of one ingest run's quotes, judged as
  *   ingest must judge them (against the day as then logged, with the references in force);
  *   expectStanding(prev, run) → the source's record after the run (the shape of
- *   data/state/probation.json); compareStandings(expected, dataDir) → where the record differs.
+ *   data/state/probation.json); compareStandings(expected, dataDir) → where the record differs;
+ *   checkProbation({dataDir, nowMs, runs}) → all three, hour by hour, as the driver calls it
+ *   (src/rehearse/run.ts Oracle).
+ *
+ * Where the rulebook leaves a point open, the oracle settles it as docs/methodology.md §11 does
+ * (conflicting quotes, edges of the bands, the bench of a day without its own official rate); the
+ * Peers of tests 6 and 7 apply to every day, whatever its date. A compacted day (history/) is taken
+ * as kept: it is final (§10), and the oracle checks what is built from it, not the compaction.
  */
 import { cairoDate, parseInstant } from "../../core/cairo.js";
 import type { ProbationState } from "../../schema/probation.js";
