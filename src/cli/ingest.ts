@@ -4,6 +4,7 @@ import { MAX_BODY_BYTES } from "../ingest/http.js";
 import type { SourceReport } from "../jobs/ingest-logs.js";
 import { CONCURRENCY, RUN_BUDGET_MS, SOURCE_BUDGET_MS } from "../jobs/ingest-schedule.js";
 import { logSafe } from "../core/redact.js";
+import { keptName, UNKNOWN_NAMES_LISTED } from "../core/unknown-names.js";
 import { nowOption, positiveInt } from "./options.js";
 
 export const SOURCES_FAILED = 2;
@@ -96,7 +97,7 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
     .addOption(nowOption())
     .action(async (o: IngestFlags) => {
       const { runIngest } = await import("../jobs/ingest.js");
-      const { reports, files, warnings, probation } = await runIngest({
+      const { reports, files, warnings, probation, offline } = await runIngest({
         dataDir: o.data,
         ...(o.sources ? { sourcesFile: o.sources } : {}),
         nowMs: o.now ?? Date.now(),
@@ -120,10 +121,14 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
         );
         for (const line of observedLines(r)) say(line);
         for (const x of r.examples) say(`  ${x}`);
-        if (r.unknownSellers?.length)
+        if (r.unknownSellers?.length) {
+          // Bounded as sources.json bounds them (src/core/unknown-names.ts): a page of strangers is one line.
+          const shown = r.unknownSellers.slice(0, UNKNOWN_NAMES_LISTED).map((n) => JSON.stringify(keptName(n)));
+          const more = r.unknownSellers.length - shown.length;
           say(
-            `  names not in the registry (never sellers): ${r.unknownSellers.map((n) => JSON.stringify(n)).join(", ")}: add the seller, or an alias, to sellers.json`,
+            `  names not in the registry (never sellers): ${shown.join(", ")}${more ? ` and ${more} more` : ""}: \`price-feed names "…"\` shows how each folds; add the seller, or an alias, to sellers.json`,
           );
+        }
       }
       for (const m of probation ?? [])
         say(
@@ -132,6 +137,8 @@ export function ingestCommand(program: Command, exit: (status: number) => void):
             : `${m.source}: back on probation from ${m.change.at} (${m.change.reason})`,
         );
       for (const w of warnings) say(`warning: ${w}`);
+      // Every source on the network failed to reach its server: the machine's fault, said once.
+      if (offline) say(offline);
       const failed = reports.filter((r) => !r.ok);
       if (o.saveBodies !== undefined)
         say(

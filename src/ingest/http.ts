@@ -354,3 +354,53 @@ export async function request(url: string, init: RequestOptions, o: HttpOptions)
   Object.defineProperty(res, "url", { value: f.url });
   return res;
 }
+
+/** Why a request reached no server: its host name did not resolve, or no connection could be made. */
+export interface NetworkFailure {
+  kind: "resolve" | "connect";
+  /** The system's code: ENOTFOUND, EAI_AGAIN, ECONNREFUSED, ENETUNREACH… */
+  code: string;
+  /** The host name that did not resolve, when the error names it. */
+  host: string | null;
+}
+
+/** getaddrinfo's answers for a name it could not resolve (RFC 3493 §6.1; Node's dns errors). */
+const RESOLVE_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "EAI_NODATA"]);
+/** A connection that could not be made: no server listening, no route, the network down. */
+const CONNECT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "ENETDOWN",
+  "EHOSTDOWN",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/**
+ * What an error says of the network, from its chain of causes (a SourceError wraps fetch's
+ * TypeError, which wraps the socket's error; several addresses tried give an AggregateError): the
+ * host that did not resolve, or the connection that failed; null for anything else (a status, a
+ * time-out, a body cut short: the server was reached).
+ */
+export function networkFailureOf(e: unknown): NetworkFailure | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [e];
+  while (queue.length) {
+    const err = queue.shift() as { code?: unknown; hostname?: unknown; cause?: unknown; errors?: unknown } | null;
+    if (!err || typeof err !== "object" || seen.has(err)) continue;
+    seen.add(err);
+    const code = typeof err.code === "string" ? err.code : null;
+    const host = typeof err.hostname === "string" ? err.hostname.toLowerCase().replace(/\.$/, "") : null;
+    if (code && RESOLVE_CODES.has(code)) return { kind: "resolve", code, host };
+    if (code && CONNECT_CODES.has(code)) return { kind: "connect", code, host };
+    // Several tries (a source's fallback URLs, a host's addresses): a network failure only when each was one.
+    if (Array.isArray(err.errors) && err.errors.length) {
+      const each = (err.errors as unknown[]).map(networkFailureOf);
+      if (each.every((f) => f !== null)) return each.find((f) => f.kind === "resolve") ?? each[0]!;
+      continue;
+    }
+    queue.push(err.cause);
+  }
+  return null;
+}

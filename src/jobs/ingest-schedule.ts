@@ -10,6 +10,10 @@
  *   about what the operator configured, and a redirect is followed within the source's own turn.
  * - **Budgets**: a source's budget covers everything it does, every request, retry, wait and parse; the
  *   run's covers the asking of every source. Either running out aborts the source's requests and waits.
+ * - **A host that does not resolve** fails the sources after it that name it at once (UnresolvedHosts):
+ *   they are in its lane, and each would wait out the same failure and its retries. When every source
+ *   on the network failed to resolve or connect, the run says once that the machine seems to have no
+ *   network (offlineLine), rather than leave the operator to read it from each failure.
  */
 
 /**
@@ -169,4 +173,45 @@ export function bound(
         else timer = setTimeout(done, ms);
       }),
   };
+}
+
+/**
+ * The hosts found not to resolve in this run, each with the source that found it: a later source
+ * naming one (its lane's next) fails at once, without waiting out the same failure and its retries.
+ */
+export class UnresolvedHosts {
+  private readonly found = new Map<string, { by: string; code: string }>();
+
+  /** A source failed because `host` did not resolve. */
+  note(host: string, by: string, code: string): void {
+    if (!this.found.has(host)) this.found.set(host, { by, code });
+  }
+
+  /** Why `source` is not asked: the first of its hosts found not to resolve; null when none was. */
+  reason(source: object): { host: string; code: string; text: string } | null {
+    for (const host of hostsOf(source)) {
+      const f = this.found.get(host);
+      if (f)
+        return {
+          host,
+          code: f.code,
+          text: `not asked: its host ${host} did not resolve for ${f.by} earlier in this run (${f.code})`,
+        };
+    }
+    return null;
+  }
+}
+
+/**
+ * The one line said when every source on the network failed to reach its server — its host did not
+ * resolve, or no connection could be made — and there was at least one: the fault is most likely
+ * the machine's, not the sources'.
+ */
+export function offlineLine(
+  networkSources: number,
+  failures: ReadonlyArray<{ kind: string; code: string }>,
+): string | null {
+  if (networkSources === 0 || failures.length !== networkSources) return null;
+  const codes = [...new Set(failures.map((f) => f.code))].sort().join(", ");
+  return `this machine seems to have no network: none of the ${networkSources} sources on the network could be reached (${codes}); check its connection, DNS and any proxy or firewall, then run ingest again (sources that read no network ran as usual)`;
 }

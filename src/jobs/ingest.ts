@@ -31,13 +31,16 @@ import { prepareBodiesDir, saveBodies, type SourceAnswers } from "../io/saved-bo
 import { runAdapter, usesNetwork } from "../ingest/adapters/index.js";
 import type { AdapterContext, Observations } from "../ingest/adapters/types.js";
 import type { SourceConfig } from "../schema/sources.js";
-import { userAgent, type Answer, type HttpOptions } from "../ingest/http.js";
+import { networkFailureOf, userAgent, type Answer, type HttpOptions, type NetworkFailure } from "../ingest/http.js";
 import { failureOf, planLogs, writeLogs, type SourceReport } from "./ingest-logs.js";
 import {
   abortion,
   bound,
   CONCURRENCY,
   hostLanes,
+  hostsOf,
+  offlineLine,
+  UnresolvedHosts,
   overSourceBudget,
   RUN_BUDGET_MS,
   runBudgetSpent,
@@ -109,6 +112,8 @@ export interface IngestResult {
   warnings: string[];
   /** Sources that graduated from probation or went back on it this run (docs/methodology.md §2.4). */
   probation?: StandingMove[];
+  /** Said once when every source on the network failed to resolve or connect (ingest-schedule.ts offlineLine). */
+  offline?: string;
 }
 
 export async function runIngest(o: IngestOptions): Promise<IngestResult> {
@@ -229,10 +234,23 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   // A landing that fails (a disk that refuses the day file, another writer holding the lock too
   // long) stops the run: no further source is asked, and the error is the run's (exit 1).
   let landingFailed: unknown;
+  // A host that did not resolve fails the later sources of its lane at once (ingest-schedule.ts).
+  const unresolved = new UnresolvedHosts();
   try {
     await runLanes(hostLanes(enabled), o.concurrency ?? CONCURRENCY, async (i) => {
       const cfg = enabled[i]!;
       if (landingFailed !== undefined) return;
+      const blocked = unresolved.reason(cfg);
+      if (blocked) {
+        const report = newReport(cfg);
+        report.ok = false;
+        report.error = blocked.text;
+        const network = { kind: "resolve" as const, code: blocked.code, host: blocked.host };
+        await land(i, { report, obs: null, answers: [], landed: false, network }).catch(
+          (e: unknown) => (landingFailed ??= e),
+        );
+        return;
+      }
       if (run.signal.aborted) {
         const report = newReport(cfg);
         report.ok = false;
@@ -251,6 +269,10 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
         clock,
         base: { fetch: o.fetch, sleep: o.sleep },
       });
+      if (r.network?.kind === "resolve") {
+        const host = r.network.host ?? hostsOf(cfg)[0];
+        if (host) unresolved.note(host, cfg.id, r.network.code);
+      }
       await land(i, r).catch((e: unknown) => {
         landingFailed ??= e;
         run.abort(e);
@@ -266,9 +288,16 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
   // in the sources file's order.
   const done = results.map((r) => r!);
   const reports = done.map((r) => r.report);
+  // Every source on the network failed to reach its server: said once (ingest-schedule.ts offlineLine).
+  const reached = done.filter((r, i) => usesNetwork(enabled[i]!) && !r.report.ok && r.network);
+  const offline = offlineLine(
+    network.length,
+    reached.map((r) => r.network!),
+  );
+  const said = offline ? { offline } : {};
   if (o.dryRun) {
     const plan = await planLogs(o.dataDir, done, known, o.nowMs, true);
-    return { reports, files: [...plan.appends.keys()].sort(), warnings: [...warnings, ...plan.warnings] };
+    return { reports, files: [...plan.appends.keys()].sort(), warnings: [...warnings, ...plan.warnings], ...said };
   }
   // Each source's standing on probation after this run (docs/methodology.md §2.4), judged against the
   // day as now logged and recorded in data/state/probation.json under the data folder's lock. A run
@@ -281,7 +310,7 @@ export async function runIngest(o: IngestOptions): Promise<IngestResult> {
     ),
   );
   warnings.push(...notes);
-  return { reports, files: [...files].sort(), warnings, ...(probation.length ? { probation } : {}) };
+  return { reports, files: [...files].sort(), warnings, ...(probation.length ? { probation } : {}), ...said };
 }
 
 /** One source's run: its report, what it observed (null when it failed) and the answers its requests met. */
@@ -291,6 +320,8 @@ export interface SourceResult {
   answers: Answer[];
   /** Its bodies are in the --save-bodies folder's index. */
   landed: boolean;
+  /** Why it reached no server, when that is why it failed (src/ingest/http.ts networkFailureOf). */
+  network?: NetworkFailure | null;
 }
 
 const newReport = (cfg: SourceConfig): SourceReport => ({
@@ -338,6 +369,7 @@ async function askSource(
     ...(a.saveAnswers ? { onAnswer: (x: Answer) => void answers.push(x) } : {}),
   };
   let obs: Observations | null = null;
+  let network: NetworkFailure | null = null;
   try {
     const got = await Promise.race([runAdapter(cfg, { ...a.ctx, http }), abortion(signal)]);
     if (a.clock() - started > a.sourceBudgetMs) throw overSourceBudget(a.sourceBudgetMs);
@@ -353,11 +385,12 @@ async function askSource(
     report.error = signal.aborted
       ? failureOf(signal.reason)
       : failureOf(e, "path" in cfg && typeof cfg.path === "string" ? path.resolve(a.ctx.dataDir, cfg.path) : undefined);
+    if (!signal.aborted) network = networkFailureOf(e);
   } finally {
     clearTimeout(timer);
     // Whatever the source left running (a request of an adapter that raced ahead) is stopped.
     own.abort(overSourceBudget(a.sourceBudgetMs));
   }
   report.ms = Math.round(a.clock() - started);
-  return { report, obs, answers, landed: false };
+  return { report, obs, answers, landed: false, network };
 }

@@ -49,6 +49,7 @@ export function globalRates(
 
 export async function globalRatesAdapter(cfg: GlobalRatesSource, ctx: AdapterContext): Promise<Observations> {
   const failures: string[] = [];
+  const errors: unknown[] = [];
   for (const url of cfg.urls) {
     try {
       const res = await request(url, { accept: "application/json" }, ctx.http);
@@ -67,7 +68,12 @@ export async function globalRatesAdapter(cfg: GlobalRatesSource, ctx: AdapterCon
     } catch (e) {
       if (!(e instanceof SourceError || e instanceof ShapeError || e instanceof SyntaxError)) throw e;
       failures.push(`${url}: ${e.message}`);
+      errors.push(e);
     }
   }
-  throw new SourceError(`every URL failed: ${failures.join("; ")}`, { url: cfg.urls[0]! });
+  // The failures kept as the cause: ingest tells a machine without network from a site that answered (src/ingest/http.ts networkFailureOf).
+  throw new SourceError(`every URL failed: ${failures.join("; ")}`, {
+    url: cfg.urls[0]!,
+    cause: new AggregateError(errors, "every URL failed"),
+  });
 }
