@@ -149,7 +149,8 @@ class GitHub {
             closedAt: i.closed_at ?? null,
             url: i.html_url,
           });
-      url = r.next;
+      // The token goes to the API's own origin only, whatever a Link header names.
+      url = r.next !== null && new URL(r.next).origin === new URL(this.base).origin ? r.next : null;
     }
     return out;
   }

@@ -43,6 +43,8 @@ export interface StandIn {
   fail: { match: RegExp; status: number; body: string } | null;
   /** Issues per page of a list: small, so that paging is exercised. */
   pageSize: number;
+  /** The origin the Link header's next page names: the stand-in's own unless set. */
+  linkOrigin: string | null;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startStandIn(hookSecret = "T0PSECRET-hook"): Promise<Stand
     now: "2026-11-22T00:00:00.000Z",
     fail: null,
     pageSize: 2,
+    linkOrigin: null,
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -118,7 +121,9 @@ export async function startStandIn(hookSecret = "T0PSECRET-hook"): Promise<Stand
         const next = new URL(url.href);
         next.searchParams.set("page", String(page + 1));
         const link =
-          page * s.pageSize < all.length ? { link: `<${base}${next.pathname}${next.search}>; rel="next"` } : {};
+          page * s.pageSize < all.length
+            ? { link: `<${s.linkOrigin ?? base}${next.pathname}${next.search}>; rel="next"` }
+            : {};
         return send(200, slice.map(view), link);
       }
       if (req.method === "POST" && number === null) {

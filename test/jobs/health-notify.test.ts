@@ -286,6 +286,28 @@ describe("a problem's history gives exactly its issue's openings, comments and c
   });
 });
 
+describe("the token goes to the API's origin only", () => {
+  test("a Link header naming another origin is not followed", async () => {
+    for (let n = 1; n <= 3; n++)
+      gh.issues.push({
+        number: n,
+        title: `someone's ${n}`,
+        body: "by hand",
+        state: "open",
+        state_reason: null,
+        labels: ["feed-health"],
+        created_at: gh.now,
+        updated_at: gh.now,
+        closed_at: null,
+        comments: [],
+      });
+    gh.linkOrigin = "http://127.0.0.2:1";
+    const r = await notifyHealth([], T0, env());
+    expect(r.warnings).toEqual([]);
+    expect(gh.requests.map((x) => `${x.query["state"]} ${x.query["page"] ?? "1"}`)).toEqual(["open 1", "closed 1"]);
+  });
+});
+
 describe("the webhook: the same openings and closings, never its URL or the token in a message", () => {
   test("openings, reopenings and closings are posted as {text}; comments are not", async () => {
     await replay(
