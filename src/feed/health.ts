@@ -273,7 +273,7 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
         `\`${s.id}\` was graduated, and was sent back to probation at ${last.at}: ${last.reason}.`,
         `Its quotes count for nothing until ${PROBATION_RUNS} clean runs over two Cairo days graduate it again (docs/methodology.md "New sources: probation").`,
       ].join("\n\n"),
-      action: `Several quotes refused in one run usually means the source changed what it publishes: a unit (per 100 yen, per gram), a column, a side. See which rule refused them in the build report (public.build-report.json, its probation counts) and the source's last answer (--save-bodies), then fix the adapter's fields or units in sources.json (${OPERATING} "When something breaks").`,
+      action: `Several quotes refused in one run usually means the source changed what it publishes: a unit (per 100 yen, per gram), a column, a side. See which rule refused them in the build report (public.build-report.json: its rejections give each one's source, reason, and the file and line of its price) and the source's last answer (--save-bodies), then fix the adapter's fields or units in sources.json (${OPERATING} "When something breaks").`,
       state: last.at,
       since: last.at,
     });
@@ -287,7 +287,7 @@ function sourceProblems(s: SourceHealthLine, i: HealthInputs): Problem[] {
           ? `Of its last runs, ${p.runs.filter((r) => r.refused > 0).length} had quotes refused by rules 3, 5, 6 or 7: each starts its count again.`
           : `It rarely runs clean or rarely succeeds: its runs do not add up.`,
       ].join("\n\n"),
-      action: `See what refuses its quotes in the build report (its probation counts) and in the source's saved answers; fix its fields or units in sources.json, or disable it (${OPERATING} "When something breaks").`,
+      action: `See what refuses its quotes in the build report (its rejections) and in the source's saved answers; fix its fields or units in sources.json, or disable it (${OPERATING} "When something breaks").`,
       state: p.since,
       since: p.since,
     });
