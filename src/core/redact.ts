@@ -72,15 +72,27 @@ export function redactUrls(text: string): string {
 const escapeControl = (c: string) =>
   c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
-/** Line breaks (C0 and C1 controls but the tab, NEL, LS and PS) and escape sequences: escaped. */
+/**
+ * Line breaks (C0 and C1 controls but the tab, NEL, LS and PS) and escape sequences: escaped. So are
+ * the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, Unicode UAX #9):
+ * a U+202E from a page turns the rest of the terminal's line around (src/core/controls.ts).
+ */
 const isControl = (c: string) => {
   const n = c.charCodeAt(0);
-  return (n < 0x20 && n !== 0x09) || (n >= 0x7f && n <= 0x9f) || n === 0x2028 || n === 0x2029;
+  return (
+    (n < 0x20 && n !== 0x09) ||
+    (n >= 0x7f && n <= 0x9f) ||
+    n === 0x2028 ||
+    n === 0x2029 ||
+    (n >= 0x202a && n <= 0x202e) ||
+    (n >= 0x2066 && n <= 0x2069)
+  );
 };
 
 /**
  * `line` as one line of the job's log: every control character escaped as JSON would (a newline
- * becomes the two characters `\n`), so text from a body can never begin a line of its own; then,
+ * becomes the two characters `\n`), and every bidi override as `\u202e`, so text from a body can
+ * never begin a line of its own, move the cursor or turn the line around; then,
  * should the line itself begin (after white space, which the Actions runner skips) with a workflow
  * command's `::` or `##[`, a backslash goes before it, and the runner reads it as text
  * (docs.github.com "Workflow commands for GitHub Actions": a command is a line that starts `::`).
