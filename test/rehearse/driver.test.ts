@@ -179,6 +179,15 @@ describe("the driver, against a stand-in internet", () => {
     expect(r.failures).toEqual([]);
     for (const k of PROCESS_FAULTS) expect(r.faults[k]).toBeGreaterThan(0);
     expect(r.checks.failed).toBe(0);
+    // What each met: a kill at a swap step, a lost cache, a state file cut short and refused in one line.
+    const met = r.incidents.map((i) => i.what).join("\n");
+    expect(met).toMatch(
+      /build killed at (before-renames|between-renames|after-renames|before-removal): the site served is/,
+    );
+    expect(met).toMatch(/the site's cache lost/);
+    expect(met).toMatch(
+      /state\/\w+\.json cut short: (\w+ refused in one line \(data\/state\/\w+\.json.*\); restored as committed|the build went on and its report says so)/,
+    );
   }, 300_000);
 });
 
