@@ -16,8 +16,9 @@ const site = pagesInBrowser();
 /** Resolves once the service worker controls the page and keeps `paths` (relative to the site's root). */
 async function kept(page: Page, paths: string[]): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
-  await page.waitForFunction(
-    async (want) => {
+  // Polled from here: page.evaluate awaits the page's promise.
+  for (let i = 0; i < 150; i++) {
+    const keeps = await page.evaluate(async (want) => {
       const root = new URL("/", location.href).href;
       for (const name of await caches.keys()) {
         const cache = await caches.open(name);
@@ -25,10 +26,11 @@ async function kept(page: Page, paths: string[]): Promise<void> {
         if (all.every(Boolean)) return true;
       }
       return false;
-    },
-    paths,
-    { timeout: 15_000, polling: 200 },
-  );
+    }, paths);
+    if (keeps) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no cache keeps ${paths.join(", ")}`);
 }
 
 describe("installable", () => {

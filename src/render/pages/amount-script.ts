@@ -1,5 +1,5 @@
 /**
- * The one script of the pages: on an asset's page it adds, above the converter's table, a field for
+ * The asset pages' script (the web app's, every page's, is app.ts OFFLINE_SCRIPT): on an asset's page it adds, above the converter's table, a field for
  * any amount, worked out from the prices the table's heads carry (`data-price`, the numbers the page
  * shows) with the rounding of every total (src/core/round.ts roundHalfAway, here in the browser). It
  * is progressive enhancement: without it the table stays as it is. Its words come with the page (a

@@ -243,7 +243,7 @@ export const OFFLINE_SCRIPT = String.raw`"use strict";
  * of its prices. Every other request is the browser's own, untouched.
  *
  * Versions: its cache's name holds VERSION, a digest of the files it keeps from the build (the
- * scripts, the manifests, the icons) and of its own text, never the clock; a deployment that
+ * pages' scripts: workerFiles) and of its own text, never the clock; a deployment that
  * changes any makes a new worker. The new one installs (the app's files fetched anew), takes over at
  * once (skipWaiting, clients.claim: safe because it answers as the old one did, from the network
  * first, and a page's messages mean the same to both), carries the pages and the feed the old
@@ -271,7 +271,10 @@ function kind(rel) {
 function store(key, response) {
   if (!response.ok || response.type !== "basic") return Promise.resolve();
   var copy = response.clone();
-  return caches.open(CACHE).then(function (c) { return c.put(key, copy); });
+  // Never into a cache a newer worker deleted: caches.open would make it again.
+  return caches.has(CACHE).then(function (has) {
+    return has ? caches.open(CACHE).then(function (c) { return c.put(key, copy); }) : null;
+  });
 }
 function saved(key, what) {
   return caches.open(CACHE).then(function (c) { return c.match(key); }).then(function (hit) {
@@ -353,7 +356,8 @@ self.addEventListener("fetch", function (event) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (Array.isArray(data.keep))
-    event.waitUntil(caches.open(CACHE).then(function (c) {
+    event.waitUntil(caches.has(CACHE).then(function (has) { return has ? caches.open(CACHE) : null; }).then(function (c) {
+      if (!c) return null;
       return Promise.all(data.keep.map(function (url) {
         if (typeof url !== "string" || kind(relative(url)) !== "page") return null;
         var key = url.split("#")[0];
@@ -383,15 +387,13 @@ export function versionDigest(text: string): string {
   return fnv(0x811c9dc5) + fnv(0x01000193 ^ 0x5bd1e995);
 }
 
-/** The files the worker keeps besides the pages and the feed, as paths relative to its scope. */
+/**
+ * The files the worker keeps besides the pages and the feed, as paths relative to its scope: the
+ * pages' scripts. Not the manifests and icons: a browser reads those when it installs the app and
+ * keeps what it needs itself, and they would cost a first visit 100 KB more.
+ */
 export function workerFiles(): string[] {
-  return [
-    OFFLINE_SCRIPT_PATH,
-    AMOUNT_SCRIPT_PATH,
-    APP_MANIFEST_PATH,
-    localized(APP_MANIFEST_PATH, "ar"),
-    ...PURPOSES.flatMap((p) => ICON_SIZES.map((s) => iconPath(p, s))),
-  ].map((p) => p.slice(1));
+  return [OFFLINE_SCRIPT_PATH, AMOUNT_SCRIPT_PATH].map((p) => p.slice(1));
 }
 
 /** The worker's text for the files it keeps, their ETags given (ctx.etag): its VERSION is their digest and its own. */

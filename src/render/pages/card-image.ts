@@ -72,7 +72,7 @@ function sideBox(a: Asset, side: "sell" | "buy", x: number): SafeHtml {
           x + 24,
           352,
           28,
-          `${dir === "up" ? "▲ +" : dir === "down" ? "▼ −" : "= "}${dir === "flat" ? CHANGE_WORDS.en.noChange : changeAmount(move, a.decimals, "en")}`,
+          `${dir === "up" ? "▲ +" : dir === "down" ? "▼ −" : "= "}${dir === "flat" ? CHANGE_WORDS.en.noChange.replace("\u00AD", "") : changeAmount(move, a.decimals, "en")}`,
           {
             fill: COLOUR[dir],
             bold: true,

@@ -21,8 +21,12 @@ export const CHANGE_WORDS = wordTable({
     /** The unit after a move's figure: "33 piastres" under a pound, "1.25 EGP" above (`n` as written, rounded). */
     piastres: (n: number) => `piastre${n === 1 ? "" : "s"}`,
     pounds: (_n: number) => "EGP",
-    /** A move that is nothing once rounded to its unit, or none at all. */
-    noChange: "unchanged",
+    /**
+     * A move that is nothing once rounded to its unit, or none at all. A soft hyphen (U+00AD) lets
+     * it break as "un-changed" in a narrow column (the asset page's seller table at 360 px), where
+     * the whole word would push the page sideways; a reader sees and hears "unchanged".
+     */
+    noChange: "un\u00ADchanged",
     /** The key under the tables that show moves. */
     key: html`<p class="note chg-key">▲▼ The move since the previous close: <span class="chg good">green when it is better for you</span> (cheaper to buy, or more when you sell), <span class="chg bad">red when it is worse</span>.</p>`,
   },

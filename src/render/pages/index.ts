@@ -70,7 +70,7 @@ export const pageRenderer: Renderer = function* (ctx) {
   // The cards are what a shared link shows (og:image), which needs the base URL: without one no page
   // names them, and drawing them (tens of ms each) would be work for nobody.
   if (ctx.input.dataset.site.baseUrl) yield* cardImages(ctx.feed.assets, ctx.input.dataset.site);
-  // The asset pages' one script (amount-script.ts), a file of the site as PAGE_CSP's 'self' asks.
+  // The asset pages' script (amount-script.ts), a file of the site as PAGE_CSP's 'self' asks.
   yield {
     path: AMOUNT_SCRIPT_PATH.slice(1),
     body: AMOUNT_SCRIPT,

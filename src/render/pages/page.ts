@@ -1,9 +1,11 @@
 /**
  * The frame every page shares: the document shell with its language and direction, the navigation
- * with the language switch, and the footer. Pages are plain HTML written at build time; the one
- * script, an asset page's field for any amount (amount-script.ts), only adds to what works without
- * it. Their Content-Security-Policy (src/core/csp.ts: the primary's header, and netlify.toml) allows
- * inline styles and that script, a file of the site, and nothing else; every page carries it in a
+ * with the language switch, the footer, and what makes them a web app (app.ts: the manifest's link,
+ * the theme colours, the script that registers the service worker and the banner a saved copy
+ * shows). Pages are plain HTML written at build time; their scripts, an asset page's field for any
+ * amount (amount-script.ts) and the web app's, only add to what works without them. Their
+ * Content-Security-Policy (src/core/csp.ts: the primary's header, and netlify.toml) allows inline
+ * styles and those scripts, files of the site, the manifest, its icons and the worker, and nothing else; every page carries it in a
  * `<meta http-equiv>` as well (PAGE_CSP_META: all of it but frame-ancestors, which only a header can
  * deliver), so the mirror, which sends no headers, serves the pages under the same policy.
  *
