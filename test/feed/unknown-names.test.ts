@@ -118,3 +118,31 @@ describe("bounded, whatever a page sends", () => {
     expect(openapi).not.toContain("ااااااااااااااااااااا");
   });
 });
+
+describe("a stranger's name in a failure reason", () => {
+  test("a page whose only row is a name of a megabyte fails with the name cut, as published", async () => {
+    const { htmlQuotes } = await import("../../src/ingest/adapters/html.js");
+    const { HtmlSource } = await import("../../src/schema/document-sources.js");
+    const { sellerNamesOf } = await import("../../src/ingest/document/names.js");
+    const cfg = HtmlSource.parse({
+      id: "relay",
+      name: "A relay",
+      adapter: "html",
+      kind: "aggregator",
+      url: "https://relay.example/usd",
+      rows: "table tr",
+      fields: { seller: { cell: 0 }, asset: { const: "USD" }, buy: { cell: 1 }, sell: { cell: 2 } },
+    });
+    const huge = `Bank ${"Z".repeat(1_000_000)}`;
+    const page = `<table><tr><td>${huge}</td><td>51.1</td><td>51.2</td></tr></table>`;
+    const names = sellerNamesOf([{ id: "nbe", name: "National Bank of Egypt", nameAr: null }]);
+    let reason = "";
+    try {
+      htmlQuotes(page, cfg, Date.parse(T1), new Set(["USD-EGP"]), names);
+    } catch (e) {
+      reason = (e as Error).message;
+    }
+    expect(reason).toContain(`"${keptName(huge)}"`);
+    expect(reason.length).toBeLessThan(1_000);
+  });
+});

@@ -5,6 +5,7 @@
  * time. A record that cannot be mapped is skipped with its reason, never guessed.
  */
 import { roundHalfAway } from "../../core/round.js";
+import { keptName } from "../../core/unknown-names.js";
 import type { Quote } from "../../schema/inputs.js";
 import type { Observations } from "../adapters/types.js";
 import { foldName, namingOf, resolveAsset, resolveSeller, type AssetNaming, type SellerNames } from "./names.js";
@@ -117,7 +118,9 @@ export function quoteOf(
     return "unknown" in who
       ? {
           reason: "seller not in the registry",
-          detail: `${r.where}: "${who.unknown}" (add the seller to sellers.json, or the name to its aliases)`,
+          // Cut as sources.json cuts it: the detail reaches ingest's output and, when every row is a
+          // stranger, the source's failure reason, which is published (issue 50, item 8).
+          detail: `${r.where}: "${keptName(who.unknown)}" (add the seller to sellers.json, or the name to its aliases)`,
           unknownSeller: who.unknown,
         }
       : {
