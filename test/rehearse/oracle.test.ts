@@ -466,6 +466,31 @@ describe("the feed expected from a data folder", () => {
     ]);
   });
 
+  it("§4: a reference asset's price is the global value, else the official mid; its series the day's low and high", async () => {
+    const cny = (value: number, observedAt: string) => ({ source: "glob", asset: "CNY-EGP", value, observedAt });
+    const dir = await folder({
+      global: [cny(6.7101, at("08:00")), cny(6.7205, at("09:00")), cny(6.69, at("13:00"))], // 13:00 is after the build
+      official: [
+        { source: "cbe", asset: "CNY-EGP", buy: 6.69, sell: 6.71, observedAt: at("08:00", "2026-11-18") },
+        { source: "cbe", asset: "CNY-EGP", buy: 6.7, sell: 6.7101, observedAt: at("08:00") },
+      ],
+    });
+    const e = (await expectFeed(dir, NOW)).assets["chinese-yuan"]!;
+    expect(e.series).toEqual([
+      { date: "2026-11-18", buyLo: 6.7, buyHi: 6.7, sellLo: 6.7, sellHi: 6.7, bench: 6.7 },
+      { date: DATE, buyLo: 6.7101, buyHi: 6.7205, sellLo: 6.7101, sellHi: 6.7205, bench: 6.7051 },
+    ]);
+    expect([e.asOf, e.sellers, e.directions.sell.best, e.directions.sell.previous, e.confidence]).toEqual([
+      DATE,
+      [],
+      null,
+      null,
+      { level: "low", checks: 1 },
+    ]);
+    expect(e.directions.sell.signals).toEqual({ position: { lean: 0 }, trend: null, official: null, global: null });
+    expect(e.observedAtMs).toBe(Date.parse(at("09:00")));
+  });
+
   it("§10: a compacted day is taken as kept, and its raw quotes are ignored", async () => {
     const dir = await folder({ quotes: [q("s1", "alpha", 49.7, 50, { observedAt: at("09:00", "2026-11-18") })] });
     await fs.mkdir(path.join(dir, "history"));

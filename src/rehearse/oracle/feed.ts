@@ -81,7 +81,7 @@ export interface ExpectedApart {
 export interface ExpectedAsset {
   id: string;
   slug: string;
-  /** A reference asset: only its empty table and null bests are checked (init's configuration has none). */
+  /** A reference asset (§4): its price from the references, no table, no best. */
   reference: boolean;
   asOf: string;
   observedAtMs: number | null;
@@ -240,6 +240,7 @@ interface AssetInputs {
 const name = (cfg: Config, id: string) => cfg.sellers.get(id)?.name ?? id;
 
 function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): ExpectedAsset {
+  if (asset.market === "reference") return expectReference(asset, x);
   const todayDay = days.at(-1) ?? null;
   const asOf = todayDay?.date ?? x.today;
   const off = inForce(x.official, asOf);
@@ -252,25 +253,6 @@ function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): Expected
     global: glob && { value: glob.value },
     probation: apart(asset.id, x.days.get(asOf), x.cfg),
   };
-  if (asset.market === "reference") {
-    const none: ExpectedDirection = {
-      best: null,
-      verdict: "calibrating",
-      favorability: null,
-      priorDays: 0,
-      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
-      previous: null,
-    };
-    return {
-      ...base,
-      reference: true,
-      observedAtMs: null,
-      confidence: { level: "none", checks: 0 },
-      sellers: [],
-      directions: { sell: none, buy: none },
-      series: [],
-    };
-  }
   // §5.1: one entry per day with a close; the bench is that day's own official mid.
   const series: SeriesEntry[] = days.map((d) => {
     const side = (s: Side) => d.closes.map((c) => c[s]).filter((v): v is number => v !== null);
@@ -358,6 +340,63 @@ function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): Expected
     observedAtMs: todayDay ? todayDay.newestMs : null,
     confidence: { level: levels[level]!, checks },
     sellers: rows,
+    directions,
+    series: series.slice(-SERIES_WINDOW_DAYS),
+  };
+}
+
+/**
+ * §4, a reference asset: each day's price is its global value, else its official mid; the series
+ * carries the day's low and high of it; both directions judge that price, with no best, no table,
+ * no official or global signal and no previous close; `checks` counts the sources of the price.
+ */
+function expectReference(asset: CatalogAsset, x: AssetInputs): ExpectedAsset {
+  const official = new Map((x.official ?? []).map((r) => [r.date, r]));
+  const global = new Map((x.global ?? []).map((r) => [r.date, r]));
+  const dates = [...new Set([...official.keys(), ...global.keys()])].sort();
+  const priced = dates
+    .map((date) => {
+      const g = global.get(date);
+      return g?.value != null ? g : official.get(date)?.value != null ? official.get(date)! : null;
+    })
+    .filter((r): r is DayRate => r !== null);
+  const today = priced.at(-1) ?? null;
+  const asOf = today?.date ?? x.today;
+  const series: SeriesEntry[] = priced.map((r) => ({
+    date: r.date,
+    buyLo: r.lo,
+    buyHi: r.hi,
+    sellLo: r.lo,
+    sellHi: r.hi,
+    bench: official.get(r.date)?.value ?? null,
+  }));
+  const directions = {} as Record<Side, ExpectedDirection>;
+  for (const side of SIDES) {
+    const prior = series
+      .filter((e) => e.date < asOf && daysBetween(e.date, asOf) <= LOOKBACK_MAX_AGE_DAYS)
+      .map((e) => ({ date: e.date, value: dayBest(e, side) }))
+      .filter((p): p is { date: string; value: number } => p.value !== null)
+      .slice(-LOOKBACK_DAYS);
+    directions[side] = {
+      best: null,
+      ...judgeSide(side, today?.value ?? null, prior, asOf, null, null),
+      previous: null,
+    };
+  }
+  const checks = today?.sources.length ?? 0;
+  const off = inForce(x.official, asOf);
+  const glob = inForce(x.global, asOf);
+  return {
+    id: asset.id,
+    slug: asset.slug,
+    benchmark: off && { buy: off.buy, sell: off.sell },
+    global: glob && { value: glob.value },
+    probation: [],
+    asOf,
+    reference: true,
+    observedAtMs: today?.ms ?? null,
+    confidence: { level: (["none", "low", "medium", "high"] as const)[Math.min(checks, 3)]!, checks },
+    sellers: [],
     directions,
     series: series.slice(-SERIES_WINDOW_DAYS),
   };

@@ -14,6 +14,10 @@ export interface DayRate {
   /** The global value, or the official mid (null when a side is missing). */
   value: number | null;
   ms: number;
+  /** The lowest and highest value of the day's observations (a reference asset's series), and their sources. */
+  lo: number | null;
+  hi: number | null;
+  sources: string[];
 }
 
 const price = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
@@ -26,7 +30,7 @@ export function dailyRates(rows: readonly RawRef[], assets: ReadonlyMap<string, 
     const asset = assets.get(r.asset);
     const ms = parseInstant(r.observedAt);
     if (!asset || ms === null || ms > nowMs + CLOCK_SKEW_MS) continue;
-    let rate: Omit<DayRate, "date" | "ms">;
+    let rate: Pick<DayRate, "buy" | "sell" | "value">;
     const d = asset.decimals;
     if ("value" in r) {
       if (!price(r.value)) continue;
@@ -45,7 +49,16 @@ export function dailyRates(rows: readonly RawRef[], assets: ReadonlyMap<string, 
     const days = out.get(r.asset) ?? new Map<string, DayRate>();
     out.set(r.asset, days);
     const cur = days.get(date);
-    if (!cur || ms > cur.ms) days.set(date, { date, ms, ...rate }); // equal instants: the first read stays
+    if (!cur) {
+      days.set(date, { date, ms, ...rate, lo: rate.value, hi: rate.value, sources: [r.source] });
+      continue;
+    }
+    if (!cur.sources.includes(r.source)) cur.sources.push(r.source);
+    if (rate.value !== null) {
+      cur.lo = cur.lo === null ? rate.value : Math.min(cur.lo, rate.value);
+      cur.hi = cur.hi === null ? rate.value : Math.max(cur.hi, rate.value);
+    }
+    if (ms > cur.ms) Object.assign(cur, { ms, ...rate }); // equal instants: the first read stays
   }
   return new Map([...out].map(([a, days]) => [a, [...days.values()].sort((x, y) => (x.date < y.date ? -1 : 1))]));
 }
