@@ -710,5 +710,9 @@ describe("probation replayed against ingest's own record", () => {
     await fs.writeFile(file, JSON.stringify(kept));
     const diffs = await checkProbation({ dataDir: dir, nowMs: runs.at(-1)!.nowMs, runs });
     expect(diffs.map((d) => [d.invariant, d.path])).toEqual([["probation", "sources.p"]]);
+    await fs.writeFile(file, JSON.stringify(kept).slice(0, 40)); // cut short
+    expect(await checkProbation({ dataDir: dir, nowMs: runs.at(-1)!.nowMs, runs })).toMatchObject([
+      { invariant: "probation", path: "data/state/probation.json", expected: "a readable record" },
+    ]);
   });
 });

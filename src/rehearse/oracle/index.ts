@@ -163,7 +163,16 @@ export async function checkProbation(o: {
  * and return's instant, standing and `countsFrom`.
  */
 export async function compareStandings(expected: ProbationState, dataDir: string): Promise<Difference[]> {
-  const kept = await readProbation(dataDir);
+  let kept: ProbationState;
+  try {
+    kept = await readProbation(dataDir);
+  } catch (e) {
+    // A record that cannot be read is a difference to report, not a reason to stop the rehearsal.
+    const why = (e as Error).message.split("\n")[0];
+    return [
+      { invariant: "probation", path: "data/state/probation.json", expected: "a readable record", published: why },
+    ];
+  }
   const out: Difference[] = [];
   for (const [id, e] of Object.entries(expected.sources)) {
     const k = kept.sources[id];
