@@ -137,9 +137,10 @@ describe("polite: within the site's published rate limit", () => {
       asked.set(p, n);
       if (n === 1) {
         res.writeHead(429, { "Retry-After": "2", "Content-Type": "application/problem+json" });
-        return res.end("{}");
+        res.end("{}");
+        return;
       }
-      fs.readFile(path.join(small, p)).then(
+      void fs.readFile(path.join(small, p)).then(
         (b) => res.end(b),
         () => res.writeHead(404).end(),
       );
