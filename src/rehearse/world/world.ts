@@ -13,18 +13,10 @@
  * reader (src/ingest/adapters): a source whose body does not read back as the world's own account
  * is not served, with the reason (`unserved`).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import readXlsxFile from "read-excel-file/universal";
-import { addDays, cairoDate } from "../../core/cairo.js";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { dataPaths } from "../../core/data-layout.js";
 import { readJson } from "../../io/json-file.js";
-import { sellerNamesOf, type SellerNames } from "../../ingest/document/names.js";
-import { htmlQuotes } from "../../ingest/adapters/html.js";
-import { documentQuotes } from "../../ingest/adapters/seller-document.js";
-import { xmlQuotes } from "../../ingest/adapters/xml.js";
-import { workbookRates } from "../../ingest/adapters/cbe.js";
-import { globalRates } from "../../ingest/adapters/global-rates.js";
+import { sellerNamesOf } from "../../ingest/document/names.js";
 import {
   Calendar,
   Catalog,
@@ -34,20 +26,11 @@ import {
   type OfficialRate,
   type Quote,
 } from "../../schema/inputs.js";
-import type { CbeSource, GlobalRatesSource, SourceConfig } from "../../schema/sources.js";
 import { uniform } from "../../sample/random.js";
 import { WorldMarket } from "./market.js";
-import {
-  documentFaults,
-  expectedQuotes,
-  planDocument,
-  publish,
-  unknownNames,
-  type DocumentPlan,
-  type DocumentSource,
-} from "./publish.js";
-import { renderHtml, type Rendered } from "./render-html.js";
-import { renderCsv, renderJson, renderXml } from "./render-doc.js";
+import { CHALLENGE, portsOf, serve } from "./net.js";
+import { CHECK_MS, planSources, renderDocument, urlsOf, usesNetwork, type Plan } from "./plan.js";
+import { documentFaults, expectedQuotes, publish, unknownNames, type DocumentPlan } from "./publish.js";
 import {
   CBE_FORM_ACTION,
   cbeCurrencies,
@@ -55,7 +38,6 @@ import {
   cbeWorkbook,
   expectedGlobal,
   expectedOfficial,
-  globalBase,
   globalDocument,
 } from "./official.js";
 import {
@@ -94,26 +76,6 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** An instant the world writes every body at before serving it (a Wednesday, 10:07 in Cairo). */
-const CHECK_MS = Date.parse("2026-11-25T08:07:00Z");
-
-type Plan =
-  | { type: "document"; id: string; cfg: DocumentSource; doc: DocumentPlan }
-  | { type: "cbe"; id: string; cfg: CbeSource }
-  | { type: "global"; id: string; cfg: GlobalRatesSource };
-
-/** The URLs a source asks (its page, its token, its form, its mirrors). */
-function urlsOf(s: SourceConfig): string[] {
-  const out: string[] = [];
-  if ("url" in s && typeof s.url === "string") out.push(s.url);
-  if ("token" in s && s.token !== undefined) out.push(s.token.url);
-  if (s.adapter === "cbe") out.push(s.pageUrl);
-  if (s.adapter === "global-rates") out.push(...s.urls);
-  return out;
-}
-
-const usesNetwork = (s: SourceConfig) => urlsOf(s).length > 0;
-
 const CONTENT: Record<DocumentPlan["format"], string> = {
   html: "text/html; charset=utf-8",
   json: "application/json; charset=utf-8",
@@ -121,60 +83,6 @@ const CONTENT: Record<DocumentPlan["format"], string> = {
   xml: "application/xml; charset=utf-8",
 };
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-
-/** A bot wall as Cloudflare serves it, status 200: its title and markers are what ingest knows it by. */
-const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
-<meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
-<div class="main-content"><h1>Checking if the site connection is secure</h1>
-<div id="cf-challenge-running"></div><noscript>Enable JavaScript and cookies to continue</noscript>
-</div></div><script>window._cf_chl_opt={cvId:'3',cType:'managed'};</script></body></html>
-`;
-
-function renderDocument(p: DocumentPlan, pub: ReturnType<typeof publish>, dress = true): Rendered {
-  if (p.format === "html") return renderHtml(p, pub, p.arabic ? (p.cfg.nameAr ?? p.cfg.name) : p.cfg.name, dress);
-  if (p.format === "json") return renderJson(p, pub);
-  if (p.format === "csv") return renderCsv(p, pub);
-  return renderXml(p, pub);
-}
-
-/** The real reader on a body: the quotes and unknown names it gives. */
-function readBack(p: DocumentPlan, body: string, nowMs: number, known: ReadonlySet<string>, names: SellerNames) {
-  const cfg = p.cfg;
-  if (cfg.adapter === "html") return htmlQuotes(body, cfg, nowMs, known, names);
-  if (cfg.adapter === "xml") return xmlQuotes(body, cfg, nowMs, known, names);
-  return documentQuotes(body, cfg, nowMs, known, names);
-}
-
-const sortQuotes = (qs: readonly Quote[]) =>
-  [...qs].sort((a, b) =>
-    `${a.seller}|${a.asset}|${a.observedAt}`.localeCompare(`${b.seller}|${b.asset}|${b.observedAt}`),
-  );
-
-/** Why a body does not read back as the world's account, or null when it does. */
-function disagreement(
-  p: DocumentPlan,
-  body: string,
-  expected: { quotes: Quote[]; unknown: string[] },
-  nowMs: number,
-  known: ReadonlySet<string>,
-  names: SellerNames,
-): string | null {
-  let got;
-  try {
-    got = readBack(p, body, nowMs, known, names);
-  } catch (e) {
-    return `its reader refuses the world's body: ${(e as Error).message}`;
-  }
-  const a = sortQuotes(got.quotes);
-  const b = sortQuotes(expected.quotes);
-  if (JSON.stringify(a) !== JSON.stringify(b)) {
-    const i = a.findIndex((q, k) => JSON.stringify(q) !== JSON.stringify(b[k]));
-    return `its reader reads ${JSON.stringify(a[i] ?? null)} where the world wrote ${JSON.stringify(b[i] ?? null)}`;
-  }
-  if (JSON.stringify(got.unknownSellers) !== JSON.stringify(expected.unknown))
-    return `its reader names ${JSON.stringify(got.unknownSellers)} unknown, the world wrote ${JSON.stringify(expected.unknown)}`;
-  return null;
-}
 
 /** A site: one real host, where the world answers it. */
 interface Site {
@@ -196,128 +104,6 @@ const hex = (key: string) =>
       .toString(16)
       .padStart(4, "0"),
   ).join("");
-
-const listenAt = (server: Server, host: string, port: number) =>
-  new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-
-/**
- * The ports the world tries, in order, from its seed: the addresses end up in the copy's sources file
- * and in ingest's reasons (a failure names its URL), which the site publishes, so the same seed must
- * give the same addresses for a run to replay byte for byte. A port taken by another program is
- * skipped for the next of the seed's; only when all are taken does the system choose.
- */
-function portsOf(seed: string): number[] {
-  const first = Math.floor(uniform(`${seed}:world-port`) * 30_000);
-  return [...Array.from({ length: 12 }, (_, k) => 20_000 + ((first + k * 7919) % 30_000)), 0];
-}
-
-/** A server listening on `host` at the first free port of `ports`; null when the address cannot be had. */
-async function serve(handler: Parameters<typeof createServer>[1], host: string, ports: readonly number[]) {
-  for (const port of ports) {
-    const server = createServer(handler);
-    try {
-      return { server, port: await listenAt(server, host, port) };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "EADDRINUSE" && code !== "EACCES") return null;
-    }
-  }
-  return null;
-}
-
-/**
- * What each enabled network source is to the world, or why it is not served: every body is written
- * at the check instant and read back with the source's real reader first.
- */
-async function planSources(
-  parsed: Sources,
-  market: WorldMarket,
-  names: SellerNames,
-  known: ReadonlySet<string>,
-): Promise<{ plans: Map<string, Plan>; unserved: Array<{ id: string; why: string }> }> {
-  const plans = new Map<string, Plan>();
-  const unserved: Array<{ id: string; why: string }> = [];
-  for (const s of parsed.sources.filter((x) => x.enabled)) {
-    if (!usesNetwork(s)) {
-      unserved.push({ id: s.id, why: "not a network source: ingest reads it without the world" });
-      continue;
-    }
-    if (s.adapter === "cbe") {
-      if (cbeCurrencies(s, market).length === 0)
-        unserved.push({ id: s.id, why: "none of its currencies is in the catalog" });
-      else plans.set(s.id, { type: "cbe", id: s.id, cfg: s });
-    } else if (s.adapter === "global-rates") {
-      if (globalBase(s, market) === null)
-        unserved.push({
-          id: s.id,
-          why: `its base ${s.base.toUpperCase()}-${s.quote.toUpperCase()} is not in the catalog`,
-        });
-      else plans.set(s.id, { type: "global", id: s.id, cfg: s });
-    } else if (s.adapter === "html" || s.adapter === "seller-document" || s.adapter === "xml") {
-      const doc = planDocument(s, market, names);
-      if ("why" in doc) {
-        unserved.push({ id: s.id, why: doc.why });
-        continue;
-      }
-      // Written at the check instant and read with the real reader: served only when it reads back,
-      // dressed as a site prints its page (headings, links, flags, a change beside a price) or else plain.
-      const pub = publish(doc, market, names, CHECK_MS, new Set());
-      const check = (dress: boolean) => {
-        const body = renderDocument(doc, pub, dress);
-        return "why" in body
-          ? body.why
-          : disagreement(
-              doc,
-              body.body,
-              { quotes: expectedQuotes(doc, pub, CHECK_MS), unknown: unknownNames(pub) },
-              CHECK_MS,
-              known,
-              names,
-            );
-      };
-      const dressed = check(true) === null;
-      const why = dressed ? null : check(false);
-      if (why !== null) unserved.push({ id: s.id, why });
-      else plans.set(s.id, { type: "document", id: s.id, cfg: s, doc: { ...doc, dressed } });
-    } else unserved.push({ id: s.id, why: `the world has no ${s.adapter} source` });
-  }
-  for (const p of plans.values())
-    if (p.type === "cbe") {
-      const rows = (await readXlsxFile(new Uint8Array(cbeWorkbookAt(p.cfg, CHECK_MS)).buffer)) as unknown as Array<{
-        data: unknown[][];
-      }>;
-      const got = workbookRates(rows[0]!.data, p.cfg).official;
-      if (JSON.stringify(got) !== JSON.stringify(expectedOfficial(p.cfg, market, CHECK_MS))) {
-        plans.delete(p.id);
-        unserved.push({ id: p.id, why: "its workbook does not read back as the world wrote it" });
-      }
-    } else if (p.type === "global") {
-      const doc = globalDocument(p.cfg, market, CHECK_MS, false);
-      const got = globalRates(doc, p.cfg, new Date(CHECK_MS).toISOString()).global;
-      if (JSON.stringify(got) !== JSON.stringify(expectedGlobal(p.cfg, doc, CHECK_MS))) {
-        plans.delete(p.id);
-        unserved.push({ id: p.id, why: "its document does not read back as the world wrote it" });
-      }
-    }
-  /** The workbook the CBE reader's own post asks for at `ms` (its range: the configured days back from today). */
-  function cbeWorkbookAt(cfg: CbeSource, ms: number): Buffer {
-    const dmy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
-    const form = new URLSearchParams();
-    form.set("FromDateRaw", dmy(addDays(cairoDate(ms), -(cfg.days - 1))));
-    form.set("ToDateRaw", dmy(cairoDate(ms)));
-    for (const c of cbeCurrencies(cfg, market)) form.append("SelectedSelectOptions", c.name);
-    const w = cbeWorkbook(cfg, market, form, ms);
-    return "bytes" in w ? w.bytes : Buffer.alloc(0);
-  }
-
-  return { plans, unserved };
-}
 
 export async function startWorld(o: WorldOptions): Promise<World> {
   const files = dataPaths(o.dataDir);
