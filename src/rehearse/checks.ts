@@ -102,6 +102,7 @@ interface SourceHealthDoc {
   }>;
 }
 interface EventsDoc {
+  builtAt?: string;
   events: Array<{
     kind: string;
     at: string;
@@ -166,5 +167,7 @@ export async function eventsDisagree(
     .catch(() => null);
   if (!kept || !isDeepStrictEqual(kept.events, events.events))
     problems.push(`data/state/events.json does not hold the events the build published`);
+  else if (kept.builtAt !== undefined && Date.parse(kept.builtAt) !== nowMs)
+    problems.push(`data/state/events.json is the record of the build of ${kept.builtAt}, not of this one`);
   return problems;
 }

@@ -207,12 +207,18 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
 
         // A state file cut short before the hour: the step that reads it must refuse in one line or
         // recover as docs/operating.md says; the operator then restores it from the last commit.
-        const cut = startsNow("state-truncated");
-        let restore: (() => Promise<void>) | null = null;
-        if (cut) {
+        const cuts = new Map<string, () => Promise<void>>(); // target → its restore, while pending
+        for (const cut of active.filter((f) => f.kind === "state-truncated" && f.hour === hour)) {
           const file = path.join(dataDir, cut.target);
-          const bytes = await truncateFile(file, `${o.seed}/cut/${hour}`);
-          if (bytes) restore = () => fs.writeFile(file, bytes);
+          const bytes = await truncateFile(file, `${o.seed}/cut/${hour}/${cut.target}`);
+          if (!bytes) continue; // no such file yet: nothing to cut
+          // Put back as committed, unless a step has since written it whole again (the build
+          // rewrites events.json from the published site): restoring then would undo that.
+          const cutBytes = await fs.readFile(file);
+          cuts.set(cut.target, async () => {
+            const now = await fs.readFile(file).catch(() => null);
+            if (now === null || now.equals(cutBytes)) await fs.writeFile(file, bytes);
+          });
         }
         /** A step, run again once after the operator restored the cut file, when it refused over it. */
         const step = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
@@ -225,13 +231,14 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
                 jobProblems.push(`${name} failed without a clear line: ${errorText(e)}`);
                 return null;
               }
-              if (restore && cut && line.includes(cut.target)) {
-                await restore();
-                restore = null;
+              const target = [...cuts.keys()].find((t) => line.includes(t));
+              if (target !== undefined) {
+                await cuts.get(target)!();
+                cuts.delete(target);
                 incident(
                   hour,
                   nowMs,
-                  `${cut.target} cut short: ${name} refused in one line (${line}); restored as committed, ${name} run again`,
+                  `${target} cut short: ${name} refused in one line (${line}); restored as committed, ${name} run again`,
                 );
                 continue;
               }
@@ -304,14 +311,13 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
           built = r !== null;
           // A record the build recovers from (docs/operating.md "What can go wrong": events.json
           // unreadable) is said in its report, or it is a silent loss.
-          if (r && restore && cut) {
-            if (JSON.stringify(r.site.report).includes(cut.target))
-              incident(hour, nowMs, `${cut.target} cut short: the build went on and its report says so`);
-            else
-              jobProblems.push(
-                `${cut.target} was cut short, and neither a step refused nor the build's report says so`,
-              );
-          }
+          if (r)
+            for (const target of cuts.keys()) {
+              if (JSON.stringify(r.site.report).includes(target))
+                incident(hour, nowMs, `${target} cut short: the build went on and its report says so`);
+              else
+                jobProblems.push(`${target} was cut short, and neither a step refused nor the build's report says so`);
+            }
           if (!built) {
             // A refusal keeps the site as it was.
             const gen = await generatedAt(outDir);
@@ -319,7 +325,8 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
               jobProblems.push(`the refused build left a site of ${gen ?? "nothing"}, not ${before ?? "nothing"}`);
           }
         }
-        if (restore) await restore(); // a cut file no step read this hour: the operator's restore all the same
+        // A cut file no step read this hour (a step before it refused): the operator's restore all the same.
+        for (const restore of cuts.values()) await restore();
         if (built) {
           builtAt = at;
           if (o.tamper === "worst-as-best") await publishWorstAsBest(outDir);

@@ -57,7 +57,7 @@ describe("the events agree with the state", () => {
       alpha: { standing: "graduated", since: change.at, runs: [], changes: [change] },
     },
   };
-  const published = (o: { standing?: string; events?: object[]; kept?: object[] }) => ({
+  const published = (o: { standing?: string; events?: object[]; kept?: object[]; builtAt?: string }) => ({
     health: {
       sources: [
         {
@@ -88,7 +88,8 @@ describe("the events agree with the state", () => {
     const out = await tempDir();
     const p = published(o);
     await write(data, "state/probation.json", JSON.stringify(record));
-    await write(data, "state/events.json", JSON.stringify({ summary: null, events: o.kept ?? p.events }));
+    const builtAt = o.builtAt ?? "2026-11-20T10:07:00Z";
+    await write(data, "state/events.json", JSON.stringify({ summary: null, events: o.kept ?? p.events, builtAt }));
     await write(out, "api/v1/sources.json", JSON.stringify(p.health));
     await write(out, "api/v1/events.json", JSON.stringify({ events: p.events }));
     return eventsDisagree(data, out, new Set(["alpha"]), NOW);
@@ -108,5 +109,9 @@ describe("the events agree with the state", () => {
       "a probation event the record does not hold: alpha probation at 2026-11-20T09:07:00Z",
     ]);
     expect(await site({ kept: [] })).toEqual(["data/state/events.json does not hold the events the build published"]);
+    // The previous hour's record put back over this build's (the same events, an older build).
+    expect(await site({ builtAt: "2026-11-20T09:07:00Z" })).toEqual([
+      "data/state/events.json is the record of the build of 2026-11-20T09:07:00Z, not of this one",
+    ]);
   });
 });

@@ -191,6 +191,18 @@ describe("the driver, against a stand-in internet", () => {
   }, 300_000);
 });
 
+describe("a state file cut short", () => {
+  test("events.json: the build goes on, says so, and its new record is kept, not the old one put back", async () => {
+    // Seed cut-5 cuts state/events.json in hour 20 of 48 (found by drawing the schedule).
+    const r = await run({ days: 2, seed: "cut-5", faults: true });
+    expect(r.incidents.map((i) => [i.hour, i.what])).toContainEqual([
+      20,
+      "state/events.json cut short: the build went on and its report says so",
+    ]);
+    expect(r.failures).toEqual([]);
+  }, 300_000);
+});
+
 describe("the fault schedule", () => {
   const input = (seed: string, hours = 14 * 24) => ({
     seed,
