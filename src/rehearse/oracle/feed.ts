@@ -4,108 +4,20 @@
  * the business date, today's table and best sellers, the series, the verdict of each side, the
  * change since the previous close and the confidence. Compacted days are taken as kept (§10: final).
  */
-import { addDays, cairoDate, daysBetween, parseInstant } from "../../core/cairo.js";
+import { cairoDate, daysBetween, parseInstant } from "../../core/cairo.js";
 import type { ProbationState } from "../../schema/probation.js";
 import type { CatalogAsset, DayClose } from "../../schema/inputs.js";
 import { readConfig, readHistory, readProbation, readQuoteDays, readRefs, type Config, type QuoteDay } from "./data.js";
 import { judgeDay, SIDES, type Close, type JudgedDay, type Side } from "./judge.js";
 import { dailyRates, inForce, type DayRate } from "./references.js";
 import { countingKey, countsAt } from "./standing.js";
-import {
-  byCode,
-  CHANGE_MAX_GAP_DAYS,
-  CLOCK_SKEW_MS,
-  FLAT_PCT,
-  GLOBAL_NOTABLE_PCT,
-  HIGH_POSITION,
-  LOOKBACK_DAYS,
-  LOOKBACK_MAX_AGE_DAYS,
-  LOW_POSITION,
-  MIN_PRIOR_DAYS,
-  OFFICIAL_TOL_PCT,
-  roundHalf,
-  SERIES_WINDOW_DAYS,
-  TREND_DAYS,
-  TREND_MIN_VALUES,
-} from "./rulebook.js";
+import { expectReference } from "./reference-asset.js";
+import { dayBest, judgeSide, priorBests, type ExpectedDirection, type SeriesEntry } from "./verdict.js";
 
-export interface SeriesEntry {
-  date: string;
-  buyLo: number | null;
-  buyHi: number | null;
-  sellLo: number | null;
-  sellHi: number | null;
-  bench: number | null;
-}
-
-export interface ExpectedRow {
-  id: string;
-  seller: string;
-  buy: number | null;
-  sell: number | null;
-  source: string;
-  sources: string[];
-  observedAtMs: number;
-  previous: { buy: number | null; sell: number | null } | null;
-}
-
-type Lean = -1 | 0 | 1;
-export interface ExpectedDirection {
-  best: { id: string; seller: string; value: number } | null;
-  verdict: "favorable" | "weak" | "ordinary" | "mixed" | "calibrating";
-  favorability: number | null;
-  priorDays: number;
-  signals: {
-    position: { lean: Lean };
-    trend: {
-      lean: Lean;
-      direction: "up" | "down" | "flat";
-      changePct: number;
-      volatilityPct: number;
-      days: number;
-    } | null;
-    official: { lean: Lean; diffPct: number } | null;
-    global: { diffPct: number; notable: boolean } | null;
-  };
-  previous: { date: string; value: number; change: number; changePct: number } | null;
-}
-
-/** A quote of a source on probation on `asOf`, listed apart: its source and seller's latest of the day. */
-export interface ExpectedApart {
-  source: string;
-  id: string;
-  passed: boolean;
-  reason: string | null;
-}
-
-export interface ExpectedAsset {
-  id: string;
-  slug: string;
-  /** A reference asset (§4): its price from the references, no table, no best. */
-  reference: boolean;
-  asOf: string;
-  observedAtMs: number | null;
-  confidence: { level: "high" | "medium" | "low" | "none"; checks: number };
-  sellers: ExpectedRow[];
-  directions: Record<Side, ExpectedDirection>;
-  series: SeriesEntry[];
-  benchmark: { buy: number | null; sell: number | null } | null;
-  global: { value: number | null } | null;
-  probation: ExpectedApart[];
-}
-
-export interface Expected {
-  nowMs: number;
-  /** Per asset slug, in catalog order. */
-  assets: Record<string, ExpectedAsset>;
-  /** Per raw day, the rules' verdict on each logged quote (for judging a run, and for reports). */
-  days: Map<string, JudgedDay>;
-}
-
-export interface ExpectOptions {
-  /** The probation record to count by; default data/state/probation.json as it is. */
-  probation?: ProbationState;
-}
+export type { ExpectedDirection, SeriesEntry } from "./verdict.js";
+export type { Expected, ExpectedApart, ExpectedAsset, ExpectedRow, ExpectOptions } from "./expected.js";
+import type { AssetInputs, Expected, ExpectedApart, ExpectedAsset, ExpectedRow, ExpectOptions } from "./expected.js";
+import { byCode, CHANGE_MAX_GAP_DAYS, CLOCK_SKEW_MS, roundHalf, SERIES_WINDOW_DAYS } from "./rulebook.js";
 
 /** One asset's day as the series and the table need it. */
 interface Day {
@@ -229,14 +141,6 @@ function fromHistory(h: DayClose): Day {
   };
 }
 
-interface AssetInputs {
-  today: string;
-  cfg: Config;
-  official: DayRate[] | undefined;
-  global: DayRate[] | undefined;
-  days: Map<string, JudgedDay>;
-}
-
 const name = (cfg: Config, id: string) => cfg.sellers.get(id)?.name ?? id;
 
 function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): ExpectedAsset {
@@ -306,11 +210,7 @@ function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): Expected
   const directions = {} as Record<Side, ExpectedDirection>;
   for (const side of SIDES) {
     const v = bests[side]?.value ?? null;
-    const prior = series
-      .filter((e) => e.date < asOf && daysBetween(e.date, asOf) <= LOOKBACK_MAX_AGE_DAYS)
-      .map((e) => ({ date: e.date, value: dayBest(e, side) }))
-      .filter((p): p is { date: string; value: number } => p.value !== null)
-      .slice(-LOOKBACK_DAYS);
+    const prior = priorBests(series, asOf, side);
     const sideRef = off?.[side] ?? null;
     const prevValue = prevEntry ? dayBest(prevEntry, side) : null;
     directions[side] = {
@@ -342,138 +242,6 @@ function expectAsset(asset: CatalogAsset, days: Day[], x: AssetInputs): Expected
     sellers: rows,
     directions,
     series: series.slice(-SERIES_WINDOW_DAYS),
-  };
-}
-
-/**
- * §4, a reference asset: each day's price is its global value, else its official mid; the series
- * carries the day's low and high of it; both directions judge that price, with no best, no table,
- * no official or global signal and no previous close; `checks` counts the sources of the price.
- */
-function expectReference(asset: CatalogAsset, x: AssetInputs): ExpectedAsset {
-  const official = new Map((x.official ?? []).map((r) => [r.date, r]));
-  const global = new Map((x.global ?? []).map((r) => [r.date, r]));
-  const dates = [...new Set([...official.keys(), ...global.keys()])].sort();
-  const priced = dates
-    .map((date) => {
-      const g = global.get(date);
-      return g?.value != null ? g : official.get(date)?.value != null ? official.get(date)! : null;
-    })
-    .filter((r): r is DayRate => r !== null);
-  const today = priced.at(-1) ?? null;
-  const asOf = today?.date ?? x.today;
-  const series: SeriesEntry[] = priced.map((r) => ({
-    date: r.date,
-    buyLo: r.lo,
-    buyHi: r.hi,
-    sellLo: r.lo,
-    sellHi: r.hi,
-    bench: official.get(r.date)?.value ?? null,
-  }));
-  const directions = {} as Record<Side, ExpectedDirection>;
-  for (const side of SIDES) {
-    const prior = series
-      .filter((e) => e.date < asOf && daysBetween(e.date, asOf) <= LOOKBACK_MAX_AGE_DAYS)
-      .map((e) => ({ date: e.date, value: dayBest(e, side) }))
-      .filter((p): p is { date: string; value: number } => p.value !== null)
-      .slice(-LOOKBACK_DAYS);
-    directions[side] = {
-      best: null,
-      ...judgeSide(side, today?.value ?? null, prior, asOf, null, null),
-      previous: null,
-    };
-  }
-  const checks = today?.sources.length ?? 0;
-  const off = inForce(x.official, asOf);
-  const glob = inForce(x.global, asOf);
-  return {
-    id: asset.id,
-    slug: asset.slug,
-    benchmark: off && { buy: off.buy, sell: off.sell },
-    global: glob && { value: glob.value },
-    probation: [],
-    asOf,
-    reference: true,
-    observedAtMs: today?.ms ?? null,
-    confidence: { level: (["none", "low", "medium", "high"] as const)[Math.min(checks, 3)]!, checks },
-    sellers: [],
-    directions,
-    series: series.slice(-SERIES_WINDOW_DAYS),
-  };
-}
-
-const dayBest = (e: SeriesEntry, side: Side) => (side === "sell" ? e.sellLo : e.buyHi);
-
-/** §6: favorability, the signals and the verdict of one side. */
-function judgeSide(
-  side: Side,
-  v: number | null,
-  prior: ReadonlyArray<{ date: string; value: number }>,
-  asOf: string,
-  official: number | null,
-  global: number | null,
-): Omit<ExpectedDirection, "best" | "previous"> {
-  const priorDays = prior.length;
-  if (v === null)
-    return {
-      verdict: "calibrating",
-      favorability: null,
-      priorDays,
-      signals: { position: { lean: 0 }, trend: null, official: null, global: null },
-    };
-  const better = (p: number) => (side === "sell" ? p > v : p < v);
-  const fav = priorDays
-    ? (prior.filter((p) => better(p.value)).length + 0.5 * prior.filter((p) => p.value === v).length) / priorDays
-    : null;
-  const calibrating = priorDays < MIN_PRIOR_DAYS;
-  const position: Lean = calibrating ? 0 : fav! >= HIGH_POSITION ? 1 : fav! <= LOW_POSITION ? -1 : 0;
-  // Trend: the prior days from asOf − 7 to asOf − 1, then today.
-  const from = addDays(asOf, -TREND_DAYS);
-  const window = [...prior.filter((p) => p.date >= from), { date: asOf, value: v }];
-  let trend: ExpectedDirection["signals"]["trend"] = null;
-  if (window.length >= TREND_MIN_VALUES) {
-    const f = window[0]!;
-    const changePct = ((v - f.value) / f.value) * 100;
-    const steps = window.slice(1).map((w, i) => ((w.value - window[i]!.value) / window[i]!.value) * 100);
-    const mean = steps.reduce((s, c) => s + c, 0) / steps.length;
-    const vol = Math.sqrt(steps.reduce((s, c) => s + (c - mean) ** 2, 0) / steps.length);
-    const direction = Math.abs(changePct) < FLAT_PCT ? "flat" : changePct > 0 ? "up" : "down";
-    const lean: Lean = direction === "flat" ? 0 : (direction === "down") === (side === "sell") ? 1 : -1;
-    trend = {
-      lean,
-      direction,
-      changePct: roundHalf(changePct, 2),
-      volatilityPct: roundHalf(vol, 2),
-      days: daysBetween(f.date, asOf),
-    };
-  }
-  let off: ExpectedDirection["signals"]["official"] = null;
-  if (official !== null) {
-    const d = ((v - official) / official) * 100;
-    const favorable = side === "sell" ? d < -OFFICIAL_TOL_PCT : d > OFFICIAL_TOL_PCT;
-    const against = side === "sell" ? d > OFFICIAL_TOL_PCT : d < -OFFICIAL_TOL_PCT;
-    off = { lean: favorable ? 1 : against ? -1 : 0, diffPct: roundHalf(d, 2) };
-  }
-  let glob: ExpectedDirection["signals"]["global"] = null;
-  if (global !== null) {
-    const d = ((v - global) / global) * 100;
-    glob = { diffPct: roundHalf(d, 2), notable: Math.abs(d) >= GLOBAL_NOTABLE_PCT };
-  }
-  const leans = [position, trend?.lean ?? 0, off?.lean ?? 0];
-  const verdict = calibrating
-    ? "calibrating"
-    : leans.includes(1) && leans.includes(-1)
-      ? "mixed"
-      : position === 1
-        ? "favorable"
-        : position === -1
-          ? "weak"
-          : "ordinary";
-  return {
-    verdict,
-    favorability: calibrating || fav === null ? null : roundHalf(fav, 3),
-    priorDays,
-    signals: { position: { lean: position }, trend, official: off, global: glob },
   };
 }
 
