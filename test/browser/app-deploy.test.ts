@@ -6,6 +6,9 @@
  *   found, installed and takes over the open page at once; the old version's cache is deleted and
  *   the pages it kept are carried into the new one, so no page is left on an old version and none
  *   kept is lost;
+ * - a network that answers, but too slowly (the relay holds every request 12 s): a kept page is
+ *   shown as a saved copy after the worker's 6 s, banner and all, and replaced by the fresh page by
+ *   itself once the network answers again;
  * - the home page's weight: the bytes the server sent (counted by a loopback relay in front of it:
  *   headers and bodies, as sent, uncompressed since `serve` does not compress) on a first visit with
  *   the worker and without it, and on a repeat visit with it. The figures are printed; docs/pages.md
@@ -29,6 +32,8 @@ let base = "";
 let out = "";
 /** Bytes the server sent through the relay since the last reset. */
 let sent = 0;
+/** While set, the relay holds what a browser sends for this long: a network that answers, slowly (a lift). */
+let holdMs = 0;
 
 beforeAll(async () => {
   const site = await sampleSite(SAMPLE_NOW);
@@ -40,7 +45,7 @@ beforeAll(async () => {
   const upstream = new URL(server.url);
   relay = net.createServer((client) => {
     const to = net.connect(Number(upstream.port), upstream.hostname);
-    client.pipe(to);
+    client.on("data", (d: Buffer) => (holdMs ? setTimeout(() => to.write(d), holdMs) : to.write(d)));
     to.on("data", (d: Buffer) => (sent += d.length));
     to.pipe(client);
     const end = () => {
@@ -137,6 +142,37 @@ describe("a new deployment's worker", () => {
       server.reload();
       await context.close();
     }
+  }, 90_000);
+});
+
+describe("a network that answers too slowly", () => {
+  test("a kept page is shown as a saved copy after 6 s, with its banner; the fresh one replaces it when it comes", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const asset = "/assets/euro/";
+    expect((await page.goto(base + asset))?.status()).toBe(200);
+    await settled(page, [asset.slice(1)]);
+    holdMs = 12_000;
+    try {
+      const started = Date.now();
+      await page.goto(base + asset, { waitUntil: "domcontentloaded", timeout: 20_000 });
+      const waited = Date.now() - started;
+      expect(await page.evaluate(() => document.documentElement.hasAttribute("data-saved"))).toBe(true);
+      await page.locator("#offline").waitFor({ state: "visible" });
+      expect(await page.locator("#offline").textContent()).toMatch(/^No connection: this is a saved copy\./);
+      // Not before the worker's 6 seconds, and well before the network's 12.
+      expect(waited).toBeGreaterThanOrEqual(5_900);
+      expect(waited).toBeLessThan(11_000);
+    } finally {
+      holdMs = 0;
+    }
+    // The network answers again: the page asks the worker to try, and reloads itself, fresh.
+    await page.waitForFunction(() => !document.documentElement.hasAttribute("data-saved"), null, {
+      timeout: 40_000,
+    });
+    await page.waitForLoadState("load");
+    expect(await page.locator("#offline").isHidden()).toBe(true);
+    await context.close();
   }, 90_000);
 });
 
