@@ -75,6 +75,9 @@ export interface BuildOptions {
  * earlier --now never replaces a later one.
  */
 export async function runBuild(o: BuildOptions): Promise<BuildResult> {
+  // First, and outside what is recorded: a target the build did not make is refused touching nothing,
+  // neither the folder, nor a lock beside it, nor data/state/build.json (a typo is not a build).
+  await assertOutFolder(o.outDir, o.dataDir);
   let result: BuildResult;
   try {
     result = await buildLocked(o);
@@ -106,8 +109,6 @@ async function recordOutcome(o: BuildOptions, error?: unknown): Promise<void> {
 }
 
 async function buildLocked(o: BuildOptions): Promise<BuildResult> {
-  // Before the lock, which is a file beside it: a target the build did not make is refused untouched.
-  await assertOutFolder(o.outDir, o.dataDir);
   const release = await acquireBuildLock(o.outDir, o.nowMs, o.lockWaitMs);
   try {
     if (!o.force) await assertNotOlder(o.outDir, MANIFEST_FILE, o.nowMs);

@@ -140,6 +140,18 @@ describe("every other command that writes a folder refuses the same", () => {
     await refused(() => main(["node", "price-feed", "init", file]), /init .*: .*file is a file, not a folder/);
   });
 
+  test("ingest --save-bodies: a file, a repository's root, a folder that holds the data folder", async () => {
+    const bodies = (dir: string) =>
+      main(["node", "price-feed", "ingest", "--data", data, "--now", NOW, "--dry-run", "--save-bodies", dir]);
+    const file = path.join(root, "bodies.txt");
+    await fs.writeFile(file, "x");
+    await refused(() => bodies(file), /--save-bodies .*bodies\.txt: not a folder that can be read \(ENOTDIR\)/);
+    const repo = path.join(root, "repo");
+    await fs.mkdir(path.join(repo, ".git"), { recursive: true });
+    await refused(() => bodies(repo), /is not empty and holds no saved bodies of an earlier run/);
+    await refused(() => bodies(root), /is not empty and holds no saved bodies of an earlier run/);
+  });
+
   test("demo --work: a file, a repository's root", async () => {
     const file = path.join(root, "work");
     await fs.writeFile(file, "x");
