@@ -65,8 +65,8 @@ describe("one plan: every keep-or-make of a build, with its reason", () => {
     expect(new Set(Object.values(d["archive-day"] ?? {}))).toEqual(new Set(["none"]));
     expect(d["closes"]?.[TODAY]).toBe("open");
     expect(new Set(Object.values(d["summary"] ?? {}))).toEqual(new Set(["kept"]));
-    // One card per asset, and the home page's.
-    expect(Object.keys(d["card"] ?? {}).length).toBe(cfg.assets + 1);
+    // One card per asset, the home page's, and the web app's four icons (src/render/pages/app.ts).
+    expect(Object.keys(d["card"] ?? {}).length).toBe(cfg.assets + 1 + 4);
   });
 
   test("the next build keeps every past day's page, card, the archive's part and the raw days' closes", () => {

@@ -304,11 +304,11 @@ function ink(png: Uint8Array, x0: number, y0: number, x1: number, y1: number): n
 
 describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
   test("drawn only with a base URL, the only pages that name them (og:image)", () => {
-    expect(Object.keys(plain.manifest.files).filter((f) => f.endsWith(".png"))).toEqual([]);
+    // The web app's icons are drawn either way (src/render/pages/app.ts); no card without a base URL.
+    const cards = (files: object) => Object.keys(files).filter((f) => f.endsWith(".png") && !f.startsWith("icons/"));
+    expect(cards(plain.manifest.files)).toEqual([]);
     // Each asset's, and the home page's.
-    expect(Object.keys(deployed.manifest.files).filter((f) => f.endsWith(".png"))).toHaveLength(
-      deployed.feed.assets.length + 1,
-    );
+    expect(cards(deployed.manifest.files)).toHaveLength(deployed.feed.assets.length + 1);
   });
 
   test("1200 × 630, listed as image/png, served as its bytes", async () => {
@@ -344,7 +344,8 @@ describe("each asset's card as a PNG (src/jobs/card-images.ts)", () => {
         (await fs.readdir(cache)).map(async (n) => [n, (await fs.stat(path.join(cache, n))).mtimeMs] as const),
       ),
     );
-    expect(before.size).toBe(again.feed.assets.length + 1);
+    // Each asset's card, the home page's, and the web app's four icons (src/render/pages/app.ts).
+    expect(before.size).toBe(again.feed.assets.length + 1 + 4);
     await fs.writeFile(path.join(cache, "left-over.png"), "x");
     const data = path.dirname(again.out);
     await runBuild({ dataDir: data, outDir: again.out, nowMs: SAMPLE_NOW + 60_000, saveState: false });
