@@ -97,7 +97,16 @@ export function rehearseCommand(program: Command, exit: (status: number) => void
       console.log(
         `rehearsing ${chosen.dir}: ${o.days} day(s) from ${instantString(Math.floor(fromMs / 3_600_000) * 3_600_000)}, seed ${seed}${o.faults ? "" : ", no faults"}`,
       );
+      // Ctrl-C ends the hour being lived, removes the copy and prints what was checked so far.
+      const stop = new AbortController();
+      const onSignal = () => {
+        console.error("stopping after this hour…");
+        stop.abort();
+      };
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
       const r = await rehearse({
+        signal: stop.signal,
         dataDir: chosen.dir,
         fromMs,
         days: o.days,
@@ -107,6 +116,8 @@ export function rehearseCommand(program: Command, exit: (status: number) => void
       });
       process.stdout.write(summaryText(r));
       if (o.json !== undefined) await fs.writeFile(o.json, summaryJson(r).text);
-      if (r.checks.failed) exit(1);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      if (r.checks.failed || r.interruptedAfter !== undefined) exit(1);
     });
 }

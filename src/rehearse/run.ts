@@ -146,7 +146,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   const seconds = (performance.now() - started) / 1000;
   result.timing = {
     seconds: Math.round(seconds * 10) / 10,
-    hoursPerSecond: Math.round((hours / seconds) * 100) / 100,
+    hoursPerSecond: Math.round(((result.interruptedAfter ?? hours) / seconds) * 100) / 100,
     steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Math.round(v * 10) / 10])),
     cpu: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   };
@@ -195,6 +195,10 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       let dayChecks = { passed: result.checks.passed, failed: result.checks.failed };
 
       for (let hour = 0; hour < hours; hour++) {
+        if (o.signal?.aborted) {
+          result.interruptedAfter = hour;
+          break;
+        }
         const nowMs = firstMs + hour * HOUR_MS + RUN_MINUTE_MS;
         const at = instantString(nowMs);
         const active = faultsAt(schedule, hour);

@@ -17,6 +17,7 @@ export function summaryJson(r: RehearsalResult): { text: string; replay: string 
     from: rest.from,
     days: rest.days,
     hours: rest.hours,
+    ...(rest.interruptedAfter !== undefined && { interruptedAfter: rest.interruptedAfter }),
     data: rest.data,
     faultsOn: rest.faultsOn,
     faults: Object.fromEntries(Object.entries(rest.faults).sort(([a], [b]) => (a < b ? -1 : 1))),
@@ -60,10 +61,13 @@ export function summaryText(r: RehearsalResult): string {
   lines.push(
     `replay: ${replayCommand({ seed: r.seed, fromMs: Date.parse(r.from), days: r.days, faults: r.faultsOn, data: r.data })}`,
   );
-  lines.push(`${r.hours} hours in ${r.timing.seconds} s: ${r.timing.hoursPerSecond} hours simulated per second`);
+  lines.push(
+    `${r.interruptedAfter ?? r.hours} hours in ${r.timing.seconds} s: ${r.timing.hoursPerSecond} hours simulated per second`,
+  );
   const steps = Object.entries(r.timing.steps);
   if (steps.length)
     lines.push(`  of which ${steps.map(([k, v]) => `${k} ${v} s (CPU ${r.timing.cpu[k] ?? 0} s)`).join(", ")}`);
+  if (r.interruptedAfter !== undefined) lines.push(`INTERRUPTED after ${r.interruptedAfter} of ${r.hours} hours`);
   lines.push(r.checks.failed ? `FAILED: ${r.checks.failed} check(s) failed` : "every check passed");
   return `${lines.join("\n")}\n`;
 }

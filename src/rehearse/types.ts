@@ -84,6 +84,8 @@ export interface RehearsalResult {
   from: string;
   days: number;
   hours: number;
+  /** Set when the rehearsal was stopped before its last hour: the hours it lived. */
+  interruptedAfter?: number;
   /** The configuration rehearsed, as given. */
   data: string;
   /** false: a quiet run (`--no-faults`). */
@@ -114,6 +116,8 @@ export interface RehearseOptions {
   log?: (line: string) => void;
   /** Internal, never a flag: publish each side's worst seller as its best, to prove the checks fail. */
   tamper?: "worst-as-best";
+  /** Stops the rehearsal after the hour it is in (Ctrl-C): the copy is removed, the result says so. */
+  signal?: AbortSignal;
   startWorld?: StartWorld;
   oracle?: Oracle;
   /** The compiled CLI a killed build runs (faults.ts CLI_BIN). */
