@@ -12,11 +12,11 @@ describe("the Netlify edge function", () => {
     expect(code).toMatch(/export\s*\{[^}]*\bas default\b/);
   });
 
-  test("netlify.toml publishes public/, bundles the function and maps it to /api/* and /readyz", async () => {
+  test("netlify.toml publishes public/, bundles the function and maps it to /api/*, /readyz and the service worker", async () => {
     const toml = await fs.readFile("netlify.toml", "utf8");
     expect(toml).toContain('publish = "public"');
     expect(toml).toContain('command = "npm run build:netlify"');
-    for (const p of ["/api/*", "/readyz"]) expect(toml).toContain(`function = "api"\n  path = "${p}"`);
+    for (const p of ["/api/*", "/readyz", "/sw.js"]) expect(toml).toContain(`function = "api"\n  path = "${p}"`);
   });
 
   test.each(["src/edge", "src/schema", "src/core", "src/rules", "src/core/canonical.ts", "src/feed/paths.ts"])(
