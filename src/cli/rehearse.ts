@@ -7,7 +7,11 @@ import { DateTime } from "luxon";
 import { CAIRO, instantString } from "../core/cairo.js";
 import { parseNow, positiveInt } from "./options.js";
 
-/** The days an operator's rehearsal lives by default: a month of the deployment (issue 49). */
+/**
+ * The days an operator's rehearsal lives by default: a month of the deployment (issue 49), so that
+ * compaction (7 days) comes round four times and the events' retention (30 days) once; about half
+ * an hour of an idle core for init's configuration (docs/operating.md "Before going live").
+ */
 export const DEFAULT_DAYS = 30;
 
 interface RehearseFlags {

@@ -3,8 +3,9 @@
  * the oracle of src/rehearse as they are. Fourteen days with faults across Egypt's spring clock
  * change (the last Friday of April) and two Friday–Saturday weekends must pass every check; a build
  * that publishes the worst seller as the best must be caught within two days. The wall time of the
- * fourteen days is npm run bench's (scripts/bench-rehearse.ts), not an assertion here: about 7
- * minutes of an idle core (1.2 s of CPU an hour), hence the generous time-out on a shared machine.
+ * fourteen days is npm run bench's (scripts/bench-rehearse.ts), not an assertion here: about 10
+ * minutes of an idle core (1.8 s of CPU an hour on average), 49 minutes on this shared machine under
+ * a load of 13, hence the generous time-out.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
