@@ -257,9 +257,11 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
             runIngest({
               dataDir,
               nowMs,
-              // Loopback answers in milliseconds: a short timeout keeps a held connection cheap, and a
-              // Retry-After is waited for on the virtual clock (no real sleep).
-              timeoutMs: 1000,
+              // Loopback answers in milliseconds: a short timeout keeps a held connection cheap (the
+              // world's time-out fault), yet long enough that a machine busy with other work never
+              // times out a served answer (that would change the run: a replay must be the same).
+              // A Retry-After is waited for on the virtual clock (no real sleep).
+              timeoutMs: 3000,
               retries: 1,
               backoffMs: 0,
               sleep: () => Promise.resolve(),
