@@ -91,7 +91,7 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
   };
   const started = performance.now();
   const own = o.workDir === undefined;
-  const work = o.workDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "price-feed-rehearse-")));
+  const work = o.workDir ?? (await scratchFolder());
   const dataDir = path.join(work, "data");
   const outDir = path.join(work, "public");
   const hours = o.days * 24;
@@ -387,4 +387,21 @@ export async function rehearse(o: RehearseOptions): Promise<RehearsalResult> {
       await world.close();
     }
   }
+}
+
+/**
+ * A new temporary folder for the copy and its site: in memory (/dev/shm, Linux's tmpfs) where there
+ * is one, else the system's temporary folder. The copy is thrown away, so the flushes every atomic
+ * write makes (src/io/atomic-write.ts) need not wait for a disk: on a busy machine that saved up to
+ * a third of an hour's wall time. The faults the driver injects are kills and cut files, never a
+ * power cut, so nothing it checks rests on a flush.
+ */
+async function scratchFolder(): Promise<string> {
+  for (const base of ["/dev/shm", os.tmpdir()])
+    try {
+      return await fs.mkdtemp(path.join(base, "price-feed-rehearse-"));
+    } catch {
+      // Not there, or not writable: the next.
+    }
+  return fs.mkdtemp(path.join(os.tmpdir(), "price-feed-rehearse-"));
 }
