@@ -74,8 +74,8 @@ describe("the manifests", () => {
   });
 
   test("the palettes are the pages' own: the header's background and the page's, light and dark", () => {
-    const light = /:root\{color-scheme:light dark;([^}]*)\}/.exec(STYLE)![1]!;
-    const dark = /@media \(prefers-color-scheme:dark\)\{:root\{([^}]*)\}/.exec(STYLE)![1]!;
+    const light = /:root\{color-scheme:light dark;([^}]*)\}/.exec(STYLE.text)![1]!;
+    const dark = /@media \(prefers-color-scheme:dark\)\{:root\{([^}]*)\}/.exec(STYLE.text)![1]!;
     const varOf = (block: string, name: string) => new RegExp(`--${name}:(#[0-9a-f]+)`).exec(block)![1]!;
     const full = (c: string) => (c.length === 4 ? `#${[...c.slice(1)].map((x) => x + x).join("")}` : c);
     expect(PALETTES.light).toEqual({ theme: full(varOf(light, "soft")), background: full(varOf(light, "bg")) });
