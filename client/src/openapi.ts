@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * What the API offers
-         * @description Endpoints, the values the filters accept, the limits and links.
+         * @description Endpoints, the values the filters accept, the limits and links. The same document answers at /api/v1/, with a trailing slash, and at /api/v1/index.json.
          */
         get: operations["getIndex"];
         put?: never;
@@ -29,34 +29,6 @@ export interface paths {
          * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
          */
         head: operations["headIndex"];
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the API offers (with a trailing slash)
-         * @description Endpoints, the values the filters accept, the limits and links.
-         */
-        get: operations["getIndexWithSlash"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /**
-         * CORS preflight of what the API offers (with a trailing slash)
-         * @description What a browser asks before a cross-origin request with headers of its own (If-None-Match, X-Contact): 204 with the methods and headers a page may send. Not counted against the limits.
-         */
-        options: operations["optionsIndexWithSlash"];
-        /**
-         * What the API offers (with a trailing slash) (headers only)
-         * @description The same answer as GET without a body: the same status and headers (ETag, Last-Modified, Cache-Control, the rate-limit state), so a client can check for a change without transferring the document. A HEAD counts against the limits like a GET.
-         */
-        head: operations["headIndexWithSlash"];
         patch?: never;
         trace?: never;
     };
@@ -2703,129 +2675,6 @@ export interface operations {
         };
     };
     headIndex: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
-                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
-                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
-                "If-Match"?: components["parameters"]["IfMatch"];
-                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
-                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
-                "X-Contact"?: components["parameters"]["XContact"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The document. */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
-                    "Daily-Limit": components["headers"]["Daily-Limit"];
-                    "Daily-Reset": components["headers"]["Daily-Reset"];
-                    "Daily-Used": components["headers"]["Daily-Used"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    ETag: components["headers"]["ETag"];
-                    "Last-Modified": components["headers"]["Last-Modified"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
-                    Sunset: components["headers"]["Sunset"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequestHead"];
-            404: components["responses"]["NotFoundHead"];
-            405: components["responses"]["MethodNotAllowedHead"];
-            412: components["responses"]["PreconditionFailedHead"];
-            414: components["responses"]["UriTooLongHead"];
-            429: components["responses"]["TooManyRequestsHead"];
-            503: components["responses"]["UnavailableHead"];
-        };
-    };
-    getIndexWithSlash: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An ETag received before; 304 when it still matches. Takes precedence over If-Modified-Since (RFC 9110 §13.2.2). */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-                /** @description An HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent. */
-                "If-Modified-Since"?: components["parameters"]["IfModifiedSince"];
-                /** @description ETags (or `*`) the client's change depends on: the answer is given only when the current ETag is one of them (strong comparison), else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.1). */
-                "If-Match"?: components["parameters"]["IfMatch"];
-                /** @description An HTTP-date: the answer is given only when the data has not changed since, else 412 Precondition Failed with a problem of type /docs/#problem-precondition-failed (RFC 9110 §13.1.4). Ignored when If-Match is sent or when it is not an HTTP-date. */
-                "If-Unmodified-Since"?: components["parameters"]["IfUnmodifiedSince"];
-                /** @description Optional: a URL or e-mail address identifying the caller (or put one in User-Agent). Never echoed back. While the service is busy, anonymous callers are limited first (RateLimit-Policy then carries their reduced policy); a caller that identifies itself keeps the published limits. */
-                "X-Contact"?: components["parameters"]["XContact"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The document. */
-            200: {
-                headers: {
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
-                    "Cross-Origin-Resource-Policy": components["headers"]["Cross-Origin-Resource-Policy"];
-                    "Daily-Limit": components["headers"]["Daily-Limit"];
-                    "Daily-Reset": components["headers"]["Daily-Reset"];
-                    "Daily-Used": components["headers"]["Daily-Used"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    ETag: components["headers"]["ETag"];
-                    "Last-Modified": components["headers"]["Last-Modified"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Referrer-Policy": components["headers"]["Referrer-Policy"];
-                    Sunset: components["headers"]["Sunset"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Index"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["MalformedRequest"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
-            412: components["responses"]["PreconditionFailed"];
-            414: components["responses"]["UriTooLong"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    optionsIndexWithSlash: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: components["responses"]["Preflight"];
-            400: components["responses"]["MalformedRequest"];
-        };
-    };
-    headIndexWithSlash: {
         parameters: {
             query?: never;
             header?: {
