@@ -352,7 +352,7 @@ describe("npm test on a machine it cannot install on", () => {
       (e: { stdout: string; stderr: string }) => e,
     );
     expect(r2.stderr).toMatch(
-      /npm test: missing redis-server( chromium)? curl zsh\. Install, then run npm test again:/,
+      /npm test: missing redis-server( chromium)? curl zsh default-jre-headless\. Install, then run npm test again:/,
     );
     expect(r2.stderr).toContain("brew install redis zsh curl");
     expect(r2.stdout).toContain("exit 1");
@@ -371,7 +371,9 @@ describe("npm test on a machine it cannot install on", () => {
     );
     const calls = (await fs.readFile(log, "utf8")).trim().split("\n");
     expect(calls[0]).toBe("update -qq");
-    expect(calls[1]).toMatch(/^install -y -qq --no-install-recommends redis-server( chromium)? curl zsh$/);
+    expect(calls[1]).toMatch(
+      /^install -y -qq --no-install-recommends redis-server( chromium)? curl zsh default-jre-headless$/,
+    );
     // The stand-in installed nothing: it says so rather than running tests that cannot pass.
     expect(r.stderr).toMatch(/still missing after apt-get: redis-server/);
     expect(r.stdout).toContain("exit 1");
