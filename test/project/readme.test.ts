@@ -86,6 +86,11 @@ const NOT_RUN: Array<{ match: string; scope: "line" | "block"; why: string }> = 
     why: "it needs the page saved by the step before and the scratch sources file the reader writes",
   },
   {
+    match: "price-feed rehearse",
+    scope: "block",
+    why: "it lives a month of hours (minutes of CPU); test/rehearse/rehearse.test.ts runs 14 days of init's configuration",
+  },
+  {
     match: "try-dahab-masr.json",
     scope: "block",
     why: "it needs the scratch sources file the reader writes (test/jobs/init-real.test.ts runs that source for real)",
