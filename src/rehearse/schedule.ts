@@ -9,24 +9,11 @@
  * Friday–Saturday weekend are not faults but calendar facts of the span (`--from`).
  */
 import { uniform } from "../sample/random.js";
+import { NET_FAULT_KINDS, type NetFaultKind } from "./world/index.js";
 
-/** What the simulated internet can do wrong (src/rehearse/world/index.ts NetFaultKind). */
-export const NET_FAULTS = [
-  "outage",
-  "timeout",
-  "rate-limited",
-  "unavailable",
-  "challenge",
-  "unit-per-ounce",
-  "unit-per-100",
-  "sides-swapped",
-  "stale-stamp",
-  "clock-ahead",
-  "unknown-bank",
-  "renamed-bank",
-  "reference-down",
-] as const;
-export type NetFaultKind = (typeof NET_FAULTS)[number];
+/** What the simulated internet can do wrong: the world's own list (src/rehearse/world/types.ts), one list for both. */
+export const NET_FAULTS: readonly NetFaultKind[] = NET_FAULT_KINDS;
+export type { NetFaultKind };
 
 /** What the driver does to the job itself. */
 export const PROCESS_FAULTS = ["build-killed", "cache-lost", "state-truncated"] as const;
