@@ -28,14 +28,9 @@ export interface World {
 }
 export type StartWorld = (o: { seed: string; sources: Sources; dataDir: string }) => Promise<World>;
 
-/** One difference the oracle found (src/rehearse/oracle/index.ts). */
-export interface Difference {
-  invariant: string;
-  asset?: string;
-  path: string;
-  expected: unknown;
-  published: unknown;
-}
+/** One difference the oracle found: its own type (src/rehearse/oracle/compare.ts), not a copy. */
+export type { Difference } from "./oracle/compare.js";
+import type { Difference } from "./oracle/compare.js";
 
 /** What the oracle is to the driver (src/rehearse/oracle/index.ts). */
 export interface Oracle {
